@@ -1,0 +1,90 @@
+//===- ir/BlockBuilder.h - Emitting and normalizing bindings ----*- C++ -*-===//
+//
+// The one place where Relax expressions are normalized (reference §1.7,
+// §2.4): A-normal form (a non-leaf argument is bound to a fresh `lv`/`gv`
+// var), struct-info inference of fresh calls, If and SeqExpr struct info
+// with out-of-scope symbolic vars erased, merging of adjacent blocks of the
+// same kind and dropping of empty ones, and the function return rule.
+// The parser and every pass build IR through it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GRAFT_IR_BLOCKBUILDER_H
+#define GRAFT_IR_BLOCKBUILDER_H
+
+#include "ir/Expr.h"
+#include "ir/Module.h"
+#include "ir/Op.h"
+#include "ir/StructInfoAnalysis.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/Error.h"
+
+#include <vector>
+
+namespace graft {
+
+class BlockBuilder {
+public:
+  /// `module` (may be null) provides vdevices to inference.
+  explicit BlockBuilder(const IRModule *module = nullptr);
+  ~BlockBuilder();
+
+  /// Opens a function scope: symbolic vars defined by `params` are in scope.
+  void beginFunctionScope(llvm::ArrayRef<Var> params);
+  void endFunctionScope();
+  /// Opens a nested scope (an If branch): vars bound inside are erased from
+  /// the struct info that leaves it.
+  void beginInnerScope();
+  void endInnerScope();
+
+  void beginBlock(bool isDataflow);
+  /// Closes the current block; returns it (possibly empty).
+  BindingBlock endBlock();
+  bool inDataflowBlock() const;
+
+  /// Normalizes `value` (ANF-lifting non-leaf arguments into the current
+  /// block) and binds it to a fresh var named `nameHint` (a DataflowVar
+  /// inside a dataflow block). Returns the var.
+  llvm::Expected<Var> emit(Expr value, llvm::StringRef nameHint = "", llvm::SMLoc loc = {});
+  /// Binds `value` to `var` as given (the caller built the var).
+  llvm::Error emitBinding(Binding binding);
+  /// Emits a match_cast binding; defines the bare symbolic vars of `sinfo`.
+  llvm::Expected<Var> emitMatchCast(Expr value, StructInfo sinfo, llvm::StringRef nameHint = "",
+                                    llvm::SMLoc loc = {});
+
+  /// Normalizes an expression: fills struct info of fresh calls (op
+  /// inference or callee derivation), ANF-lifts nested non-leaf arguments
+  /// into the current block. Leaves a normalized expression unchanged
+  /// (same node).
+  llvm::Expected<Expr> normalize(Expr e);
+  /// Normalizes an argument position: the result is leaf-or-tuple.
+  llvm::Expected<Expr> normalizeArgument(Expr e);
+
+  /// Builds SeqExpr(blocks, body) with merged/dropped blocks; a non-leaf
+  /// body is emitted into a trailing block first. Struct info: the body's,
+  /// erased to the symbolic vars in scope.
+  llvm::Expected<SeqExpr> finalizeSeqExpr(std::vector<BindingBlock> blocks, Expr body);
+
+  /// TVM's Function constructor rule (reference §1.6): the annotation is
+  /// kept only when it is not a base of the body's erased struct info.
+  static StructInfo functionRetSInfo(const StructInfoNode *annotation,
+                                     const StructInfoNode *bodySInfo,
+                                     llvm::ArrayRef<Var> params);
+
+  /// Merges adjacent blocks of the same kind and drops empty ones.
+  static std::vector<BindingBlock> mergeBlocks(std::vector<BindingBlock> blocks);
+
+  /// The symbolic vars defined in the current scopes.
+  const llvm::DenseSet<const TirVarNode *> &definedTirVars() const;
+
+  /// Fresh name generation for lifted values ("lv", "gv" with a counter).
+  std::string freshName(llvm::StringRef hint);
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace graft
+
+#endif // GRAFT_IR_BLOCKBUILDER_H

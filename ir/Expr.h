@@ -1,0 +1,295 @@
+//===- ir/Expr.h - Relax expressions, bindings and blocks -------*- C++ -*-===//
+//
+// The Relax node set of reference §1.2-§1.3. Every expression carries its
+// struct info (set by the constructor or by the BlockBuilder, never changed
+// after the node is published) and an optional source location used by
+// diagnostics.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GRAFT_IR_EXPR_H
+#define GRAFT_IR_EXPR_H
+
+#include "ir/Attrs.h"
+#include "ir/DataType.h"
+#include "ir/Node.h"
+#include "ir/PrimExpr.h"
+#include "ir/StructInfo.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/SMLoc.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace graft {
+
+struct OpInfo;
+
+class ExprNode : public Node {
+public:
+  /// Null only for Op, and transiently for a Call or If the BlockBuilder has
+  /// not normalized yet.
+  StructInfo sinfo;
+  llvm::SMLoc loc;
+
+  static bool classof(const Node *n) {
+    return n->getKind() >= NodeKind::FirstExpr && n->getKind() <= NodeKind::LastExpr;
+  }
+
+protected:
+  ExprNode(NodeKind kind, StructInfo sinfo = nullptr) : Node(kind), sinfo(std::move(sinfo)) {}
+};
+
+/// A Relax variable. Identity is the node itself; `name` is only a hint.
+class VarNode : public ExprNode {
+public:
+  std::string name;
+  VarNode(std::string name, StructInfo sinfo, llvm::SMLoc loc = {})
+      : VarNode(NodeKind::Var, std::move(name), std::move(sinfo), loc) {}
+  bool isDataflow() const { return getKind() == NodeKind::DataflowVar; }
+  static bool classof(const Node *n) {
+    return n->getKind() == NodeKind::Var || n->getKind() == NodeKind::DataflowVar;
+  }
+
+protected:
+  VarNode(NodeKind kind, std::string name, StructInfo sinfo, llvm::SMLoc loc)
+      : ExprNode(kind, std::move(sinfo)), name(std::move(name)) {
+    this->loc = loc;
+  }
+};
+using Var = Ref<VarNode>;
+
+class DataflowVarNode : public VarNode {
+public:
+  DataflowVarNode(std::string name, StructInfo sinfo, llvm::SMLoc loc = {})
+      : VarNode(NodeKind::DataflowVar, std::move(name), std::move(sinfo), loc) {}
+  static bool classof(const Node *n) { return n->getKind() == NodeKind::DataflowVar; }
+};
+
+/// Dense host tensor data, shared between constants that hold the same array.
+struct TensorData {
+  DataType dtype;
+  std::vector<int64_t> shape;
+  std::vector<uint8_t> bytes; ///< Row-major; bool: one byte per element.
+  int64_t numElements() const;
+};
+
+class ConstantNode : public ExprNode {
+public:
+  std::shared_ptr<const TensorData> data;
+  /// Struct info defaults to Tensor(shape of data, dtype).
+  ConstantNode(std::shared_ptr<const TensorData> data, StructInfo sinfo = nullptr);
+  static bool classof(const Node *n) { return n->getKind() == NodeKind::Constant; }
+};
+
+class ShapeExprNode : public ExprNode {
+public:
+  std::vector<PrimExpr> values;
+  explicit ShapeExprNode(std::vector<PrimExpr> values);
+  static bool classof(const Node *n) { return n->getKind() == NodeKind::ShapeExpr; }
+};
+
+class PrimValueNode : public ExprNode {
+public:
+  PrimExpr value;
+  explicit PrimValueNode(PrimExpr value);
+  static bool classof(const Node *n) { return n->getKind() == NodeKind::PrimValue; }
+};
+
+class StringImmNode : public ExprNode {
+public:
+  std::string value;
+  explicit StringImmNode(std::string value);
+  static bool classof(const Node *n) { return n->getKind() == NodeKind::StringImm; }
+};
+
+class DataTypeImmNode : public ExprNode {
+public:
+  DataType value;
+  explicit DataTypeImmNode(DataType value);
+  static bool classof(const Node *n) { return n->getKind() == NodeKind::DataTypeImm; }
+};
+
+class TupleNode : public ExprNode {
+public:
+  std::vector<Expr> fields;
+  /// Struct info is the tuple of the fields' when every field has one.
+  explicit TupleNode(std::vector<Expr> fields);
+  static bool classof(const Node *n) { return n->getKind() == NodeKind::Tuple; }
+};
+
+class TupleGetItemNode : public ExprNode {
+public:
+  Expr tuple;
+  int index;
+  TupleGetItemNode(Expr tuple, int index);
+  static bool classof(const Node *n) { return n->getKind() == NodeKind::TupleGetItem; }
+};
+
+class CallNode : public ExprNode {
+public:
+  Expr op; ///< Op, GlobalVar, ExternFunc or a Var (closure call).
+  std::vector<Expr> args;
+  Attrs attrs; ///< Null: none.
+  std::vector<StructInfo> sinfoArgs;
+  CallNode(Expr op, std::vector<Expr> args, Attrs attrs = nullptr,
+           std::vector<StructInfo> sinfoArgs = {}, StructInfo sinfo = nullptr)
+      : ExprNode(NodeKind::Call, std::move(sinfo)), op(std::move(op)), args(std::move(args)),
+        attrs(std::move(attrs)), sinfoArgs(std::move(sinfoArgs)) {}
+  /// The registry entry when the callee is an Op, else null.
+  const OpInfo *opInfo() const;
+  static bool classof(const Node *n) { return n->getKind() == NodeKind::Call; }
+};
+
+class SeqExprNode;
+using SeqExpr = Ref<SeqExprNode>;
+
+class IfNode : public ExprNode {
+public:
+  Expr cond;
+  SeqExpr thenBranch, elseBranch;
+  IfNode(Expr cond, SeqExpr thenBranch, SeqExpr elseBranch, StructInfo sinfo = nullptr);
+  static bool classof(const Node *n) { return n->getKind() == NodeKind::If; }
+};
+
+//===----------------------------------------------------------------------===//
+// Bindings and blocks.
+//===----------------------------------------------------------------------===//
+
+class BindingNode : public Node {
+public:
+  Var var;
+  Expr value;
+  llvm::SMLoc loc;
+  static bool classof(const Node *n) {
+    return n->getKind() == NodeKind::VarBinding || n->getKind() == NodeKind::MatchCast;
+  }
+
+protected:
+  BindingNode(NodeKind kind, Var var, Expr value, llvm::SMLoc loc)
+      : Node(kind), var(std::move(var)), value(std::move(value)), loc(loc) {}
+};
+using Binding = Ref<BindingNode>;
+
+class VarBindingNode : public BindingNode {
+public:
+  VarBindingNode(Var var, Expr value, llvm::SMLoc loc = {})
+      : BindingNode(NodeKind::VarBinding, std::move(var), std::move(value), loc) {}
+  static bool classof(const Node *n) { return n->getKind() == NodeKind::VarBinding; }
+};
+
+/// `var = R.match_cast(value, sinfo)`: a runtime check that also defines the
+/// symbolic vars first met (bare) in `sinfo`. var's struct info is `sinfo`.
+class MatchCastNode : public BindingNode {
+public:
+  StructInfo castSInfo;
+  MatchCastNode(Var var, Expr value, StructInfo castSInfo, llvm::SMLoc loc = {})
+      : BindingNode(NodeKind::MatchCast, std::move(var), std::move(value), loc),
+        castSInfo(std::move(castSInfo)) {}
+  static bool classof(const Node *n) { return n->getKind() == NodeKind::MatchCast; }
+};
+
+/// A BindingBlock or, with `isDataflow`, a DataflowBlock.
+class BindingBlockNode : public Node {
+public:
+  std::vector<Binding> bindings;
+  bool isDataflow;
+  llvm::SMLoc loc;
+  BindingBlockNode(std::vector<Binding> bindings, bool isDataflow, llvm::SMLoc loc = {})
+      : Node(NodeKind::BindingBlock), bindings(std::move(bindings)), isDataflow(isDataflow),
+        loc(loc) {}
+  static bool classof(const Node *n) { return n->getKind() == NodeKind::BindingBlock; }
+};
+using BindingBlock = Ref<BindingBlockNode>;
+
+class SeqExprNode : public ExprNode {
+public:
+  std::vector<BindingBlock> blocks;
+  Expr body;
+  SeqExprNode(std::vector<BindingBlock> blocks, Expr body, StructInfo sinfo = nullptr)
+      : ExprNode(NodeKind::SeqExpr, std::move(sinfo)), blocks(std::move(blocks)),
+        body(std::move(body)) {}
+  static bool classof(const Node *n) { return n->getKind() == NodeKind::SeqExpr; }
+};
+
+//===----------------------------------------------------------------------===//
+// Functions and global references.
+//===----------------------------------------------------------------------===//
+
+class FunctionNode : public ExprNode {
+public:
+  std::vector<Var> params;
+  SeqExpr body;
+  StructInfo retSInfo;
+  bool isPure;
+  Attrs attrs; ///< DictAttrs; null when empty.
+  /// Set by the parser from `check_well_formed=False`; printed back.
+  bool checkWellFormed = true;
+  /// The struct info is FuncSInfo(param sinfo, retSInfo, isPure).
+  FunctionNode(std::vector<Var> params, SeqExpr body, StructInfo retSInfo, bool isPure,
+               Attrs attrs, llvm::SMLoc loc = {});
+  const AttrValue *attr(llvm::StringRef key) const {
+    return attrs ? attrs->lookup(key) : nullptr;
+  }
+  /// The `global_symbol` attribute, or "" for a private/nested function.
+  llvm::StringRef globalSymbol() const;
+  static bool classof(const Node *n) { return n->getKind() == NodeKind::Function; }
+};
+using Function = Ref<FunctionNode>;
+
+class ExternFuncNode : public ExprNode {
+public:
+  std::string symbol;
+  Attrs attrs;
+  /// Struct info defaults to the opaque, impure FuncSInfo deriving its result
+  /// from sinfo_args (kInferBySInfoArgs).
+  explicit ExternFuncNode(std::string symbol, StructInfo sinfo = nullptr, Attrs attrs = nullptr);
+  static bool classof(const Node *n) { return n->getKind() == NodeKind::ExternFunc; }
+};
+
+/// A module-level function name. Names matter for equality (reference §4.1).
+class GlobalVarNode : public ExprNode {
+public:
+  std::string name;
+  GlobalVarNode(std::string name, StructInfo sinfo = nullptr)
+      : ExprNode(NodeKind::GlobalVar, std::move(sinfo)), name(std::move(name)) {}
+  static bool classof(const Node *n) { return n->getKind() == NodeKind::GlobalVar; }
+};
+using GlobalVar = Ref<GlobalVarNode>;
+
+/// A registered (or, when annotated, unknown) operator. One node per name.
+class OpNode : public ExprNode {
+public:
+  const OpInfo *info;
+  explicit OpNode(const OpInfo *info) : ExprNode(NodeKind::Op), info(info) {}
+  llvm::StringRef name() const;
+  static bool classof(const Node *n) { return n->getKind() == NodeKind::Op; }
+};
+using Op = Ref<OpNode>;
+
+//===----------------------------------------------------------------------===//
+// Small queries used everywhere.
+//===----------------------------------------------------------------------===//
+
+/// TVM's LeafExpr: Var, DataflowVar, Constant, ShapeExpr, PrimValue,
+/// StringImm, DataTypeImm.
+inline bool isLeaf(const ExprNode *e) {
+  return e->getKind() >= NodeKind::FirstLeaf && e->getKind() <= NodeKind::LastLeaf;
+}
+/// TVM's IsLeafOrTuple: a leaf, GlobalVar, ExternFunc, Op or Tuple.
+bool isLeafOrTuple(const ExprNode *e);
+
+/// Builders with the struct info the node's constructor implies.
+Expr primValue(PrimExpr value);
+Expr primValueInt(int64_t value);
+Expr stringImm(std::string value);
+Expr dataTypeImm(DataType dtype);
+Expr shapeExpr(std::vector<PrimExpr> values);
+Expr tupleExpr(std::vector<Expr> fields);
+
+} // namespace graft
+
+#endif // GRAFT_IR_EXPR_H

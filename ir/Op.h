@@ -1,0 +1,139 @@
+//===- ir/Op.h - The operator registry --------------------------*- C++ -*-===//
+//
+// Each Relax operator declares, in one place: its name, the parameters of its
+// Python wrapper (call arguments and attribute fields interleaved, in wrapper
+// order, with defaults and the conversion each applies), its struct-info
+// inference, its purity, and the hooks later stages need (capture safety for
+// rewrite-cuda-graph, the kernel symbol for legalize-ops).
+//
+// The parser matches a call's positional and keyword arguments against
+// `params`, converts each as its kind says (reference §2.5), puts the Expr
+// params in Call.args and the Attr params in Call.attrs (every field, in
+// `params` order, defaults included, as TVM prints them).
+//
+//===----------------------------------------------------------------------===//
+#ifndef GRAFT_IR_OP_H
+#define GRAFT_IR_OP_H
+
+#include "ir/Attrs.h"
+#include "ir/Expr.h"
+#include "ir/StructInfo.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace graft {
+
+class IRModule;
+
+/// How the parser converts the text written for one wrapper parameter.
+enum class ParamKind : uint8_t {
+  Expr,       ///< Any Relax expr; int -> PrimValue(int64), float -> PrimValue(float64),
+              ///< str -> StringImm, list/tuple -> Tuple (generic args_converter).
+  ExprTuple,  ///< A list/tuple written inline becomes a Tuple; a single expr stays.
+  VarArgs,    ///< `*args: Expr`: the rest of the positional args, each as Expr.
+  Shape,      ///< list/tuple of prims -> ShapeExpr; an Expr (shape var) is kept.
+  PrimValue,  ///< int/prim -> PrimValue(int64).
+  String,     ///< str -> StringImm.
+  DType,      ///< str -> DataTypeImm.
+  Attr,       ///< An attribute field; `attrKind` says its value kind.
+};
+
+/// The value kind of an attribute field and how text converts to it.
+enum class AttrKind : uint8_t {
+  Bool,
+  Int,
+  Float,
+  String,
+  DType,
+  IntList,         ///< [1, 2]; an int alone becomes [int] when `wrapScalar`.
+  OptionalIntList, ///< None or IntList.
+  OptionalInt,     ///< None or Int.
+  PrimList,        ///< list of PrimExpr (shapes in attrs).
+  FloatOrNone,
+  Any,             ///< Kept as written (unknown ops).
+};
+
+struct OpParam {
+  llvm::StringRef name;
+  ParamKind kind = ParamKind::Expr;
+  AttrKind attrKind = AttrKind::Any;
+  /// For args and attrs that may be omitted. An absent Expr arg with a None
+  /// default is left out of Call.args.
+  bool hasDefault = false;
+  AttrValue defaultValue;
+};
+
+/// Context for struct-info inference: the module being built, if any (for
+/// its vdevices).
+struct InferContext {
+  const IRModule *module = nullptr;
+};
+
+using InferFn = llvm::Expected<StructInfo> (*)(const CallNode &call, const InferContext &ctx);
+/// TVM's FNormalize: returns the canonical form of a call (or the call).
+using NormalizeFn = Expr (*)(const CallNode &call);
+/// TVM's FValidate: an error describing why the call is invalid.
+using ValidateFn = llvm::Error (*)(const CallNode &call, const IRModule *module);
+
+/// Special text forms the parser and printer handle by hand.
+enum class TextForm : uint8_t {
+  Generic,          ///< R.op(args..., attrs as kwargs)
+  CallTIR,          ///< R.call_tir(gv, (args,), out_sinfo=..., tir_vars=...)
+  CallTIRInplace,   ///< + inplace_indices
+  CallDPSPacked,    ///< R.call_dps_packed("sym" | expr, (args,), out_sinfo=...)
+  CallPurePacked,   ///< R.call_pure_packed("sym", args..., sinfo_args=...)
+  CallInplacePacked,
+  CallBuiltinWithCtx,
+  PrintOrAssert,    ///< format= keyword is an argument (first for print, second for assert)
+  WithSInfoArgs,    ///< accepts sinfo_args= (invoke_closure, invoke_pure_closure)
+};
+
+struct OpInfo {
+  std::string name; ///< Full name: "relax.add", "relax.nn.softmax".
+  std::vector<OpParam> params;
+  InferFn infer = nullptr;
+  NormalizeFn normalize = nullptr;
+  ValidateFn validate = nullptr;
+  bool pure = true;
+  /// False for an op that reads device data back to the host (it cannot be
+  /// inside a CUDA-graph capture); rewrite-cuda-graph ends a region there.
+  bool capturable = true;
+  TextForm textForm = TextForm::Generic;
+  /// An op the registry does not know, parsed from an annotated binding:
+  /// opaque, pure, struct info from the annotation, kwargs kept as written.
+  bool unknown = false;
+
+  /// The name without the "relax." prefix, as written after "R.".
+  llvm::StringRef scriptName() const;
+  /// Index of the attr fields in `params`, in order.
+  llvm::SmallVector<unsigned, 4> attrParamIndices() const;
+};
+
+/// The registry entry for a full name ("relax.add") or a script name
+/// ("add", "nn.softmax"); null when unknown.
+const OpInfo *lookupOp(llvm::StringRef name);
+/// The one Op node for a registered or unknown op name (created on first use
+/// for unknown names, which get `unknown = true`).
+Op getOp(llvm::StringRef fullName);
+/// Every registered op, in registration order.
+std::vector<const OpInfo *> allOps();
+
+/// Infers the struct info of a call (op inference, or for a callee with
+/// FuncStructInfo the derived return). Errors carry TVM-like messages.
+llvm::Expected<StructInfo> inferCallSInfo(const CallNode &call, const InferContext &ctx);
+
+/// Purity of one call (reference §1.6): false when the op is impure or the
+/// callee's FuncStructInfo is impure.
+bool isImpureCall(const CallNode &call);
+
+/// Registers an op; used by the op definition files (ir/ops/*.cpp).
+void registerOp(OpInfo info);
+
+} // namespace graft
+
+#endif // GRAFT_IR_OP_H
