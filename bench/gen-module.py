@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""Writes the benchmark module of bench/ModuleGen.h as text (for `graft print`
+timings) and the MLIR module of the same op count (for mlir-opt-14).
+
+usage: bench/gen-module.py relax N > big.py
+       bench/gen-module.py mlir N > big.mlir
+"""
+import sys
+
+def relax(n):
+    out = ['@I.ir_module', 'class Module:', '    @R.function',
+           '    def f0(x: R.Tensor(("n", 16), dtype="float32"), y: R.Tensor(("n", 16), '
+           'dtype="float32")) -> R.Tensor(("n", 16), dtype="float32"):',
+           '        n = T.int64()', '        with R.dataflow():',
+           '            v0: R.Tensor((n, 16), dtype="float32") = R.add(x, y)']
+    binary = ['R.add', 'R.multiply', 'R.subtract', 'R.maximum']
+    unary = ['R.exp', 'R.nn.relu', 'R.tanh']
+    for i in range(1, n):
+        rhs = (f'{unary[i % 3]}(v{i-1})' if i % 3 == 0 else
+               f'{binary[i % 4]}(v{i-1}, {"y" if i % 2 else f"v{i // 2}"})')
+        out.append(f'            v{i}: R.Tensor((n, 16), dtype="float32") = {rhs}')
+    out += [f'            gv: R.Tensor((n, 16), dtype="float32") = v{n-1}',
+            '            R.output(gv)', '        return gv', '']
+    return '\n'.join(out)
+
+def mlir(n):
+    t = 'tensor<?x16xf32>'
+    out = [f'func @f0(%x: {t}, %y: {t}) -> {t} {{',
+           f'  %v0 = arith.addf %x, %y : {t}']
+    binary = ['arith.addf', 'arith.mulf', 'arith.subf', 'arith.maxf']
+    unary = ['math.exp', 'math.exp', 'math.tanh']
+    for i in range(1, n):
+        if i % 3 == 0:
+            out.append(f'  %v{i} = {unary[i % 3]} %v{i-1} : {t}')
+        else:
+            other = '%y' if i % 2 else f'%v{i // 2}'
+            out.append(f'  %v{i} = {binary[i % 4]} %v{i-1}, {other} : {t}')
+    out += [f'  return %v{n-1} : {t}', '}', '']
+    return '\n'.join(out)
+
+if __name__ == '__main__':
+    kind, n = sys.argv[1], int(sys.argv[2])
+    sys.stdout.write(relax(n) if kind == 'relax' else mlir(n))

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Configures and builds graft (Release) in BUILD_DIR (default build/).
+# Extra arguments go to cmake.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${BUILD_DIR:-build}
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+ninja -C "$build"

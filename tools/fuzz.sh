@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Runs the libFuzzer targets built in build-fuzz (see docs/fuzzing.md).
+#   tools/fuzz.sh smoke          a short run of each target (CI)
+#   tools/fuzz.sh long [RUNS]    RUNS inputs per target (default 1000000)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-smoke}
+runs=${2:-1000000}
+[ "$mode" = smoke ] && runs=3000
+
+# Seed folders per target: the text corpora for the parser, fuzz/seeds/NAME
+# (written by the target's seed generator) for the others.
+seeds_for() {
+  case "$1" in
+    parser) echo tests/text tests/verify tests/diff tests/passes examples ;;
+    *) echo "fuzz/seeds/$1" ;;
+  esac
+}
+
+status=0
+for target in build-fuzz/fuzz/graft-fuzz-*; do
+  [ -x "$target" ] || continue
+  name=${target##*/graft-fuzz-}
+  corpus="build-fuzz/corpus-$name"
+  mkdir -p "$corpus"
+  for dir in $(seeds_for "$name"); do
+    [ -d "$dir" ] && find "$dir" -maxdepth 2 -type f -size -64k -exec cp -n {} "$corpus"/ \;
+  done
+  log="build-fuzz/fuzz-$name.log"
+  echo "fuzz: $name, $runs runs"
+  if ! "$target" "$corpus" -runs="$runs" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+      -print_final_stats=1 >"$log" 2>&1; then
+    status=1
+    tail -40 "$log"
+  fi
+  grep -E "^stat::number_of_executed_units|^Done" "$log" || true
+done
+exit $status

@@ -1,0 +1,86 @@
+//===- tools/graft/Driver.cpp - Loading, selecting, reporting ---------------===//
+
+#include "Driver.h"
+
+#include "analysis/WellFormed.h"
+#include "ir/Diagnostics.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace graft;
+using namespace graft::driver;
+
+llvm::Expected<LoadedFile> driver::loadFile(llvm::StringRef path) {
+  std::shared_ptr<llvm::SourceMgr> sm;
+  llvm::Expected<ParsedFile> parsed = parseFile(path, &sm);
+  if (!parsed) {
+    // Parse errors are printed here, where the SourceMgr is still at hand.
+    printError(parsed.takeError(), sm.get(), llvm::errs());
+    return llvm::make_error<llvm::StringError>("", llvm::inconvertibleErrorCode());
+  }
+  return LoadedFile{std::move(*parsed), path.str()};
+}
+
+void driver::reportError(llvm::Error err, const LoadedFile *file) {
+  printError(std::move(err), file ? file->file.sources.get() : nullptr, llvm::errs());
+}
+
+static std::string moduleNames(const ParsedFile &file) {
+  std::string names;
+  for (const auto &m : file.modules) {
+    if (!names.empty())
+      names += ", ";
+    names += m->name;
+  }
+  return names;
+}
+
+llvm::Expected<std::vector<IRModule *>> driver::selectModules(const LoadedFile &file,
+                                                              llvm::StringRef moduleName) {
+  std::vector<IRModule *> out;
+  if (moduleName.empty()) {
+    for (const auto &m : file.file.modules)
+      out.push_back(m.get());
+    if (out.empty())
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     file.path + " holds no module");
+    return out;
+  }
+  if (IRModule *m = file.file.find(moduleName)) {
+    out.push_back(m);
+    return out;
+  }
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 file.path + " holds no module " + moduleName.str() +
+                                     " (modules: " + moduleNames(file.file) + ")");
+}
+
+llvm::Expected<IRModule *> driver::selectOneModule(const LoadedFile &file,
+                                                   llvm::StringRef moduleName) {
+  if (moduleName.empty() && file.file.modules.size() > 1)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   file.path + " holds modules " + moduleNames(file.file) +
+                                       ": pick one with --module");
+  auto modules = selectModules(file, moduleName);
+  if (!modules)
+    return modules.takeError();
+  return modules->front();
+}
+
+bool driver::verifyAndReport(const IRModule &module, const LoadedFile &file, bool force) {
+  if (!force && !module.checkWellFormed)
+    return true;
+  bool ok = true;
+  for (const Violation &v : verifyModule(module)) {
+    // A function parsed with check_well_formed=False opts out, as in TVM.
+    const ModuleEntry *entry = module.lookup(v.function);
+    const FunctionNode *fn = entry ? entry->asFunction() : nullptr;
+    if (!force && fn && !fn->checkWellFormed)
+      continue;
+    reportError(toError(v, module), &file);
+    ok = false;
+  }
+  return ok;
+}

@@ -1,0 +1,51 @@
+//===- tools/graft/Driver.h - Shared pieces of the graft commands -*- C++ -*-===//
+//
+// Exit codes (spec §2): 0 success, 1 a negative answer (ill-formed IR,
+// modules differ, a failed test), 2 bad input or usage.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GRAFT_TOOLS_DRIVER_H
+#define GRAFT_TOOLS_DRIVER_H
+
+#include "ir/Parser.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <vector>
+
+namespace graft::driver {
+
+enum ExitCode : int { kSuccess = 0, kNegative = 1, kBadInput = 2 };
+
+/// A parsed input file, or the exit code that reading it produced (the
+/// diagnostic already printed).
+struct LoadedFile {
+  ParsedFile file;
+  std::string path;
+};
+llvm::Expected<LoadedFile> loadFile(llvm::StringRef path);
+
+/// Prints an error (located when possible) on stderr.
+void reportError(llvm::Error err, const LoadedFile *file);
+
+/// The modules a command acts on: `moduleName` when given (error if absent),
+/// else every module.
+llvm::Expected<std::vector<IRModule *>> selectModules(const LoadedFile &file,
+                                                      llvm::StringRef moduleName);
+/// Exactly one module: `moduleName`, or the only one in the file.
+llvm::Expected<IRModule *> selectOneModule(const LoadedFile &file, llvm::StringRef moduleName);
+
+/// Verifies unless the module opts out with check_well_formed=False (or
+/// `force`); prints each violation. Returns true when well-formed.
+bool verifyAndReport(const IRModule &module, const LoadedFile &file, bool force);
+
+/// Subcommand entry points; each returns the process exit code.
+int runPrint(llvm::StringRef file, llvm::StringRef moduleName);
+int runVerify(llvm::StringRef file, llvm::StringRef moduleName);
+int runDiff(llvm::StringRef fileA, llvm::StringRef fileB, llvm::StringRef moduleA,
+            llvm::StringRef moduleB);
+
+} // namespace graft::driver
+
+#endif // GRAFT_TOOLS_DRIVER_H
