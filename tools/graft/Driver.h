@@ -8,6 +8,7 @@
 #define GRAFT_TOOLS_DRIVER_H
 
 #include "ir/Parser.h"
+#include "transforms/PassManager.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -45,6 +46,18 @@ int runPrint(llvm::StringRef file, llvm::StringRef moduleName);
 int runVerify(llvm::StringRef file, llvm::StringRef moduleName);
 int runDiff(llvm::StringRef fileA, llvm::StringRef fileB, llvm::StringRef moduleA,
             llvm::StringRef moduleB);
+
+struct OptArgs {
+  std::string file;
+  std::string pipeline;
+  std::string output;
+  std::string moduleName;
+  std::vector<std::string> configs;
+  PassManagerOptions pm;
+};
+int runOpt(const OptArgs &args);
+int runPasses(bool all);
+int runTest(const std::vector<std::string> &paths);
 
 } // namespace graft::driver
 

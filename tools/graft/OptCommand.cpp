@@ -1,0 +1,215 @@
+//===- tools/graft/OptCommand.cpp - graft opt, graft passes, graft test -----===//
+
+#include "Driver.h"
+
+#include "ir/Printer.h"
+#include "ir/StructuralEqual.h"
+#include "transforms/PassManager.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Timer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+using namespace graft;
+using namespace graft::driver;
+
+namespace {
+
+/// `--config K=V` lines and `# CONFIG:` lines into the context.
+llvm::Error applyConfigs(const std::vector<std::string> &configs, PassContext &ctx) {
+  for (const std::string &c : configs) {
+    auto [key, value] = llvm::StringRef(c).split('=');
+    if (key.trim().empty() || !llvm::StringRef(c).contains('='))
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "config '" + c + "' is not KEY=VALUE");
+    ctx.config[key.trim().str()] = value.trim().str();
+  }
+  return llvm::Error::success();
+}
+
+/// Spec §3: use_cuda_graph is true when -p names rewrite-cuda-graph itself.
+void setDefaultConfigs(llvm::StringRef pipelineText, const Pipeline &pipeline, PassContext &ctx) {
+  (void)pipeline;
+  llvm::SmallVector<llvm::StringRef, 16> names;
+  pipelineText.split(names, ',');
+  for (llvm::StringRef n : names) {
+    n = n.split('{').first.trim();
+    if (n == "rewrite-cuda-graph" || n == "RewriteCUDAGraph")
+      ctx.config["relax.backend.use_cuda_graph"] = "true";
+  }
+}
+
+int reportFailure(llvm::Error err, const LoadedFile &file) {
+  int code = kBadInput;
+  llvm::Error rest = llvm::handleErrors(std::move(err), [&](const PassFailure &f) {
+    code = f.exitCode;
+    return toDiagnostic(f);
+  });
+  reportError(std::move(rest), &file);
+  return code;
+}
+
+} // namespace
+
+int driver::runOpt(const OptArgs &args) {
+  llvm::TimerGroup timers("graft-io", "graft parse and print timing");
+  llvm::Timer parseTimer("parse", "parse + verify input", timers);
+  llvm::Timer printTimer("print", "print output", timers);
+
+  llvm::Expected<LoadedFile> file = [&] {
+    llvm::TimeRegion region(args.pm.timing ? &parseTimer : nullptr);
+    return loadFile(args.file);
+  }();
+  if (!file) {
+    llvm::consumeError(file.takeError());
+    return kBadInput;
+  }
+  auto module = selectOneModule(*file, args.moduleName);
+  if (!module) {
+    reportError(module.takeError(), &*file);
+    return kBadInput;
+  }
+  if (!verifyAndReport(**module, *file, false))
+    return kNegative;
+
+  std::string pipelineText = args.pipeline.empty() ? file->file.pipeline : args.pipeline;
+  auto pipeline = parsePipeline(pipelineText);
+  if (!pipeline) {
+    reportError(pipeline.takeError(), &*file);
+    return kBadInput;
+  }
+  PassContext ctx;
+  setDefaultConfigs(pipelineText, *pipeline, ctx);
+  std::vector<std::string> configs = file->file.configs;
+  configs.insert(configs.end(), args.configs.begin(), args.configs.end());
+  if (llvm::Error err = applyConfigs(configs, ctx)) {
+    reportError(std::move(err), &*file);
+    return kBadInput;
+  }
+
+  PassManager pm(args.pm);
+  if (llvm::Error err = pm.run(**module, *pipeline, ctx))
+    return reportFailure(std::move(err), *file);
+
+  llvm::TimeRegion region(args.pm.timing ? &printTimer : nullptr);
+  if (args.output.empty() || args.output == "-") {
+    printModule(llvm::outs(), **module);
+    return kSuccess;
+  }
+  std::error_code ec;
+  llvm::raw_fd_ostream os(args.output, ec);
+  if (ec) {
+    llvm::errs() << "graft: error: cannot write " << args.output << ": " << ec.message() << "\n";
+    return kBadInput;
+  }
+  printModule(os, **module);
+  return kSuccess;
+}
+
+int driver::runPasses(bool all) {
+  llvm::raw_ostream &os = llvm::outs();
+  os << "Passes:\n";
+  for (const PassInfo *p : allPasses()) {
+    if (p->testOnly && !all)
+      continue;
+    os << "  " << p->name;
+    if (!p->alias.empty())
+      os << " (" << p->alias << ")";
+    os << "\n      " << p->summary << "\n";
+    for (const PassOptionSpec &o : p->options)
+      os << "      option " << o.name << "=" << o.defaultValue << ": " << o.description << "\n";
+    if (!p->preconditions.empty())
+      os << "      needs: " << p->preconditions << "\n";
+  }
+  os << "Pipelines:\n";
+  for (const PipelineInfo *p : allPipelines())
+    os << "  " << p->name << "\n      " << p->summary << "\n      = " << p->text << "\n";
+  return kSuccess;
+}
+
+//===----------------------------------------------------------------------===//
+// graft test
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+void collectTestFiles(llvm::StringRef path, std::vector<std::string> &out) {
+  if (!llvm::sys::fs::is_directory(path)) {
+    out.push_back(path.str());
+    return;
+  }
+  std::error_code ec;
+  for (llvm::sys::fs::recursive_directory_iterator it(path, ec), end; it != end && !ec;
+       it.increment(ec))
+    if (llvm::sys::path::extension(it->path()) == ".py" &&
+        !llvm::sys::fs::is_directory(it->path()))
+      out.push_back(it->path());
+}
+
+/// Runs one pass-test file; returns "" on success, else the failure report.
+std::string runTestFile(const std::string &path) {
+  std::string captured;
+  auto file = loadFile(path);
+  if (!file) {
+    llvm::consumeError(file.takeError());
+    return "does not parse (see above)";
+  }
+  IRModule *before = file->file.find("Before");
+  IRModule *expected = file->file.find("Expected");
+  if (!before)
+    return "has no module Before";
+  if (file->file.pipeline.empty())
+    return "has no '# PIPELINE:' line";
+  auto pipeline = parsePipeline(file->file.pipeline);
+  if (!pipeline)
+    return llvm::toString(pipeline.takeError());
+  PassContext ctx;
+  setDefaultConfigs(file->file.pipeline, *pipeline, ctx);
+  if (llvm::Error err = applyConfigs(file->file.configs, ctx))
+    return llvm::toString(std::move(err));
+  PassManagerOptions opts;
+  PassManager pm(opts);
+  llvm::Error err = pm.run(*before, *pipeline, ctx);
+  const std::string &expectError = file->file.expectError;
+  if (!expectError.empty()) {
+    if (!err)
+      return "expected the pipeline to fail with '" + expectError + "', but it succeeded";
+    std::string message = llvm::toString(std::move(err));
+    if (message.find(expectError) == std::string::npos)
+      return "expected an error containing '" + expectError + "', got: " + message;
+    return "";
+  }
+  if (err)
+    return "pipeline failed: " + llvm::toString(std::move(err));
+  if (!expected)
+    return "has no module Expected (and no '# EXPECT-ERROR:' line)";
+  llvm::Optional<Mismatch> mismatch = firstMismatch(*before, *expected);
+  if (!mismatch)
+    return "";
+  return "output differs from Expected:\n" + mismatch->report();
+}
+
+} // namespace
+
+int driver::runTest(const std::vector<std::string> &paths) {
+  std::vector<std::string> files;
+  for (const std::string &p : paths)
+    collectTestFiles(p, files);
+  std::sort(files.begin(), files.end());
+  unsigned passed = 0, failed = 0;
+  for (const std::string &f : files) {
+    std::string failure = runTestFile(f);
+    if (failure.empty()) {
+      ++passed;
+      continue;
+    }
+    ++failed;
+    llvm::outs() << "FAIL " << f << ": " << failure << "\n";
+  }
+  llvm::outs() << passed << " passed, " << failed << " failed\n";
+  return failed ? kNegative : kSuccess;
+}
