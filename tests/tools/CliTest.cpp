@@ -1,0 +1,155 @@
+//===- tests/tools/CliTest.cpp - The graft command line, end to end ---------===//
+//
+// Runs the built `graft` binary and checks exit codes and messages (spec §2).
+//
+//===----------------------------------------------------------------------===//
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+
+struct Result {
+  int code;
+  std::string out; ///< stdout and stderr together
+};
+
+Result graft(const std::string &args) {
+  std::string cmd = std::string(GRAFT_BINARY) + " " + args + " 2>&1";
+  Result r{-1, ""};
+  FILE *pipe = popen(cmd.c_str(), "r");
+  if (!pipe)
+    return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
+    r.out.append(buf.data(), n);
+  int status = pclose(pipe);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string src(const std::string &rel) { return std::string(GRAFT_SOURCE_DIR) + "/" + rel; }
+
+std::string writeTemp(const std::string &name, const std::string &text) {
+  std::string path = ::testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+const char *kTwoModules = R"(
+@I.ir_module
+class Before:
+    @R.function
+    def main(x: R.Tensor((4,), dtype="float32")) -> R.Tensor((4,), dtype="float32"):
+        y: R.Tensor((4,), dtype="float32") = R.add(x, x)
+        z: R.Tensor((4,), dtype="float32") = R.multiply(y, x)
+        return z
+
+@I.ir_module
+class Expected:
+    @R.function
+    def main(x: R.Tensor((4,), dtype="float32")) -> R.Tensor((4,), dtype="float32"):
+        y: R.Tensor((4,), dtype="float32") = R.add(x, x)
+        z: R.Tensor((4,), dtype="float32") = R.add(y, x)
+        return z
+)";
+
+TEST(Cli, NoCommandIsUsageError) { EXPECT_EQ(graft("").code, 2); }
+
+TEST(Cli, UnknownOptionIsUsageError) { EXPECT_EQ(graft("print --bogus x.py").code, 2); }
+
+TEST(Cli, MissingFile) {
+  Result r = graft("print /nonexistent/file.py");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("/nonexistent/file.py"), std::string::npos) << r.out;
+}
+
+TEST(Cli, PrintExampleRoundTrips) {
+  Result first = graft("print " + src("examples/mlp.py"));
+  ASSERT_EQ(first.code, 0) << first.out;
+  std::string printed = writeTemp("printed.py", first.out);
+  Result second = graft("print " + printed);
+  ASSERT_EQ(second.code, 0) << second.out;
+  EXPECT_EQ(first.out, second.out);
+  EXPECT_EQ(graft("diff " + src("examples/mlp.py") + " " + printed).code, 0);
+}
+
+TEST(Cli, DiffNeedsOneModule) {
+  std::string path = writeTemp("two.py", kTwoModules);
+  Result r = graft("diff " + path + " " + path);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("holds modules Before, Expected: pick one with --module"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(Cli, DiffReportsFirstMismatchPath) {
+  std::string path = writeTemp("two.py", kTwoModules);
+  Result r = graft("diff " + path + " " + path + " --module-a Before --module-b Expected");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("functions[\"main\"].body.blocks[0].bindings[1].value"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(graft("diff " + path + " " + path + " --module-a Before --module-b Before").code, 0);
+}
+
+TEST(Cli, VerifyReportsViolation) {
+  std::string path = writeTemp("bad.py", R"(
+@I.ir_module(check_well_formed=False)
+class Module:
+    @R.function
+    def main(x: R.Tensor((4,), dtype="float32")) -> R.Tensor((4,), dtype="float32"):
+        R.print(x, format=R.str("x"))
+        return x
+)");
+  Result r = graft("verify " + path);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("error:"), std::string::npos) << r.out;
+  // check_well_formed=False opts out everywhere but in `graft verify`.
+  EXPECT_EQ(graft("print " + path).code, 0);
+}
+
+TEST(Cli, OptUnknownPass) {
+  Result r = graft("opt " + src("examples/mlp.py") + " -p no-such-pass");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("unknown pass 'no-such-pass'"), std::string::npos) << r.out;
+}
+
+TEST(Cli, VerifyEachNamesTheCulprit) {
+  std::string repro = ::testing::TempDir() + "repro.py";
+  Result r = graft("opt " + src("examples/mlp.py") + " -p test-drop-binding --reproducer " + repro);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("IR is not well-formed after pass 'test-drop-binding': var 'h' is used in "
+                       "function 'main' but not defined"),
+            std::string::npos)
+      << r.out;
+  // The reproducer replays the same failure.
+  Result replay = graft("opt " + repro);
+  EXPECT_EQ(replay.code, 1);
+  EXPECT_NE(replay.out.find("after pass 'test-drop-binding'"), std::string::npos) << replay.out;
+  // Without verify-each the broken IR is printed.
+  EXPECT_EQ(graft("opt " + src("examples/mlp.py") + " -p test-drop-binding --no-verify-each").code,
+            0);
+}
+
+TEST(Cli, PassesListHidesTestPasses) {
+  Result r = graft("passes");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.out.find("test-drop-binding"), std::string::npos) << r.out;
+  Result all = graft("passes --all");
+  EXPECT_NE(all.out.find("test-drop-binding"), std::string::npos) << all.out;
+}
+
+TEST(Cli, RunNeedsCodegen) {
+  Result r = graft("run " + src("examples/mlp.py"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("graft run needs code generation (not built yet)"), std::string::npos);
+}
+
+} // namespace
