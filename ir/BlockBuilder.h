@@ -81,6 +81,9 @@ public:
   std::string freshName(llvm::StringRef hint);
 
 private:
+  llvm::Expected<Expr> normalizeCall(const Expr &e);
+  llvm::Expected<Expr> normalizeIf(const Expr &e);
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

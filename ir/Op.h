@@ -65,7 +65,11 @@ struct OpParam {
   /// For args and attrs that may be omitted. An absent Expr arg with a None
   /// default is left out of Call.args.
   bool hasDefault = false;
+  /// The default of an omitted param. For an Expr-like param it converts as
+  /// written text would (an empty array -> empty Tuple, as memory.view needs).
   AttrValue defaultValue;
+  /// IntList/OptionalIntList: the wrapper turns a lone int into [int].
+  bool wrapScalar = false;
 };
 
 /// Context for struct-info inference: the module being built, if any (for
@@ -91,7 +95,16 @@ enum class TextForm : uint8_t {
   CallBuiltinWithCtx,
   PrintOrAssert,    ///< format= keyword is an argument (first for print, second for assert)
   WithSInfoArgs,    ///< accepts sinfo_args= (invoke_closure, invoke_pure_closure)
+  HintOnDevice,     ///< R.hint_on_device(x, R.device(device_type=, index=), scope): the
+                    ///< device's two fields fill the device_type and index attrs.
 };
+
+/// The part of a Python wrapper / C++ op constructor that depends on the
+/// argument values or struct info (reshape's -1 and 0 dims, arange's
+/// `end=None` and dtype choice). The parser calls it after converting the
+/// params (args normalized, omitted None args dropped, attrs complete) and
+/// before inference; it may rewrite args and attrs in place.
+using CanonicalizeFn = llvm::Error (*)(std::vector<Expr> &args, Attrs &attrs);
 
 struct OpInfo {
   std::string name; ///< Full name: "relax.add", "relax.nn.softmax".
@@ -103,6 +116,10 @@ struct OpInfo {
   /// False for an op that reads device data back to the host (it cannot be
   /// inside a CUDA-graph capture); rewrite-cuda-graph ends a region there.
   bool capturable = true;
+  /// Per-call refinement of `capturable` (index_tensor reads back only with a
+  /// bool mask); null: `capturable` decides alone. See isCapturableCall.
+  bool (*capturableCall)(const CallNode &call) = nullptr;
+  CanonicalizeFn canonicalize = nullptr;
   TextForm textForm = TextForm::Generic;
   /// An op the registry does not know, parsed from an annotated binding:
   /// opaque, pure, struct info from the annotation, kwargs kept as written.
@@ -130,6 +147,15 @@ llvm::Expected<StructInfo> inferCallSInfo(const CallNode &call, const InferConte
 /// Purity of one call (reference §1.6): false when the op is impure or the
 /// callee's FuncStructInfo is impure.
 bool isImpureCall(const CallNode &call);
+
+/// Whether a call to an op may run inside a CUDA-graph capture (it does not
+/// read device data back to the host). Non-op callees: true.
+inline bool isCapturableCall(const CallNode &call) {
+  const OpInfo *info = call.opInfo();
+  if (!info)
+    return true;
+  return info->capturableCall ? info->capturableCall(call) : info->capturable;
+}
 
 /// Registers an op; used by the op definition files (ir/ops/*.cpp).
 void registerOp(OpInfo info);

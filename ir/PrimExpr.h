@@ -149,6 +149,10 @@ void forEachTirVar(const PrimExprNode *e, llvm::function_ref<void(const TirVarNo
 /// diagnostics.
 void printPrimExpr(llvm::raw_ostream &os, const PrimExprNode *e);
 std::string toString(const PrimExprNode *e);
+/// As printPrimExpr, with `printVar` writing each TirVar (the Relax printer
+/// uses it for renamed vars and for string forms in signatures).
+void printPrimExpr(llvm::raw_ostream &os, const PrimExprNode *e,
+                   llvm::function_ref<void(llvm::raw_ostream &, const TirVarNode *)> printVar);
 
 } // namespace graft
 

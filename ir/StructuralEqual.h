@@ -22,7 +22,12 @@ namespace graft {
 
 /// The first difference found, as access paths in TVM's style, e.g.
 /// `functions["main"].body.blocks[0].bindings[3].value.args[1]`, with the
-/// two sides printed around it.
+/// two sides printed around it. Spelling (ir/StructuralEqual.cpp): struct
+/// info `.struct_info`, return `.ret_struct_info`, attributes `.attrs["key"]`,
+/// a missing element `[<missing item at i>]` / `[<missing item at "key">]`
+/// on the side that lacks it. The text is the enclosing binding (one line)
+/// or, outside any binding, the enclosing function; `<missing>` for a
+/// function only one side has.
 struct Mismatch {
   std::string lhsPath;
   std::string rhsPath;

@@ -125,8 +125,8 @@ TEST(Cli, VerifyEachNamesTheCulprit) {
   std::string repro = ::testing::TempDir() + "repro.py";
   Result r = graft("opt " + src("examples/mlp.py") + " -p test-drop-binding --reproducer " + repro);
   EXPECT_EQ(r.code, 1);
-  EXPECT_NE(r.out.find("IR is not well-formed after pass 'test-drop-binding': var 'h' is used in "
-                       "function 'main' but not defined"),
+  EXPECT_NE(r.out.find("IR is not well-formed after pass 'test-drop-binding': DataflowVar 'h' is used "
+                       "in function 'main' but not defined"),
             std::string::npos)
       << r.out;
   // The reproducer replays the same failure.

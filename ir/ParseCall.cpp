@@ -1,0 +1,929 @@
+//===- ir/ParseCall.cpp - Calls: ops, builtins, globals, closures -----------===//
+//
+// Matches a call's arguments against the op's wrapper parameters (ir/Op.h),
+// converting each as its ParamKind/AttrKind says and filling defaults so
+// every attribute field is present; handles the special text forms
+// (call_tir, call_packed, print/assert, emit_with_sinfo, ...) and R.const.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ir/ParserImpl.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+
+using namespace graft;
+using namespace graft::parse;
+
+namespace {
+
+Expr withLoc(Ref<CallNode> call, llvm::SMLoc loc) {
+  const_cast<CallNode *>(call.get())->loc = loc;
+  return Expr(call);
+}
+
+bool isSInfoArgsKw(llvm::StringRef k) { return k == "sinfo_args" || k == "ty_args"; }
+
+} // namespace
+
+llvm::Expected<std::vector<StructInfo>> Parser::sinfoList(uint32_t n) {
+  std::vector<StructInfo> out;
+  const Ast &a = ast_[n];
+  if (a.kind == AK::Tuple || a.kind == AK::List) {
+    for (uint32_t i = 0; i < a.count; ++i) {
+      auto s = toSInfo(kid(n, i), SInfoCtx{});
+      if (!s)
+        return s.takeError();
+      out.push_back(*s);
+    }
+    return out;
+  }
+  auto s = toSInfo(n, SInfoCtx{});
+  if (!s)
+    return s.takeError();
+  out.push_back(*s);
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<AttrValue> Parser::toAnyAttr(uint32_t n) {
+  if (depth_ > kMaxNestingDepth)
+    return astError(n, "nesting too deep");
+  const Ast &a = ast_[n];
+  switch (a.kind) {
+  case AK::None:
+    return AttrValue::none();
+  case AK::True:
+  case AK::False:
+    return AttrValue::boolean(a.kind == AK::True);
+  case AK::Str:
+    return AttrValue::string(strValue(n).str());
+  case AK::Int:
+  case AK::Float:
+  case AK::Unary:
+    if (isIntLit(n)) {
+      auto v = intValue(n);
+      if (!v)
+        return v.takeError();
+      return AttrValue::integer(*v);
+    }
+    if (isNumLit(n)) {
+      auto v = floatValue(n);
+      if (!v)
+        return v.takeError();
+      return AttrValue::floating(*v);
+    }
+    break;
+  case AK::Tuple:
+  case AK::List: {
+    AttrArray arr;
+    ++depth_;
+    for (uint32_t i = 0; i < a.count; ++i) {
+      auto v = toAnyAttr(kid(n, i));
+      if (!v) {
+        --depth_;
+        return v;
+      }
+      arr.push_back(std::move(*v));
+    }
+    --depth_;
+    return AttrValue::array(std::move(arr));
+  }
+  case AK::Dict: {
+    AttrDict dict;
+    ++depth_;
+    for (uint32_t i = 0; i + 1 < a.count; i += 2) {
+      uint32_t k = kid(n, i);
+      if (ast_[k].kind != AK::Str) {
+        --depth_;
+        return astError(k, "dictionary keys must be strings");
+      }
+      auto v = toAnyAttr(kid(n, i + 1));
+      if (!v) {
+        --depth_;
+        return v;
+      }
+      dict.emplace_back(strValue(k).str(), std::move(*v));
+    }
+    --depth_;
+    return AttrValue::dict(std::move(dict));
+  }
+  case AK::Call: {
+    const Ast &callee = ast_[kid(n, 0)];
+    if (callee.kind == AK::Name && (callee.text == "R.str" || callee.text == "R.dtype") &&
+        a.count == 2 && ast_[kid(n, 1)].kind == AK::Str) {
+      llvm::StringRef s = strValue(kid(n, 1));
+      if (callee.text == "R.str")
+        return AttrValue::string(s.str());
+      auto dt = DataType::parse(s);
+      if (!dt)
+        return astError(kid(n, 1), "unknown dtype '" + s + "'");
+      return AttrValue::dtype(*dt);
+    }
+    break;
+  }
+  default:
+    break;
+  }
+  if (classify(n) == Cls::Prim) {
+    auto p = toPrim(n, SInfoCtx{});
+    if (!p)
+      return p.takeError();
+    return AttrValue::prim(*p);
+  }
+  if (a.kind == AK::Name && (a.text.startswith("R.") && a.text.size() > 2 &&
+                             a.text[2] >= 'A' && a.text[2] <= 'Z')) {
+    auto s = toSInfo(n, SInfoCtx{});
+    if (!s)
+      return s.takeError();
+    return AttrValue::sinfo(*s);
+  }
+  if (a.kind == AK::Call && ast_[kid(n, 0)].kind == AK::Name) {
+    llvm::StringRef c = ast_[kid(n, 0)].text;
+    if (c == "R.Tensor" || c == "R.Tuple" || c == "R.Shape" || c == "R.Prim" ||
+        c == "R.Callable" || c == "R.Object") {
+      auto s = toSInfo(n, SInfoCtx{});
+      if (!s)
+        return s.takeError();
+      return AttrValue::sinfo(*s);
+    }
+  }
+  return astError(n, "unsupported attribute value");
+}
+
+llvm::Expected<AttrValue> Parser::toAttr(uint32_t n, AttrKind kind, bool wrapScalar) {
+  const Ast &a = ast_[n];
+  auto intList = [&](uint32_t list) -> llvm::Expected<AttrValue> {
+    const Ast &l = ast_[list];
+    if (l.kind != AK::Tuple && l.kind != AK::List) {
+      if (isIntLit(list) && wrapScalar) {
+        auto v = intValue(list);
+        if (!v)
+          return v.takeError();
+        return AttrValue::array({AttrValue::integer(*v)});
+      }
+      return astError(list, "expected a list of integers");
+    }
+    AttrArray arr;
+    for (uint32_t i = 0; i < l.count; ++i) {
+      auto v = intValue(kid(list, i));
+      if (!v)
+        return v.takeError();
+      arr.push_back(AttrValue::integer(*v));
+    }
+    return AttrValue::array(std::move(arr));
+  };
+  switch (kind) {
+  case AttrKind::Bool:
+    if (a.kind == AK::True || a.kind == AK::False)
+      return AttrValue::boolean(a.kind == AK::True);
+    if (isIntLit(n)) {
+      auto v = intValue(n);
+      if (!v)
+        return v.takeError();
+      return AttrValue::boolean(*v != 0);
+    }
+    return astError(n, "expected True or False");
+  case AttrKind::Int:
+  case AttrKind::OptionalInt: {
+    if (a.kind == AK::None && kind == AttrKind::OptionalInt)
+      return AttrValue::none();
+    if (a.kind == AK::Call) {
+      // T.int64(3) and the like.
+      auto p = toPrim(n, SInfoCtx{});
+      if (!p)
+        return p.takeError();
+      if (auto c = asConstInt(p->get()))
+        return AttrValue::integer(*c);
+      return astError(n, "expected an integer");
+    }
+    auto v = intValue(n);
+    if (!v)
+      return v.takeError();
+    return AttrValue::integer(*v);
+  }
+  case AttrKind::Float:
+  case AttrKind::FloatOrNone: {
+    if (a.kind == AK::None && kind == AttrKind::FloatOrNone)
+      return AttrValue::none();
+    auto v = floatValue(n);
+    if (!v)
+      return v.takeError();
+    return AttrValue::floating(*v);
+  }
+  case AttrKind::String:
+    if (a.kind == AK::Str)
+      return AttrValue::string(strValue(n).str());
+    return toAnyAttr(n);
+  case AttrKind::DType: {
+    if (a.kind == AK::None)
+      return AttrValue::dtype(DataType::voidType());
+    llvm::StringRef s;
+    if (a.kind == AK::Str)
+      s = strValue(n);
+    else if (a.kind == AK::Call && a.count == 2 && ast_[kid(n, 1)].kind == AK::Str)
+      s = strValue(kid(n, 1));
+    else if (a.kind == AK::Name && a.text.startswith("T."))
+      s = a.text.drop_front(2);
+    else
+      return astError(n, "expected a dtype string");
+    if (s.empty() || s == "void")
+      return AttrValue::dtype(DataType::voidType());
+    auto dt = DataType::parse(s);
+    if (!dt)
+      return astError(n, "unknown dtype '" + s + "'");
+    return AttrValue::dtype(*dt);
+  }
+  case AttrKind::IntList:
+    return intList(n);
+  case AttrKind::OptionalIntList:
+    if (a.kind == AK::None)
+      return AttrValue::none();
+    return intList(n);
+  case AttrKind::PrimList: {
+    auto vals = primList(n, SInfoCtx{});
+    if (!vals)
+      return vals.takeError();
+    AttrArray arr;
+    for (PrimExpr &p : *vals)
+      arr.push_back(AttrValue::prim(std::move(p)));
+    return AttrValue::array(std::move(arr));
+  }
+  case AttrKind::Any:
+    return toAnyAttr(n);
+  }
+  return toAnyAttr(n);
+}
+
+//===----------------------------------------------------------------------===//
+// Parameter conversion
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<Expr> Parser::convertParam(uint32_t n, ParamKind kind) {
+  const Ast &a = ast_[n];
+  switch (kind) {
+  case ParamKind::Shape:
+    if (a.kind == AK::Tuple || a.kind == AK::List) {
+      auto vals = primList(n, SInfoCtx{});
+      if (!vals)
+        return vals.takeError();
+      return shapeExpr(std::move(*vals));
+    }
+    return toExpr(n);
+  case ParamKind::PrimValue:
+    if (a.kind == AK::True || a.kind == AK::False || isIntLit(n) || classify(n) == Cls::Prim ||
+        classify(n) == Cls::PyNum) {
+      auto p = toPrim(n, SInfoCtx{});
+      if (!p)
+        return p.takeError();
+      return primValue(*p);
+    }
+    return toExpr(n);
+  case ParamKind::String:
+    if (a.kind == AK::Str)
+      return stringImm(strValue(n).str());
+    return toExpr(n);
+  case ParamKind::DType:
+    if (a.kind == AK::Str || a.kind == AK::None) {
+      auto v = toAttr(n, AttrKind::DType, false);
+      if (!v)
+        return v.takeError();
+      return dataTypeImm(v->getDType());
+    }
+    return toExpr(n);
+  default:
+    return toExpr(n);
+  }
+}
+
+llvm::Expected<Expr> Parser::defaultParam(const OpParam &p, bool &omit) {
+  omit = false;
+  const AttrValue &d = p.defaultValue;
+  switch (d.kind()) {
+  case AttrValue::Kind::None:
+    omit = true;
+    return Expr();
+  case AttrValue::Kind::Int:
+  case AttrValue::Kind::Bool: {
+    int64_t v = d.kind() == AttrValue::Kind::Int ? d.getInt() : d.getBool();
+    return primValueInt(v);
+  }
+  case AttrValue::Kind::Float:
+    return primValue(floatImm(d.getFloat()));
+  case AttrValue::Kind::String:
+    if (p.kind == ParamKind::DType) {
+      auto dt = DataType::parse(d.getString());
+      return dataTypeImm(dt ? *dt : DataType::voidType());
+    }
+    return stringImm(d.getString());
+  case AttrValue::Kind::DType:
+    return dataTypeImm(d.getDType());
+  case AttrValue::Kind::Array: {
+    if (p.kind == ParamKind::Shape) {
+      std::vector<PrimExpr> vals;
+      for (const AttrValue &v : d.getArray())
+        if (v.kind() == AttrValue::Kind::Int)
+          vals.push_back(intImm(v.getInt()));
+      return shapeExpr(std::move(vals));
+    }
+    std::vector<Expr> fields;
+    for (const AttrValue &v : d.getArray())
+      if (v.kind() == AttrValue::Kind::Int)
+        fields.push_back(primValueInt(v.getInt()));
+    return tupleExpr(std::move(fields));
+  }
+  case AttrValue::Kind::Prim:
+    return primValue(d.getPrim());
+  default:
+    omit = true;
+    return Expr();
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// R.const
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+uint16_t floatToHalf(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  uint32_t sign = (x >> 16) & 0x8000;
+  int32_t exp = static_cast<int32_t>((x >> 23) & 0xff) - 127 + 15;
+  uint32_t mant = x & 0x7fffff;
+  if (((x >> 23) & 0xff) == 0xff)
+    return static_cast<uint16_t>(sign | 0x7c00 | (mant ? 0x200 : 0));
+  if (exp >= 31)
+    return static_cast<uint16_t>(sign | 0x7c00);
+  if (exp <= 0) {
+    if (exp < -10)
+      return static_cast<uint16_t>(sign);
+    mant |= 0x800000;
+    uint32_t shift = static_cast<uint32_t>(14 - exp);
+    uint32_t half = mant >> shift;
+    uint32_t rem = mant & ((1u << shift) - 1);
+    uint32_t mid = 1u << (shift - 1);
+    if (rem > mid || (rem == mid && (half & 1)))
+      ++half;
+    return static_cast<uint16_t>(sign | half);
+  }
+  uint32_t half = sign | (static_cast<uint32_t>(exp) << 10) | (mant >> 13);
+  uint32_t rem = mant & 0x1fff;
+  if (rem > 0x1000 || (rem == 0x1000 && (half & 1)))
+    ++half;
+  return static_cast<uint16_t>(half);
+}
+
+uint16_t floatToBF16(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  if ((x & 0x7fffffff) > 0x7f800000)
+    return static_cast<uint16_t>((x >> 16) | 0x40);
+  uint32_t rounding = 0x7fff + ((x >> 16) & 1);
+  return static_cast<uint16_t>((x + rounding) >> 16);
+}
+
+template <typename T> void appendRaw(std::vector<uint8_t> &bytes, T v) {
+  uint8_t buf[sizeof(T)];
+  std::memcpy(buf, &v, sizeof(T));
+  bytes.insert(bytes.end(), buf, buf + sizeof(T));
+}
+
+void appendScalar(std::vector<uint8_t> &bytes, DataType dt, double f, int64_t i, bool isInt) {
+  double v = isInt ? static_cast<double>(i) : f;
+  auto toInt = [&]() -> int64_t {
+    if (isInt)
+      return i;
+    if (!(v == v) || v >= 9.2e18 || v <= -9.2e18)
+      return 0;
+    return static_cast<int64_t>(v);
+  };
+  if (dt.isBool()) {
+    bytes.push_back(v != 0 ? 1 : 0);
+    return;
+  }
+  if (dt.code == DataType::Float) {
+    if (dt.bits == 16)
+      appendRaw(bytes, floatToHalf(static_cast<float>(v)));
+    else if (dt.bits == 64)
+      appendRaw(bytes, v);
+    else
+      appendRaw(bytes, static_cast<float>(v));
+    return;
+  }
+  if (dt.code == DataType::BFloat) {
+    appendRaw(bytes, floatToBF16(static_cast<float>(v)));
+    return;
+  }
+  int64_t iv = toInt();
+  switch (dt.bits) {
+  case 8: appendRaw(bytes, static_cast<uint8_t>(iv)); break;
+  case 16: appendRaw(bytes, static_cast<uint16_t>(iv)); break;
+  case 32: appendRaw(bytes, static_cast<uint32_t>(iv)); break;
+  default: appendRaw(bytes, static_cast<uint64_t>(iv)); break;
+  }
+}
+
+} // namespace
+
+llvm::Expected<Expr> Parser::constant(uint32_t n) {
+  llvm::SmallVector<uint32_t, 4> pos, kw;
+  callArgs(n, pos, kw);
+  uint32_t value = 0, dtypeNode = 0;
+  bool hasValue = false, hasDType = false;
+  if (!pos.empty())
+    value = pos[0], hasValue = true;
+  if (pos.size() > 1)
+    dtypeNode = pos[1], hasDType = true;
+  if (pos.size() > 2)
+    return astError(pos[2], "R.const takes at most two positional arguments");
+  for (uint32_t k : kw) {
+    llvm::StringRef name = ast_[k].text;
+    if (name == "value")
+      value = kid(k, 0), hasValue = true;
+    else if (name == "dtype")
+      dtypeNode = kid(k, 0), hasDType = true;
+    else
+      return astError(k, "R.const got an unexpected keyword argument '" + name + "'");
+  }
+  if (!hasValue)
+    return astError(n, "R.const needs a value");
+  // Flatten nested lists, recording the shape.
+  std::vector<int64_t> shape;
+  std::vector<uint32_t> leaves;
+  bool anyFloat = false, allBool = true;
+  std::function<llvm::Error(uint32_t, size_t)> walk = [&](uint32_t e,
+                                                           size_t dim) -> llvm::Error {
+    if (dim > 64)
+      return astError(e, "nesting too deep");
+    const Ast &a = ast_[e];
+    if (a.kind == AK::List || a.kind == AK::Tuple) {
+      if (dim == shape.size())
+        shape.push_back(a.count);
+      else if (dim > shape.size() || shape[dim] != a.count)
+        return astError(e, "R.const: ragged nested list");
+      for (uint32_t i = 0; i < a.count; ++i)
+        if (auto err = walk(kid(e, i), dim + 1))
+          return err;
+      return llvm::Error::success();
+    }
+    if (dim != shape.size())
+      return astError(e, "R.const: ragged nested list");
+    if (a.kind == AK::True || a.kind == AK::False) {
+      leaves.push_back(e);
+      return llvm::Error::success();
+    }
+    allBool = false;
+    if (!isIntLit(e))
+      anyFloat = true;
+    leaves.push_back(e);
+    return llvm::Error::success();
+  };
+  if (auto err = walk(value, 0))
+    return err;
+  DataType dt = allBool && !leaves.empty() ? DataType::boolType()
+                : anyFloat              ? DataType::float32()
+                                        : DataType::int32();
+  if (hasDType) {
+    auto v = toAttr(dtypeNode, AttrKind::DType, false);
+    if (!v)
+      return v.takeError();
+    if (!v->getDType().isVoid())
+      dt = v->getDType();
+  }
+  if (dt.isVoid() || dt.isHandle() || dt.lanes != 1 || dt.bits == 0 || dt.bits > 64)
+    return astError(n, "R.const: unsupported dtype '" + dt.str() + "'");
+  auto data = std::make_shared<TensorData>();
+  data->dtype = dt;
+  data->shape = shape;
+  data->bytes.reserve(leaves.size() * dt.storageBytes());
+  for (uint32_t e : leaves) {
+    if (isIntLit(e) || ast_[e].kind == AK::True || ast_[e].kind == AK::False) {
+      auto v = intValue(e);
+      if (!v)
+        return v.takeError();
+      appendScalar(data->bytes, dt, 0, *v, true);
+    } else {
+      auto v = floatValue(e);
+      if (!v)
+        return v.takeError();
+      appendScalar(data->bytes, dt, *v, 0, false);
+    }
+  }
+  return Expr(make<ConstantNode>(std::shared_ptr<const TensorData>(std::move(data))));
+}
+
+//===----------------------------------------------------------------------===//
+// Calls
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<Expr> Parser::builtinCall(uint32_t n, llvm::StringRef name,
+                                         StructInfo annotation, bool &handled) {
+  handled = true;
+  llvm::SmallVector<uint32_t, 4> pos, kw;
+  callArgs(n, pos, kw);
+  auto one = [&](llvm::StringRef what) -> llvm::Expected<uint32_t> {
+    if (pos.size() != 1 || !kw.empty())
+      return astError(n, name + " takes exactly one argument (" + what + ")");
+    return pos[0];
+  };
+  if (name == "R.const")
+    return constant(n);
+  if (name == "R.shape") {
+    auto a = one("a list of dims");
+    if (!a)
+      return a.takeError();
+    auto vals = primList(*a, SInfoCtx{});
+    if (!vals)
+      return vals.takeError();
+    return shapeExpr(std::move(*vals));
+  }
+  if (name == "R.prim_value") {
+    auto a = one("a value");
+    if (!a)
+      return a.takeError();
+    auto p = toPrim(*a, SInfoCtx{});
+    if (!p)
+      return p.takeError();
+    return primValue(*p);
+  }
+  if (name == "R.str" || name == "R.ExternFunc" || name == "R.dtype") {
+    auto a = one("a string");
+    if (!a)
+      return a.takeError();
+    if (ast_[*a].kind != AK::Str)
+      return astError(*a, name + " expects a string");
+    if (name == "R.str")
+      return stringImm(strValue(*a).str());
+    if (name == "R.ExternFunc")
+      return externFunc(strValue(*a));
+    auto v = toAttr(*a, AttrKind::DType, false);
+    if (!v)
+      return v.takeError();
+    return dataTypeImm(v->getDType());
+  }
+  if (name == "R.tuple") {
+    if (!kw.empty())
+      return astError(kw[0], "R.tuple takes no keyword arguments");
+    std::vector<Expr> fields;
+    for (uint32_t p : pos) {
+      auto f = toExpr(p);
+      if (!f)
+        return f;
+      fields.push_back(*f);
+    }
+    return tupleExpr(std::move(fields));
+  }
+  if (name == "R.call_packed") {
+    if (pos.empty() || ast_[pos[0]].kind != AK::Str)
+      return astError(n, "R.call_packed expects the function name as a string first");
+    std::vector<Expr> args;
+    for (size_t i = 1; i < pos.size(); ++i) {
+      auto e = toExpr(pos[i]);
+      if (!e)
+        return e;
+      args.push_back(*e);
+    }
+    std::vector<StructInfo> sargs;
+    AttrDict attrs;
+    for (uint32_t k : kw) {
+      if (isSInfoArgsKw(ast_[k].text)) {
+        auto s = sinfoList(kid(k, 0));
+        if (!s)
+          return s.takeError();
+        sargs = std::move(*s);
+        continue;
+      }
+      auto v = toAnyAttr(kid(k, 0));
+      if (!v)
+        return v.takeError();
+      attrs.emplace_back(ast_[k].text.str(), std::move(*v));
+    }
+    Attrs at = attrs.empty() ? Attrs() : make<AttrsNode>(std::move(attrs));
+    return withLoc(make<CallNode>(externFunc(strValue(pos[0])), std::move(args), at,
+                                  std::move(sargs), annotation),
+                   astLoc(n));
+  }
+  if (name == "R.emit_with_sinfo") {
+    if (pos.empty() || ast_[pos[0]].kind != AK::Str || pos.size() > 3 || !kw.empty())
+      return astError(n, "R.emit_with_sinfo expects (\"relax.op\", (args...), (sinfo...))");
+    llvm::StringRef opName = strValue(pos[0]);
+    const OpInfo *info = lookupOp(opName);
+    if (!info || !llvm::StringRef(opName).startswith("relax."))
+      return astError(pos[0], "unknown op '" + opName + "'");
+    std::vector<Expr> args;
+    if (pos.size() > 1) {
+      const Ast &t = ast_[pos[1]];
+      if (t.kind != AK::Tuple && t.kind != AK::List)
+        return astError(pos[1], "R.emit_with_sinfo expects a tuple of arguments");
+      for (uint32_t i = 0; i < t.count; ++i) {
+        auto e = toExpr(kid(pos[1], i));
+        if (!e)
+          return e;
+        args.push_back(*e);
+      }
+    }
+    std::vector<StructInfo> sargs;
+    if (pos.size() > 2) {
+      auto s = sinfoList(pos[2]);
+      if (!s)
+        return s.takeError();
+      sargs = std::move(*s);
+    }
+    return withLoc(make<CallNode>(getOp(info->name), std::move(args), nullptr,
+                                  std::move(sargs), annotation),
+                   astLoc(n));
+  }
+  if (name == "R.match_cast")
+    return astError(n, "R.match_cast must be the whole right-hand side of a binding");
+  if (name == "R.output" || name == "R.func_attr")
+    return astError(n, name + " must be a statement of its own");
+  handled = false;
+  return Expr();
+}
+
+llvm::Expected<Expr> Parser::toCall(uint32_t n, StructInfo annotation) {
+  uint32_t calleeNode = kid(n, 0);
+  const Ast &callee = ast_[calleeNode];
+  llvm::SmallVector<uint32_t, 4> pos, kw;
+  callArgs(n, pos, kw);
+  // Callee forms.
+  Expr target;
+  if (callee.kind == AK::Name) {
+    llvm::StringRef name = callee.text;
+    if (name.startswith("R.")) {
+      bool handled = false;
+      auto b = builtinCall(n, name, annotation, handled);
+      if (!b || handled)
+        return b;
+      llvm::StringRef opName = name.drop_front(2);
+      if (const OpInfo *info = lookupOp(opName))
+        return opCall(n, info, opName, annotation);
+      if (!annotation)
+        return astError(calleeNode, "unknown op " + name +
+                                        ": annotate the binding or register the op");
+      return unknownOpCall(n, opName, annotation);
+    }
+    if (name.startswith("T.")) {
+      auto p = toPrim(n, SInfoCtx{});
+      if (!p)
+        return p.takeError();
+      return primValue(*p);
+    }
+    if (const Sym *s = lookup(name)) {
+      if (s->kind != Sym::RelaxVar)
+        return astError(calleeNode, "'" + name + "' is not callable");
+      target = Expr(llvm::cast<VarNode>(s->node.get()));
+    } else if (name.contains('.')) {
+      auto [head, rest] = name.split('.');
+      const Sym *hs = lookup(head);
+      if ((hs && hs->kind == Sym::ModuleAlias) || (head == modName_ && !hs)) {
+        auto it = gvars_.find(rest);
+        if (it == gvars_.end())
+          return astError(calleeNode, "module has no function '" + rest + "'");
+        target = Expr(it->second);
+      } else if (hs && hs->kind == Sym::RelaxVar && rest == "astype") {
+        if (pos.size() != 1 && kw.size() != 1)
+          return astError(n, "astype takes one dtype argument");
+        uint32_t dtArg = pos.empty() ? kid(kw[0], 0) : pos[0];
+        auto dt = toAttr(dtArg, AttrKind::DType, false);
+        if (!dt)
+          return dt.takeError();
+        Op op = getOp("relax.astype");
+        Attrs attrs = make<AttrsNode>(AttrDict{{"dtype", *dt}});
+        return withLoc(make<CallNode>(op, std::vector<Expr>{Expr(llvm::cast<VarNode>(
+                                              hs->node.get()))},
+                                      attrs, std::vector<StructInfo>{}, annotation),
+                       astLoc(n));
+      } else {
+        return astError(calleeNode, "undefined name '" + name + "'");
+      }
+    } else {
+      return astError(calleeNode, "undefined name '" + name + "'");
+    }
+  } else {
+    auto e = toExpr(calleeNode);
+    if (!e)
+      return e;
+    target = *e;
+  }
+  if (!kw.empty())
+    return astError(kw[0], "unexpected keyword argument '" + ast_[kw[0]].text + "'");
+  std::vector<Expr> args;
+  args.reserve(pos.size());
+  for (uint32_t p : pos) {
+    auto e = toExpr(p);
+    if (!e)
+      return e;
+    args.push_back(*e);
+  }
+  return withLoc(make<CallNode>(target, std::move(args), nullptr, std::vector<StructInfo>{},
+                                annotation),
+                 astLoc(n));
+}
+
+llvm::Expected<Expr> Parser::unknownOpCall(uint32_t n, llvm::StringRef name,
+                                           StructInfo annotation) {
+  llvm::SmallVector<uint32_t, 4> pos, kw;
+  callArgs(n, pos, kw);
+  std::vector<Expr> args;
+  for (uint32_t p : pos) {
+    auto e = toExpr(p);
+    if (!e)
+      return e;
+    args.push_back(*e);
+  }
+  AttrDict attrs;
+  std::vector<StructInfo> sargs;
+  for (uint32_t k : kw) {
+    if (isSInfoArgsKw(ast_[k].text)) {
+      auto s = sinfoList(kid(k, 0));
+      if (!s)
+        return s.takeError();
+      sargs = std::move(*s);
+      continue;
+    }
+    auto v = toAnyAttr(kid(k, 0));
+    if (!v)
+      return v.takeError();
+    attrs.emplace_back(ast_[k].text.str(), std::move(*v));
+  }
+  Attrs at = attrs.empty() ? Attrs() : make<AttrsNode>(std::move(attrs));
+  return withLoc(make<CallNode>(getOp(("relax." + name).str()), std::move(args), at,
+                                std::move(sargs), annotation),
+                 astLoc(n));
+}
+
+llvm::Expected<Expr> Parser::opCall(uint32_t n, const OpInfo *info, llvm::StringRef name,
+                                    StructInfo annotation) {
+  llvm::SmallVector<uint32_t, 4> pos, kw;
+  callArgs(n, pos, kw);
+  const std::vector<OpParam> &params = info->params;
+  // Which syntax node fills each parameter (VarArgs: several).
+  std::vector<llvm::SmallVector<uint32_t, 1>> filled(params.size());
+  std::vector<bool> given(params.size(), false);
+  std::vector<StructInfo> sargs;
+  bool hasSInfoArgs = false;
+  TextForm form = info->textForm;
+
+  // R.hint_on_device(x, R.device(device_type=, index=), scope).
+  if (form == TextForm::HintOnDevice && pos.size() >= 2 && ast_[pos[1]].kind == AK::Call) {
+    uint32_t dev = pos[1];
+    llvm::SmallVector<uint32_t, 2> dpos, dkw;
+    callArgs(dev, dpos, dkw);
+    auto setAttr = [&](llvm::StringRef pname, uint32_t v) {
+      for (size_t i = 0; i < params.size(); ++i)
+        if (params[i].name == pname) {
+          filled[i] = {v};
+          given[i] = true;
+        }
+    };
+    if (dpos.size() > 0)
+      setAttr("device_type", dpos[0]);
+    if (dpos.size() > 1)
+      setAttr("index", dpos[1]);
+    for (uint32_t k : dkw) {
+      llvm::StringRef kn = ast_[k].text;
+      setAttr(kn == "dev_type" ? "device_type" : kn == "dev_id" ? "index" : kn, kid(k, 0));
+    }
+    pos.erase(pos.begin() + 1);
+    if (pos.size() > 1) {
+      setAttr("memory_scope", pos[1]);
+      pos.erase(pos.begin() + 1);
+    }
+  }
+
+  size_t pi = 0;
+  for (uint32_t p : pos) {
+    while (pi < params.size() && given[pi] && params[pi].kind != ParamKind::VarArgs)
+      ++pi;
+    if (pi >= params.size())
+      return astError(p, "R." + name + " takes at most " + llvm::Twine(params.size()) +
+                             " arguments");
+    filled[pi].push_back(p);
+    given[pi] = true;
+    if (params[pi].kind != ParamKind::VarArgs)
+      ++pi;
+  }
+  for (uint32_t k : kw) {
+    llvm::StringRef kn = ast_[k].text;
+    if (isSInfoArgsKw(kn) ||
+        (kn == "out_sinfo" && (form == TextForm::CallTIR || form == TextForm::CallTIRInplace ||
+                               form == TextForm::CallDPSPacked))) {
+      auto s = sinfoList(kid(k, 0));
+      if (!s)
+        return s.takeError();
+      sargs = std::move(*s);
+      if (kn == "out_sinfo" && sargs.size() != 1)
+        sargs = {tupleSInfo(std::move(sargs))};
+      hasSInfoArgs = true;
+      continue;
+    }
+    size_t i = 0;
+    while (i < params.size() && params[i].name != kn)
+      ++i;
+    if (i == params.size())
+      return astError(k, "R." + name + " got an unexpected keyword argument '" + kn + "'");
+    if (given[i])
+      return astError(k, "R." + name + " got multiple values for argument '" + kn + "'");
+    filled[i] = {kid(k, 0)};
+    given[i] = true;
+  }
+  (void)hasSInfoArgs;
+
+  std::vector<Expr> args;
+  AttrDict attrs;
+  bool anyAttr = false;
+  for (size_t i = 0; i < params.size(); ++i) {
+    const OpParam &p = params[i];
+    if (p.kind == ParamKind::Attr)
+      anyAttr = true;
+    if (!given[i]) {
+      if (p.kind == ParamKind::VarArgs)
+        continue;
+      if (!p.hasDefault)
+        return astError(n, "R." + name + " missing required argument '" + p.name + "'");
+      if (p.kind == ParamKind::Attr) {
+        attrs.emplace_back(p.name.str(), p.defaultValue);
+        continue;
+      }
+      bool omit = false;
+      auto d = defaultParam(p, omit);
+      if (!d)
+        return d.takeError();
+      if (!omit)
+        args.push_back(*d);
+      continue;
+    }
+    if (p.kind == ParamKind::Attr) {
+      auto v = toAttr(filled[i][0], p.attrKind, p.wrapScalar);
+      if (!v)
+        return v.takeError();
+      attrs.emplace_back(p.name.str(), std::move(*v));
+      continue;
+    }
+    if (p.kind == ParamKind::VarArgs) {
+      for (uint32_t a : filled[i]) {
+        auto e = toExpr(a);
+        if (!e)
+          return e;
+        args.push_back(*e);
+      }
+      continue;
+    }
+    uint32_t a = filled[i][0];
+    if (ast_[a].kind == AK::None && p.hasDefault && p.defaultValue.isNone())
+      continue;
+    // The packed-call forms take the callee as a name string.
+    bool calleeSlot = i == 0 && (form == TextForm::CallPurePacked ||
+                                 form == TextForm::CallInplacePacked ||
+                                 form == TextForm::CallBuiltinWithCtx ||
+                                 form == TextForm::CallDPSPacked);
+    if (calleeSlot && ast_[a].kind == AK::Str) {
+      args.push_back(externFunc(strValue(a)));
+      continue;
+    }
+    if (p.kind == ParamKind::ExprTuple) {
+      const Ast &t = ast_[a];
+      bool dps = form == TextForm::CallTIR || form == TextForm::CallTIRInplace ||
+                 form == TextForm::CallDPSPacked;
+      if (t.kind != AK::Tuple && t.kind != AK::List) {
+        auto e = toExpr(a);
+        if (!e)
+          return e;
+        if (dps && !llvm::isa<TupleNode>(e->get()))
+          args.push_back(tupleExpr({*e}));
+        else
+          args.push_back(*e);
+        continue;
+      }
+    }
+    auto e = convertParam(a, p.kind);
+    if (!e)
+      return e;
+    args.push_back(*e);
+  }
+  // print/assert_op keep the format string at a fixed position.
+  if (form == TextForm::PrintOrAssert && !args.empty()) {
+    Expr fmt = args.back();
+    args.pop_back();
+    size_t at = info->name == "relax.print" ? 0 : std::min<size_t>(1, args.size());
+    args.insert(args.begin() + static_cast<long>(at), fmt);
+  }
+  Attrs at = anyAttr ? make<AttrsNode>(std::move(attrs)) : Attrs();
+  if (info->canonicalize)
+    if (auto err = info->canonicalize(args, at))
+      return llvm::handleErrors(std::move(err), [&](const llvm::ErrorInfoBase &e) {
+        return astError(n, e.message());
+      });
+  return withLoc(make<CallNode>(getOp(info->name), std::move(args), at, std::move(sargs),
+                                annotation),
+                 astLoc(n));
+}

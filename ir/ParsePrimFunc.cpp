@@ -1,0 +1,293 @@
+//===- ir/ParsePrimFunc.cpp - @T.prim_func declarations ---------------------===//
+//
+// graft does not model TIR: a PrimFunc keeps its signature, the leading
+// T.func_attr / T.match_buffer (and symbolic var) statements, and the rest
+// of its body as canonical tokens with "<NEWLINE>", "<INDENT>", "<DEDENT>"
+// layout markers, which ir/PrintPrimFunc.cpp re-indents (spec §1).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ir/ParserImpl.h"
+
+#include "llvm/ADT/StringSet.h"
+
+using namespace graft;
+using namespace graft::parse;
+
+namespace {
+
+/// `T.float32` -> float32; `T.handle` -> Handle; None when not a T type.
+llvm::Optional<DataType> tirType(llvm::StringRef name) {
+  if (!name.consume_front("T."))
+    return llvm::None;
+  if (name == "handle")
+    return DataType(DataType::Handle, 64);
+  return DataType::parse(name);
+}
+
+} // namespace
+
+llvm::Expected<PrimFunc> Parser::parsePrimFunc(uint32_t decoAst, std::string &name) {
+  auto pf = make<PrimFuncNode>();
+  PrimFuncNode &f = const_cast<PrimFuncNode &>(*pf);
+  {
+    const Ast &d = node(decoAst);
+    if (d.kind == AK::Call) {
+      llvm::SmallVector<uint32_t, 2> pos, kw;
+      callArgs(decoAst, pos, kw);
+      if (!pos.empty())
+        return astError(pos[0], "@T.prim_func takes only keyword arguments");
+      for (uint32_t k : kw) {
+        AK vk = node(kid(k, 0)).kind;
+        if (vk != AK::True && vk != AK::False)
+          return astError(kid(k, 0), "expected True or False");
+        if (node(k).text == "private")
+          f.isPrivate = vk == AK::True;
+        else if (node(k).text == "check_well_formed")
+          f.checkWellFormed = vk == AK::True;
+        else
+          return astError(k, "unexpected decorator argument '" + node(k).text + "'");
+      }
+    }
+  }
+  if (!isName("def"))
+    return errorHere("expected 'def' after @T.prim_func");
+  f.loc = loc();
+  ++pos_;
+  if (kind() != Tok::Name)
+    return errorHere("expected a function name");
+  name = curText().str();
+  ++pos_;
+  pushScope();
+  struct ScopeGuard {
+    Parser &p;
+    ~ScopeGuard() { p.popScope(); }
+  } guard{*this};
+  SInfoCtx sctx{false, true};
+
+  if (auto err = expect(Tok::LParen, "'('"))
+    return err;
+  while (!consume(Tok::RParen)) {
+    if (kind() != Tok::Name)
+      return errorHere("expected a parameter name");
+    PrimParam p;
+    p.name = curText().str();
+    ++pos_;
+    if (auto err = expect(Tok::Colon, "':' and a parameter type"))
+      return err;
+    resetAst();
+    auto ty = parseExpr();
+    if (!ty)
+      return ty.takeError();
+    const Ast &t = node(*ty);
+    llvm::StringRef tn = t.kind == AK::Name ? t.text
+                         : t.kind == AK::Call ? node(kid(*ty, 0)).text
+                                              : llvm::StringRef();
+    if (tn == "T.Buffer") {
+      llvm::SmallVector<uint32_t, 4> pos, kw;
+      callArgs(*ty, pos, kw);
+      int64_t shapeN = pos.empty() ? -1 : pos[0];
+      int64_t dtN = pos.size() > 1 ? pos[1] : -1;
+      for (uint32_t k : kw) {
+        if (node(k).text == "shape")
+          shapeN = kid(k, 0);
+        else if (node(k).text == "dtype")
+          dtN = kid(k, 0);
+      }
+      if (shapeN < 0)
+        return astError(*ty, "T.Buffer needs a shape");
+      p.kind = PrimParam::Kind::Buffer;
+      if (isIntLit(static_cast<uint32_t>(shapeN)) || node(shapeN).kind == AK::Name) {
+        auto d = toPrim(static_cast<uint32_t>(shapeN), sctx);
+        if (!d)
+          return d.takeError();
+        p.shape.push_back(*d);
+      } else {
+        auto dims = primList(static_cast<uint32_t>(shapeN), sctx);
+        if (!dims)
+          return dims.takeError();
+        p.shape = std::move(*dims);
+      }
+      p.dtype = DataType::float32();
+      if (dtN >= 0) {
+        auto dt = toAttr(static_cast<uint32_t>(dtN), AttrKind::DType, false);
+        if (!dt)
+          return dt.takeError();
+        p.dtype = dt->getDType();
+      }
+    } else if (tn == "T.handle" || (t.kind == AK::Call && tn == "T.handle")) {
+      p.kind = PrimParam::Kind::Handle;
+      p.dtype = DataType(DataType::Handle, 64);
+    } else if (auto dt = tirType(tn)) {
+      p.kind = PrimParam::Kind::Scalar;
+      p.dtype = *dt;
+    } else {
+      return astError(*ty, "unsupported PrimFunc parameter type");
+    }
+    f.params.push_back(std::move(p));
+    if (consume(Tok::RParen))
+      break;
+    if (auto err = expect(Tok::Comma, "',' or ')'"))
+      return err;
+  }
+  if (consume(Tok::Arrow)) {
+    resetAst();
+    auto r = parseExpr();
+    if (!r)
+      return r.takeError();
+    const Ast &ra = node(*r);
+    if (ra.kind == AK::Name) {
+      auto dt = tirType(ra.text);
+      if (!dt)
+        return astError(*r, "unsupported PrimFunc return type");
+      f.retType = *dt;
+    } else if (ra.kind != AK::None) {
+      return astError(*r, "unsupported PrimFunc return type");
+    }
+  }
+  if (auto err = expect(Tok::Colon, "':'"))
+    return err;
+  if (auto err = expect(Tok::Newline, "newline"))
+    return err;
+  if (auto err = expect(Tok::Indent, "an indented function body"))
+    return err;
+
+  // Leading declarations.
+  AttrDict attrs;
+  for (;;) {
+    size_t stmt = pos_;
+    resetAst();
+    bool assign = kind() == Tok::Name && peekKind(1) == Tok::Assign;
+    llvm::StringRef target = assign ? curText() : llvm::StringRef();
+    if (assign)
+      pos_ += 2;
+    if (!(kind() == Tok::Name && curText() == "T")) {
+      pos_ = stmt;
+      break;
+    }
+    auto e = parseExpr();
+    if (!e || node(*e).kind != AK::Call || kind() != Tok::Newline) {
+      if (!e)
+        llvm::consumeError(e.takeError());
+      pos_ = stmt;
+      break;
+    }
+    llvm::StringRef callee = node(kid(*e, 0)).text;
+    llvm::SmallVector<uint32_t, 4> pos, kw;
+    callArgs(*e, pos, kw);
+    if (!assign && callee == "T.func_attr" && pos.size() == 1 && node(pos[0]).kind == AK::Dict) {
+      auto d = toAnyAttr(pos[0]);
+      if (!d)
+        return d.takeError();
+      for (const auto &[k, v] : d->getDict())
+        attrs.emplace_back(k, v);
+    } else if (assign && (callee == "T.int64" || callee == "T.int32") && pos.empty()) {
+      bool sizeVar = false;
+      for (uint32_t k : kw)
+        if (node(k).text == "is_size_var")
+          sizeVar = node(kid(k, 0)).kind == AK::True;
+      TirVar v = make<TirVarNode>(target.str(), callee == "T.int64" ? DataType::int64()
+                                                                     : DataType::int32(),
+                                  sizeVar);
+      Sym s;
+      s.kind = Sym::Tir;
+      s.node = v;
+      define(target, s);
+    } else if (assign && callee == "T.match_buffer" && pos.size() >= 2 &&
+               node(pos[0]).kind == AK::Name) {
+      PrimParam *param = nullptr;
+      for (PrimParam &p : f.params)
+        if (p.kind == PrimParam::Kind::Handle && p.name == node(pos[0]).text)
+          param = &p;
+      if (!param)
+        return astError(pos[0], "T.match_buffer: '" + node(pos[0]).text +
+                                    "' is not a handle parameter");
+      auto dims = isIntLit(pos[1]) ? llvm::Expected<std::vector<PrimExpr>>(
+                                         std::vector<PrimExpr>{intImm(0)})
+                                   : primList(pos[1], sctx);
+      if (!dims)
+        return dims.takeError();
+      if (isIntLit(pos[1])) {
+        auto d = toPrim(pos[1], sctx);
+        if (!d)
+          return d.takeError();
+        (*dims)[0] = *d;
+      }
+      int64_t dtN = pos.size() > 2 ? pos[2] : -1;
+      for (uint32_t k : kw)
+        if (node(k).text == "dtype")
+          dtN = kid(k, 0);
+      DataType dt = DataType::float32();
+      if (dtN >= 0) {
+        auto v = toAttr(static_cast<uint32_t>(dtN), AttrKind::DType, false);
+        if (!v)
+          return v.takeError();
+        dt = v->getDType();
+      }
+      param->kind = PrimParam::Kind::Buffer;
+      param->name = target.str();
+      param->shape = std::move(*dims);
+      param->dtype = dt;
+    } else {
+      pos_ = stmt;
+      break;
+    }
+    if (auto err = expect(Tok::Newline, "newline"))
+      return err;
+  }
+  if (!f.isPrivate) {
+    bool has = false;
+    for (const auto &kv : attrs)
+      has |= kv.first == "global_symbol";
+    if (!has)
+      attrs.emplace_back("global_symbol", AttrValue::string(name));
+  }
+  if (!attrs.empty())
+    f.attrs = make<AttrsNode>(std::move(attrs));
+
+  // The rest of the body as canonical tokens; purity from stores into
+  // parameter buffers.
+  llvm::StringSet<> buffers;
+  for (const PrimParam &p : f.params)
+    if (p.kind == PrimParam::Kind::Buffer)
+      buffers.insert(p.name);
+  int depth = 1;
+  bool stmtStart = true;
+  while (kind() != Tok::Eof) {
+    Tok k = kind();
+    if (k == Tok::Dedent && --depth == 0) {
+      ++pos_;
+      break;
+    }
+    if (k == Tok::Indent)
+      ++depth;
+    if (k == Tok::Newline || k == Tok::Indent || k == Tok::Dedent) {
+      f.bodyTokens.push_back(k == Tok::Newline  ? "<NEWLINE>"
+                             : k == Tok::Indent ? "<INDENT>"
+                                                : "<DEDENT>");
+      stmtStart = true;
+      ++pos_;
+      continue;
+    }
+    if (stmtStart && k == Tok::Name && peekKind(1) == Tok::LBracket && f.isPure &&
+        buffers.count(curText())) {
+      size_t j = pos_ + 1;
+      int br = 0;
+      for (; j < toks_.size(); ++j) {
+        Tok tk = toks_[j].kind;
+        if (tk == Tok::LBracket)
+          ++br;
+        else if (tk == Tok::RBracket && --br == 0)
+          break;
+        else if (tk == Tok::Newline || tk == Tok::Eof)
+          break;
+      }
+      if (tok(j).kind == Tok::RBracket && tok(j + 1).kind == Tok::Assign)
+        f.isPure = false;
+    }
+    stmtStart = false;
+    f.bodyTokens.push_back(curText().str());
+    ++pos_;
+  }
+  return PrimFunc(pf);
+}

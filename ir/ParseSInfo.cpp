@@ -1,0 +1,696 @@
+//===- ir/ParseSInfo.cpp - Struct info annotations and symbolic exprs -------===//
+//
+// R.Tensor/R.Shape/R.Prim/R.Tuple/R.Callable/R.Object (and R.Any) per
+// reference §2.3, and the PrimExprs inside them: literals, symbolic names,
+// arithmetic, T.int64(...)/T.max/T.min, and the string forms of signatures
+// ("n", "2 * n + 2"), which are parsed by a small grammar of their own.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ir/ParserImpl.h"
+
+using namespace graft;
+using namespace graft::parse;
+
+//===----------------------------------------------------------------------===//
+// Symbolic expressions
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<PrimExpr> Parser::primName(llvm::StringRef name, llvm::SMLoc loc,
+                                          const SInfoCtx &ctx) {
+  if (const Sym *s = lookup(name)) {
+    if (s->kind == Sym::Tir)
+      return PrimExpr(llvm::cast<TirVarNode>(s->node.get()));
+    return diagError(loc, "'" + name + "' is not a symbolic variable");
+  }
+  if (!ctx.autoDefine)
+    return diagError(loc, "undefined name '" + name + "'");
+  TirVar v = make<TirVarNode>(name.str(), DataType::int64());
+  Sym sym;
+  sym.kind = Sym::Tir;
+  sym.node = v;
+  define(name, sym);
+  return PrimExpr(v);
+}
+
+namespace {
+
+/// The grammar of a string shape: sums of products of atoms.
+struct PrimStringParser {
+  Parser &p;
+  llvm::StringRef s;
+  const char *base; ///< Where `s` starts in the buffer, or null.
+  llvm::SMLoc fallback;
+  const SInfoCtx &ctx;
+  size_t i = 0;
+  unsigned depth = 0;
+
+  llvm::SMLoc here() const {
+    return base ? llvm::SMLoc::getFromPointer(base + i) : fallback;
+  }
+  void ws() {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t'))
+      ++i;
+  }
+  llvm::Error err(const llvm::Twine &m) { return diagError(here(), m); }
+
+  llvm::Expected<PrimExpr> sum() {
+    if (++depth > kMaxNestingDepth)
+      return err("nesting too deep");
+    auto lhs = product();
+    if (!lhs)
+      return lhs;
+    for (;;) {
+      ws();
+      if (i < s.size() && (s[i] == '+' || s[i] == '-')) {
+        PrimOp op = s[i] == '+' ? PrimOp::Add : PrimOp::Sub;
+        ++i;
+        auto rhs = product();
+        if (!rhs)
+          return rhs;
+        *lhs = primBinary(op, *lhs, *rhs);
+      } else {
+        --depth;
+        return lhs;
+      }
+    }
+  }
+
+  llvm::Expected<PrimExpr> product() {
+    auto lhs = unary();
+    if (!lhs)
+      return lhs;
+    for (;;) {
+      ws();
+      PrimOp op;
+      if (s.substr(i).startswith("//"))
+        op = PrimOp::FloorDiv, i += 2;
+      else if (i < s.size() && s[i] == '*' && s.substr(i, 2) != "**")
+        op = PrimOp::Mul, ++i;
+      else if (i < s.size() && s[i] == '%')
+        op = PrimOp::FloorMod, ++i;
+      else
+        return lhs;
+      auto rhs = unary();
+      if (!rhs)
+        return rhs;
+      *lhs = primBinary(op, *lhs, *rhs);
+    }
+  }
+
+  llvm::Expected<PrimExpr> unary() {
+    ws();
+    if (i < s.size() && s[i] == '-') {
+      ++i;
+      if (++depth > kMaxNestingDepth)
+        return err("nesting too deep");
+      auto e = unary();
+      --depth;
+      if (!e)
+        return e;
+      if (auto c = asConstInt(e->get()))
+        if (*c != INT64_MIN)
+          return intImm(-*c, (*e)->dtype);
+      return primBinary(PrimOp::Mul, *e, intImm(-1, (*e)->dtype));
+    }
+    return atom();
+  }
+
+  llvm::Expected<PrimExpr> atom() {
+    ws();
+    if (i >= s.size())
+      return err("expected a symbolic expression");
+    char c = s[i];
+    if (c == '(') {
+      ++i;
+      auto e = sum();
+      if (!e)
+        return e;
+      ws();
+      if (i >= s.size() || s[i] != ')')
+        return err("expected ')'");
+      ++i;
+      return e;
+    }
+    if (c >= '0' && c <= '9') {
+      size_t start = i;
+      while (i < s.size() && s[i] >= '0' && s[i] <= '9')
+        ++i;
+      uint64_t v = 0;
+      if (s.slice(start, i).getAsInteger(10, v) || v > static_cast<uint64_t>(INT64_MAX))
+        return err("integer literal out of range");
+      return intImm(static_cast<int64_t>(v));
+    }
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
+      size_t start = i;
+      while (i < s.size() && (isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_' ||
+                              s[i] == '.'))
+        ++i;
+      llvm::StringRef name = s.slice(start, i);
+      llvm::SMLoc at = base ? llvm::SMLoc::getFromPointer(base + start) : fallback;
+      ws();
+      if (i < s.size() && s[i] == '(') {
+        // T.max(a, b) / T.min(a, b) / T.int64(k)
+        ++i;
+        llvm::SmallVector<PrimExpr, 2> args;
+        ws();
+        while (i < s.size() && s[i] != ')') {
+          auto a = sum();
+          if (!a)
+            return a;
+          args.push_back(*a);
+          ws();
+          if (i < s.size() && s[i] == ',')
+            ++i;
+          else
+            break;
+        }
+        ws();
+        if (i >= s.size() || s[i] != ')')
+          return err("expected ')'");
+        ++i;
+        if ((name == "T.max" || name == "T.min") && args.size() == 2)
+          return primBinary(name == "T.max" ? PrimOp::Max : PrimOp::Min, args[0], args[1]);
+        if ((name == "T.int64" || name == "T.int32") && args.size() == 1)
+          return args[0];
+        return diagError(at, "unsupported function '" + name + "' in a symbolic expression");
+      }
+      return p.primName(name, at, ctx);
+    }
+    return err(llvm::Twine("unexpected character '") + llvm::Twine(c) +
+               "' in a symbolic expression");
+  }
+};
+
+/// An int literal adopting the dtype of the other operand.
+PrimExpr litLike(const PrimExpr &lit, const PrimExpr &other) {
+  if (const auto *imm = llvm::dyn_cast<IntImmNode>(lit.get()))
+    if (imm->dtype != other->dtype && other->dtype.isInt())
+      return intImm(imm->value, other->dtype);
+  return lit;
+}
+
+} // namespace
+
+llvm::Expected<PrimExpr> Parser::primString(uint32_t n, const SInfoCtx &ctx) {
+  llvm::StringRef s = strValue(n);
+  const char *base = nullptr;
+  if (s.data() >= buf_.data() && s.data() + s.size() <= buf_.data() + buf_.size())
+    base = s.data();
+  PrimStringParser ps{*this, s, base, astLoc(n), ctx};
+  auto e = ps.sum();
+  if (!e)
+    return e;
+  ps.ws();
+  if (ps.i != s.size())
+    return ps.err("unexpected text in a symbolic expression");
+  return e;
+}
+
+llvm::Expected<PrimExpr> Parser::toPrim(uint32_t n, const SInfoCtx &ctx) {
+  if (depth_ > kMaxNestingDepth)
+    return astError(n, "nesting too deep");
+  struct Guard {
+    unsigned &d;
+    ~Guard() { --d; }
+  } guard{++depth_};
+  const Ast &a = ast_[n];
+  switch (a.kind) {
+  case AK::Int: {
+    auto v = intValue(n);
+    if (!v)
+      return v.takeError();
+    return intImm(*v);
+  }
+  case AK::Float: {
+    auto v = floatValue(n);
+    if (!v)
+      return v.takeError();
+    return floatImm(*v);
+  }
+  case AK::True:
+  case AK::False:
+    return boolImm(a.kind == AK::True);
+  case AK::Str:
+    if (!ctx.allowStrings)
+      return astError(n, "string symbolic expressions are only allowed in a function "
+                         "signature");
+    return primString(n, ctx);
+  case AK::Name:
+    return primName(a.text, astLoc(n), ctx);
+  case AK::Unary: {
+    if (isIntLit(n)) {
+      auto v = intValue(n);
+      if (!v)
+        return v.takeError();
+      return intImm(*v);
+    }
+    auto e = toPrim(kid(n, 0), ctx);
+    if (!e)
+      return e;
+    if (a.op == Tok::Name)
+      return PrimExpr(make<PrimNotNode>(*e));
+    if (a.op == Tok::Plus)
+      return e;
+    if (a.op != Tok::Minus)
+      return astError(n, "unsupported operator in a symbolic expression");
+    if (const auto *f = llvm::dyn_cast<FloatImmNode>(e->get()))
+      return floatImm(-f->value, f->dtype);
+    return primBinary(PrimOp::Mul, *e, intImm(-1, (*e)->dtype));
+  }
+  case AK::BinOp:
+  case AK::BoolOp: {
+    auto l = toPrim(kid(n, 0), ctx);
+    if (!l)
+      return l;
+    auto r = toPrim(kid(n, 1), ctx);
+    if (!r)
+      return r;
+    PrimExpr x = litLike(*l, *r), y = litLike(*r, *l);
+    PrimOp op;
+    if (a.kind == AK::BoolOp) {
+      op = a.text == "and" ? PrimOp::And : PrimOp::Or;
+    } else {
+      switch (a.op) {
+      case Tok::Plus: op = PrimOp::Add; break;
+      case Tok::Minus: op = PrimOp::Sub; break;
+      case Tok::Star: op = PrimOp::Mul; break;
+      case Tok::DoubleSlash: op = PrimOp::FloorDiv; break;
+      case Tok::Percent: op = PrimOp::FloorMod; break;
+      case Tok::EqEq: op = PrimOp::EQ; break;
+      case Tok::NotEq: op = PrimOp::NE; break;
+      case Tok::Less: op = PrimOp::LT; break;
+      case Tok::LessEq: op = PrimOp::LE; break;
+      case Tok::Greater: op = PrimOp::GT; break;
+      case Tok::GreaterEq: op = PrimOp::GE; break;
+      default:
+        return astError(n, "unsupported operator in a symbolic expression");
+      }
+    }
+    return primBinary(op, x, y);
+  }
+  case AK::Call: {
+    const Ast &callee = ast_[kid(n, 0)];
+    llvm::SmallVector<uint32_t, 4> pos, kw;
+    callArgs(n, pos, kw);
+    llvm::StringRef f = callee.kind == AK::Name ? callee.text : llvm::StringRef();
+    if (f.startswith("T.") && pos.size() == 1 && kw.empty()) {
+      if (auto dt = DataType::parse(f.drop_front(2))) {
+        uint32_t v = pos[0];
+        if (isIntLit(v) || ast_[v].kind == AK::True || ast_[v].kind == AK::False) {
+          auto iv = intValue(v);
+          if (!iv)
+            return iv.takeError();
+          if (dt->isFloat())
+            return floatImm(static_cast<double>(*iv), *dt);
+          return intImm(*iv, *dt);
+        }
+        if (isNumLit(v) || ast_[v].kind == AK::Str) {
+          auto fv = floatValue(v);
+          if (!fv)
+            return fv.takeError();
+          return floatImm(*fv, *dt);
+        }
+        auto e = toPrim(v, ctx);
+        if (!e)
+          return e;
+        if ((*e)->dtype == *dt)
+          return e;
+        return PrimExpr(make<PrimCastNode>(*dt, *e));
+      }
+    }
+    auto binary = [&](PrimOp op) -> llvm::Expected<PrimExpr> {
+      if (pos.size() != 2)
+        return astError(n, f + " takes two arguments");
+      auto l = toPrim(pos[0], ctx);
+      if (!l)
+        return l;
+      auto r = toPrim(pos[1], ctx);
+      if (!r)
+        return r;
+      return primBinary(op, litLike(*l, *r), litLike(*r, *l));
+    };
+    if (f == "T.max")
+      return binary(PrimOp::Max);
+    if (f == "T.min")
+      return binary(PrimOp::Min);
+    if (f == "T.floordiv")
+      return binary(PrimOp::FloorDiv);
+    if (f == "T.floormod")
+      return binary(PrimOp::FloorMod);
+    if (f == "T.And")
+      return binary(PrimOp::And);
+    if (f == "T.Or")
+      return binary(PrimOp::Or);
+    if (f == "T.Not" && pos.size() == 1) {
+      auto e = toPrim(pos[0], ctx);
+      if (!e)
+        return e;
+      return PrimExpr(make<PrimNotNode>(*e));
+    }
+    if ((f == "T.if_then_else" || f == "T.Select") && pos.size() == 3) {
+      auto c = toPrim(pos[0], ctx);
+      if (!c)
+        return c;
+      auto t = toPrim(pos[1], ctx);
+      if (!t)
+        return t;
+      auto e = toPrim(pos[2], ctx);
+      if (!e)
+        return e;
+      return PrimExpr(make<PrimSelectNode>(*c, *t, *e));
+    }
+    if (f == "T.Cast" && pos.size() == 2 && ast_[pos[0]].kind == AK::Str) {
+      auto dt = DataType::parse(strValue(pos[0]));
+      if (!dt)
+        return astError(pos[0], "unknown dtype");
+      auto e = toPrim(pos[1], ctx);
+      if (!e)
+        return e;
+      return PrimExpr(make<PrimCastNode>(*dt, *e));
+    }
+    return astError(n, "unsupported call in a symbolic expression");
+  }
+  default:
+    return astError(n, "expected a symbolic expression");
+  }
+}
+
+llvm::Expected<std::vector<PrimExpr>> Parser::primList(uint32_t n, const SInfoCtx &ctx) {
+  const Ast &a = ast_[n];
+  if (a.kind != AK::Tuple && a.kind != AK::List)
+    return astError(n, "expected a list of dimensions");
+  std::vector<PrimExpr> out;
+  out.reserve(a.count);
+  for (uint32_t i = 0; i < a.count; ++i) {
+    auto e = toPrim(kid(n, i), ctx);
+    if (!e)
+      return e.takeError();
+    out.push_back(std::move(*e));
+  }
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// Struct info
+//===----------------------------------------------------------------------===//
+
+VDevice Parser::resolveVDevice(llvm::StringRef spec) const {
+  if (!mod_)
+    return nullptr;
+  std::vector<VDevice> all = mod_->vdevices();
+  auto [kindName, rest] = spec.split(':');
+  int64_t idx = 0;
+  llvm::StringRef idxText = rest.split(':').first;
+  if (!idxText.empty() && idxText.getAsInteger(10, idx))
+    return nullptr;
+  if (kindName == "vdevice")
+    return idx >= 0 && static_cast<size_t>(idx) < all.size() ? all[idx] : nullptr;
+  for (const VDevice &vd : all)
+    if (vd->targetKind == kindName && idx-- == 0)
+      return vd;
+  return nullptr;
+}
+
+namespace {
+
+enum class SK { Object, Tensor, Shape, Prim, Tuple, Callable, None };
+
+SK sinfoKind(llvm::StringRef name) {
+  if (name == "R.Object" || name == "R.Any")
+    return SK::Object;
+  if (name == "R.Tensor")
+    return SK::Tensor;
+  if (name == "R.Shape")
+    return SK::Shape;
+  if (name == "R.Prim")
+    return SK::Prim;
+  if (name == "R.Tuple")
+    return SK::Tuple;
+  if (name == "R.Callable")
+    return SK::Callable;
+  return SK::None;
+}
+
+} // namespace
+
+llvm::Expected<StructInfo> Parser::toSInfo(uint32_t n, const SInfoCtx &ctx) {
+  if (depth_ > kMaxNestingDepth)
+    return astError(n, "nesting too deep");
+  struct Guard {
+    unsigned &d;
+    ~Guard() { --d; }
+  } guard{++depth_};
+  const Ast &a = ast_[n];
+  if (a.kind == AK::Name) {
+    switch (sinfoKind(a.text)) {
+    case SK::Object:
+      return objectSInfo();
+    case SK::Tensor:
+      return tensorSInfoNDim(-1, DataType::voidType());
+    case SK::Shape:
+      return shapeSInfoNDim(-1);
+    case SK::Tuple:
+      return voidSInfo();
+    case SK::Callable:
+      return StructInfo(make<FuncSInfoNode>(llvm::None, objectSInfo(), false));
+    case SK::Prim:
+      return astError(n, "R.Prim needs a dtype or a value");
+    case SK::None:
+      break;
+    }
+    return astError(n, "expected struct info, got '" + a.text + "'");
+  }
+  if (a.kind != AK::Call || ast_[kid(n, 0)].kind != AK::Name)
+    return astError(n, "expected struct info");
+  llvm::StringRef name = ast_[kid(n, 0)].text;
+  SK sk = sinfoKind(name);
+  if (sk == SK::None)
+    return astError(n, "expected struct info, got '" + name + "'");
+  llvm::SmallVector<uint32_t, 4> pos, kw;
+  callArgs(n, pos, kw);
+  auto kwArg = [&](llvm::StringRef k) -> int64_t {
+    for (uint32_t x : kw)
+      if (ast_[x].text == k)
+        return kid(x, 0);
+    return -1;
+  };
+  auto checkKw = [&](std::initializer_list<llvm::StringRef> allowed) -> llvm::Error {
+    for (uint32_t x : kw) {
+      bool ok = false;
+      for (llvm::StringRef k : allowed)
+        ok |= ast_[x].text == k;
+      if (!ok)
+        return astError(x, name + " got an unexpected keyword argument '" + ast_[x].text + "'");
+    }
+    return llvm::Error::success();
+  };
+  auto dtypeOf = [&](int64_t node) -> llvm::Expected<DataType> {
+    if (node < 0)
+      return DataType::voidType();
+    auto v = toAttr(static_cast<uint32_t>(node), AttrKind::DType, false);
+    if (!v)
+      return v.takeError();
+    return v->getDType();
+  };
+  switch (sk) {
+  case SK::Object:
+    if (!pos.empty() || !kw.empty())
+      return astError(n, name + " takes no arguments");
+    return objectSInfo();
+  case SK::Tensor: {
+    if (auto err = checkKw({"shape", "dtype", "vdevice", "ndim"}))
+      return err;
+    if (pos.size() > 3)
+      return astError(pos[3], "R.Tensor takes at most three positional arguments");
+    int64_t shapeN = kwArg("shape"), dtypeN = kwArg("dtype"), vdevN = kwArg("vdevice"),
+            ndimN = kwArg("ndim");
+    size_t pi = 0;
+    if (pi < pos.size() && ast_[pos[pi]].kind == AK::Str && shapeN < 0 && dtypeN < 0) {
+      dtypeN = pos[pi++]; // R.Tensor("float32")
+    } else if (pi < pos.size()) {
+      if (shapeN >= 0)
+        return astError(pos[pi], "R.Tensor got multiple values for 'shape'");
+      shapeN = pos[pi++];
+    }
+    if (pi < pos.size()) {
+      if (dtypeN >= 0)
+        return astError(pos[pi], "R.Tensor got multiple values for 'dtype'");
+      dtypeN = pos[pi++];
+    }
+    if (pi < pos.size()) {
+      if (vdevN >= 0)
+        return astError(pos[pi], "R.Tensor got multiple values for 'vdevice'");
+      vdevN = pos[pi++];
+    }
+    auto dt = dtypeOf(dtypeN);
+    if (!dt)
+      return dt.takeError();
+    VDevice vd;
+    if (vdevN >= 0 && ast_[vdevN].kind != AK::None) {
+      if (ast_[vdevN].kind != AK::Str)
+        return astError(static_cast<uint32_t>(vdevN), "vdevice must be a string");
+      vd = resolveVDevice(strValue(static_cast<uint32_t>(vdevN)));
+    }
+    int ndim = -1;
+    if (ndimN >= 0) {
+      auto v = intValue(static_cast<uint32_t>(ndimN));
+      if (!v)
+        return v.takeError();
+      if (*v < -1 || *v > 1024)
+        return astError(static_cast<uint32_t>(ndimN), "ndim out of range");
+      ndim = static_cast<int>(*v);
+    }
+    if (shapeN >= 0 && ast_[shapeN].kind != AK::None) {
+      if (ndimN >= 0)
+        return astError(n, "R.Tensor cannot take both shape and ndim");
+      const Ast &s = ast_[shapeN];
+      if (s.kind == AK::Tuple || s.kind == AK::List) {
+        auto dims = primList(static_cast<uint32_t>(shapeN), ctx);
+        if (!dims)
+          return dims.takeError();
+        return tensorSInfo(std::move(*dims), *dt, vd);
+      }
+      auto e = toExpr(static_cast<uint32_t>(shapeN));
+      if (!e)
+        return e.takeError();
+      if (!llvm::isa<VarNode>(e->get()) ||
+          !llvm::isa_and_nonnull<ShapeSInfoNode>((*e)->sinfo.get()))
+        return astError(static_cast<uint32_t>(shapeN),
+                        "R.Tensor shape must be a list of dims or a shape variable");
+      return StructInfo(make<TensorSInfoNode>(*e, *dt, -1, vd));
+    }
+    return tensorSInfoNDim(ndim, *dt, vd);
+  }
+  case SK::Shape: {
+    if (auto err = checkKw({"values", "ndim"}))
+      return err;
+    int64_t valsN = pos.empty() ? kwArg("values") : pos[0];
+    int64_t ndimN = kwArg("ndim");
+    if (pos.size() > 1)
+      return astError(pos[1], "R.Shape takes one positional argument");
+    if (valsN >= 0 && ast_[valsN].kind != AK::None) {
+      if (ndimN >= 0)
+        return astError(n, "R.Shape cannot take both values and ndim");
+      auto vals = primList(static_cast<uint32_t>(valsN), ctx);
+      if (!vals)
+        return vals.takeError();
+      return shapeSInfo(std::move(*vals));
+    }
+    int ndim = -1;
+    if (ndimN >= 0) {
+      auto v = intValue(static_cast<uint32_t>(ndimN));
+      if (!v)
+        return v.takeError();
+      if (*v < -1 || *v > 1024)
+        return astError(static_cast<uint32_t>(ndimN), "ndim out of range");
+      ndim = static_cast<int>(*v);
+    }
+    return shapeSInfoNDim(ndim);
+  }
+  case SK::Prim: {
+    if (auto err = checkKw({"dtype", "value"}))
+      return err;
+    int64_t dtN = kwArg("dtype"), valN = kwArg("value");
+    if (!pos.empty()) {
+      if (dtN >= 0)
+        return astError(pos[0], "R.Prim got multiple values for 'dtype'");
+      dtN = pos[0];
+    }
+    if (pos.size() > 1) {
+      if (valN >= 0)
+        return astError(pos[1], "R.Prim got multiple values for 'value'");
+      valN = pos[1];
+    }
+    if (pos.size() > 2)
+      return astError(pos[2], "R.Prim takes at most two arguments");
+    if (dtN < 0 && valN < 0)
+      return astError(n, "R.Prim needs a dtype or a value");
+    auto dt = dtypeOf(dtN);
+    if (!dt)
+      return dt.takeError();
+    if (valN < 0)
+      return primSInfo(*dt);
+    PrimExpr v;
+    if (isIntLit(static_cast<uint32_t>(valN))) {
+      auto iv = intValue(static_cast<uint32_t>(valN));
+      if (!iv)
+        return iv.takeError();
+      v = intImm(*iv, dt->isVoid() ? DataType::int64() : *dt);
+    } else {
+      auto pv = toPrim(static_cast<uint32_t>(valN), ctx);
+      if (!pv)
+        return pv.takeError();
+      v = *pv;
+    }
+    return StructInfo(make<PrimSInfoNode>(dt->isVoid() ? v->dtype : *dt, v));
+  }
+  case SK::Tuple: {
+    if (!kw.empty())
+      return astError(kw[0], "R.Tuple takes no keyword arguments");
+    std::vector<StructInfo> fields;
+    llvm::SmallVector<uint32_t, 4> items(pos.begin(), pos.end());
+    if (pos.size() == 1 && ast_[pos[0]].kind == AK::List) {
+      items.clear();
+      for (uint32_t i = 0; i < ast_[pos[0]].count; ++i)
+        items.push_back(kid(pos[0], i));
+    }
+    for (uint32_t f : items) {
+      auto s = toSInfo(f, ctx);
+      if (!s)
+        return s;
+      fields.push_back(*s);
+    }
+    return tupleSInfo(std::move(fields));
+  }
+  case SK::Callable: {
+    if (auto err = checkKw({"params", "ret", "purity", "derive_func"}))
+      return err;
+    int64_t paramsN = kwArg("params"), retN = kwArg("ret"), purN = kwArg("purity"),
+            deriveN = kwArg("derive_func");
+    int64_t *slots[] = {&paramsN, &retN, &purN};
+    if (pos.size() > 3)
+      return astError(pos[3], "R.Callable takes at most three positional arguments");
+    for (size_t i = 0; i < pos.size(); ++i) {
+      if (*slots[i] >= 0)
+        return astError(pos[i], "R.Callable got multiple values for an argument");
+      *slots[i] = pos[i];
+    }
+    llvm::Optional<std::vector<StructInfo>> params;
+    if (paramsN >= 0 && ast_[paramsN].kind != AK::None) {
+      const Ast &pl = ast_[paramsN];
+      if (pl.kind != AK::Tuple && pl.kind != AK::List)
+        return astError(static_cast<uint32_t>(paramsN), "R.Callable params must be a list");
+      std::vector<StructInfo> ps;
+      for (uint32_t i = 0; i < pl.count; ++i) {
+        auto s = toSInfo(kid(static_cast<uint32_t>(paramsN), i), ctx);
+        if (!s)
+          return s;
+        ps.push_back(*s);
+      }
+      params = std::move(ps);
+    }
+    StructInfo ret = objectSInfo();
+    if (retN >= 0 && ast_[retN].kind != AK::None) {
+      auto s = toSInfo(static_cast<uint32_t>(retN), ctx);
+      if (!s)
+        return s;
+      ret = *s;
+    }
+    bool purity = params.hasValue();
+    if (purN >= 0 && ast_[purN].kind != AK::None) {
+      const Ast &pa = ast_[purN];
+      if (pa.kind != AK::True && pa.kind != AK::False)
+        return astError(static_cast<uint32_t>(purN), "purity must be True or False");
+      purity = pa.kind == AK::True;
+    }
+    std::string derive;
+    if (deriveN >= 0 && ast_[deriveN].kind == AK::Str)
+      derive = strValue(static_cast<uint32_t>(deriveN)).str();
+    return StructInfo(make<FuncSInfoNode>(std::move(params), ret, purity, std::move(derive)));
+  }
+  case SK::None:
+    break;
+  }
+  return astError(n, "expected struct info");
+}

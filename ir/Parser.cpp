@@ -1,0 +1,1160 @@
+//===- ir/Parser.cpp - TVMScript Relax text to IR ---------------------------===//
+//
+// Files, modules (the three-pass walk of reference §2.4), Relax functions
+// and their statements. Expressions live in ParseExpr.cpp/ParseCall.cpp,
+// struct info in ParseSInfo.cpp, PrimFuncs in ParsePrimFunc.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ir/Parser.h"
+
+#include "ir/ParserImpl.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cstring>
+
+using namespace graft;
+using namespace graft::parse;
+
+IRModule *ParsedFile::find(llvm::StringRef name) const {
+  for (const auto &m : modules)
+    if (m->name == name)
+      return m.get();
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Names and token skipping
+//===----------------------------------------------------------------------===//
+
+const Sym *Parser::lookup(llvm::StringRef name) const {
+  auto it = syms_.find(name);
+  if (it == syms_.end() || it->second.empty())
+    return nullptr;
+  return &it->second.back();
+}
+
+void Parser::define(llvm::StringRef name, Sym sym) {
+  auto &entry = *syms_.try_emplace(name).first;
+  entry.second.push_back(std::move(sym));
+  undo_.push_back(&entry);
+}
+
+void Parser::popScope() {
+  size_t mark = scopeMarks_.empty() ? 0 : scopeMarks_.back();
+  if (!scopeMarks_.empty())
+    scopeMarks_.pop_back();
+  while (undo_.size() > mark) {
+    undo_.back()->second.pop_back();
+    undo_.pop_back();
+  }
+}
+
+size_t Parser::skipBlockFrom(size_t i) const {
+  int depth = 0;
+  for (; i < toks_.size(); ++i) {
+    Tok k = toks_[i].kind;
+    if (k == Tok::Indent)
+      ++depth;
+    else if (k == Tok::Dedent && --depth == 0)
+      return i + 1;
+    else if (k == Tok::Eof)
+      return i;
+  }
+  return toks_.size() - 1;
+}
+
+void Parser::skipStatement() {
+  while (kind() != Tok::Newline && kind() != Tok::Eof && kind() != Tok::Dedent &&
+         kind() != Tok::Indent)
+    ++pos_;
+  consume(Tok::Newline);
+  if (kind() == Tok::Indent)
+    pos_ = skipBlockFrom(pos_);
+}
+
+namespace {
+
+Sym relaxSym(const Var &v) {
+  Sym s;
+  s.kind = Sym::RelaxVar;
+  s.node = v;
+  return s;
+}
+
+Sym tirSym(const PrimExpr &v) {
+  Sym s;
+  s.kind = Sym::Tir;
+  s.node = v;
+  return s;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Decorators
+//===----------------------------------------------------------------------===//
+
+llvm::Error Parser::parseDecorator(size_t &decoTok, llvm::StringRef &decoName,
+                                   uint32_t &decoAst) {
+  decoTok = pos_;
+  if (auto err = expect(Tok::At, "'@'"))
+    return err;
+  auto e = parseExpr();
+  if (!e)
+    return e.takeError();
+  decoAst = *e;
+  const Ast &a = node(*e);
+  if (a.kind == AK::Name)
+    decoName = a.text;
+  else if (a.kind == AK::Call && node(kid(*e, 0)).kind == AK::Name)
+    decoName = node(kid(*e, 0)).text;
+  else
+    return error(decoTok, "unsupported decorator");
+  return expect(Tok::Newline, "newline after decorator");
+}
+
+namespace {
+
+/// Reads `name=True/False` from a decorator call.
+struct DecoFlags {
+  bool pure = true, isPrivate = false, checkWF = true;
+};
+
+} // namespace
+
+static llvm::Error readDecoFlags(Parser &p, uint32_t deco, DecoFlags &f) {
+  const Ast &a = p.node(deco);
+  if (a.kind != AK::Call)
+    return llvm::Error::success();
+  llvm::SmallVector<uint32_t, 4> pos, kw;
+  p.callArgs(deco, pos, kw);
+  if (!pos.empty())
+    return p.astError(pos[0], "decorator takes only keyword arguments");
+  for (uint32_t k : kw) {
+    uint32_t v = p.kid(k, 0);
+    AK vk = p.node(v).kind;
+    if (vk != AK::True && vk != AK::False)
+      return p.astError(v, "expected True or False");
+    bool b = vk == AK::True;
+    llvm::StringRef n = p.node(k).text;
+    if (n == "pure")
+      f.pure = b;
+    else if (n == "private")
+      f.isPrivate = b;
+    else if (n == "check_well_formed")
+      f.checkWF = b;
+    else
+      return p.astError(k, "unexpected decorator argument '" + n + "'");
+  }
+  return llvm::Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Files and modules
+//===----------------------------------------------------------------------===//
+
+llvm::Error Parser::parseFile(std::vector<std::unique_ptr<IRModule>> &modules) {
+  while (kind() != Tok::Eof) {
+    resetAst();
+    if (consume(Tok::Newline))
+      continue;
+    if (isName("from") || isName("import")) {
+      skipStatement();
+      continue;
+    }
+    if (kind() == Tok::Indent)
+      return errorHere("unexpected indent");
+    if (kind() != Tok::At)
+      return errorHere("expected a module class, @R.function or @T.prim_func at file level");
+    size_t decoTok = 0;
+    llvm::StringRef decoName;
+    uint32_t decoAst = 0;
+    if (auto err = parseDecorator(decoTok, decoName, decoAst))
+      return err;
+    auto mod = std::make_unique<IRModule>();
+    mod->loc = locOf(decoTok);
+    mod_ = mod.get();
+    gvars_.clear();
+    if (decoName == "I.ir_module" || decoName == "tvm.script.ir_module") {
+      DecoFlags f;
+      if (auto err = readDecoFlags(*this, decoAst, f))
+        return err;
+      if (auto err = parseModuleClass(*mod, f.checkWF))
+        return err;
+    } else if (decoName == "R.function") {
+      modName_ = "Module";
+      GlobalVar gv;
+      Function fn;
+      if (auto err = parseRelaxFunction(*mod, decoAst, true, false, &gv, &fn, nullptr))
+        return err;
+      mod->add(gv, fn);
+    } else if (decoName == "T.prim_func") {
+      modName_ = "Module";
+      std::string name;
+      auto pf = parsePrimFunc(decoAst, name);
+      if (!pf)
+        return pf.takeError();
+      mod->add(make<GlobalVarNode>(name, (*pf)->relaxSInfo()), *pf);
+    } else {
+      return error(decoTok, "unsupported decorator '@" + decoName + "'");
+    }
+    modules.push_back(std::move(mod));
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error Parser::parseModuleClass(IRModule &mod, bool checkWF) {
+  if (!isName("class"))
+    return errorHere("expected 'class' after a module decorator");
+  ++pos_;
+  if (kind() != Tok::Name)
+    return errorHere("expected the module name");
+  mod.name = curText().str();
+  mod.checkWellFormed = checkWF;
+  modName_ = mod.name;
+  ++pos_;
+  if (consume(Tok::LParen)) {
+    while (kind() != Tok::RParen && kind() != Tok::Newline && kind() != Tok::Eof)
+      ++pos_;
+    if (auto err = expect(Tok::RParen, "')'"))
+      return err;
+  }
+  if (auto err = expect(Tok::Colon, "':'"))
+    return err;
+  if (auto err = expect(Tok::Newline, "newline"))
+    return err;
+  if (auto err = expect(Tok::Indent, "an indented class body"))
+    return err;
+
+  // Item starts; decorated items start at their first decorator.
+  std::vector<size_t> items;
+  while (kind() != Tok::Dedent && kind() != Tok::Eof) {
+    items.push_back(pos_);
+    while (kind() == Tok::At)
+      skipStatement();
+    skipStatement();
+  }
+  size_t end = pos_;
+  pushScope();
+  define(mod.name, Sym{Sym::ModuleAlias, nullptr});
+
+  std::vector<std::pair<GlobalVar, Ref<Node>>> entries(items.size());
+  // Pass 1: module attrs, global infos, extern functions.
+  for (size_t i = 0; i < items.size(); ++i) {
+    pos_ = items[i];
+    if (kind() == Tok::At || isName("def"))
+      continue;
+    if (isName("pass")) {
+      continue;
+    }
+    resetAst();
+    if (kind() == Tok::Name && peekKind(1) == Tok::Assign) {
+      llvm::StringRef name = curText();
+      size_t nameTok = pos_;
+      pos_ += 2;
+      auto e = parseExpr();
+      if (!e)
+        return e.takeError();
+      const Ast &a = node(*e);
+      if (a.kind != AK::Call || node(kid(*e, 0)).text != "R.ExternFunc" || a.count != 2 ||
+          node(kid(*e, 1)).kind != AK::Str)
+        return error(nameTok, "only `name = R.ExternFunc(\"symbol\")` may be assigned in a "
+                              "module class");
+      Expr ext = externFunc(strValue(kid(*e, 1)));
+      GlobalVar gv = make<GlobalVarNode>(name.str(), ext->sinfo);
+      const_cast<GlobalVarNode *>(gv.get())->loc = locOf(nameTok);
+      gvars_[name] = gv;
+      entries[i] = {gv, Ref<Node>(ext.get())};
+      continue;
+    }
+    if (auto err = parseModuleItemStmt(mod))
+      return err;
+  }
+  // Pass 2: declare every function (PrimFuncs are parsed whole).
+  for (size_t i = 0; i < items.size(); ++i) {
+    pos_ = items[i];
+    if (kind() != Tok::At)
+      continue;
+    resetAst();
+    size_t decoTok = 0;
+    llvm::StringRef decoName;
+    uint32_t decoAst = 0;
+    if (auto err = parseDecorator(decoTok, decoName, decoAst))
+      return err;
+    while (kind() == Tok::At)
+      if (auto err = parseDecorator(decoTok, decoName, decoAst))
+        return err;
+    if (decoName == "T.prim_func") {
+      std::string name;
+      auto pf = parsePrimFunc(decoAst, name);
+      if (!pf)
+        return pf.takeError();
+      GlobalVar gv = make<GlobalVarNode>(name, (*pf)->relaxSInfo());
+      gvars_[name] = gv;
+      entries[i] = {gv, Ref<Node>(pf->get())};
+    } else if (decoName == "R.function") {
+      GlobalVar gv;
+      if (auto err = parseRelaxFunction(mod, decoAst, true, true, &gv, nullptr, nullptr))
+        return err;
+      if (gvars_.count(gv->name))
+        return error(decoTok, "duplicate function '" + gv->name + "' in module");
+      gvars_[gv->name] = gv;
+      entries[i] = {gv, nullptr};
+    } else {
+      return error(decoTok, "unsupported decorator '@" + decoName + "' in a module");
+    }
+  }
+  // Pass 3: define the Relax functions.
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (!entries[i].first || entries[i].second)
+      continue;
+    pos_ = items[i];
+    resetAst();
+    size_t decoTok = 0;
+    llvm::StringRef decoName;
+    uint32_t decoAst = 0;
+    while (kind() == Tok::At)
+      if (auto err = parseDecorator(decoTok, decoName, decoAst))
+        return err;
+    GlobalVar gv = entries[i].first;
+    Function fn;
+    if (auto err = parseRelaxFunction(mod, decoAst, true, false, &gv, &fn, nullptr))
+      return err;
+    entries[i].second = fn;
+  }
+  for (auto &[gv, fn] : entries)
+    if (gv && fn)
+      mod.add(gv, fn);
+  popScope();
+  pos_ = end;
+  return expect(Tok::Dedent, "end of class body");
+}
+
+llvm::Error Parser::parseGlobalInfos(IRModule &mod, uint32_t call) {
+  llvm::SmallVector<uint32_t, 2> pos, kw;
+  callArgs(call, pos, kw);
+  if (pos.size() != 1 || node(pos[0]).kind != AK::Dict)
+    return astError(call, "I.module_global_infos expects a dictionary");
+  uint32_t dict = pos[0];
+  for (uint32_t i = 0; i + 1 < node(dict).count; i += 2) {
+    uint32_t k = kid(dict, i), v = kid(dict, i + 1);
+    if (node(k).kind != AK::Str)
+      return astError(k, "global info keys must be strings");
+    if (node(v).kind != AK::List && node(v).kind != AK::Tuple)
+      return astError(v, "global infos must be a list");
+    std::vector<Ref<Node>> infos;
+    for (uint32_t j = 0; j < node(v).count; ++j) {
+      uint32_t item = kid(v, j);
+      if (node(item).kind != AK::Call || node(kid(item, 0)).text != "I.vdevice")
+        return astError(item, "unsupported global info (only I.vdevice is supported)");
+      llvm::SmallVector<uint32_t, 3> ipos, ikw;
+      callArgs(item, ipos, ikw);
+      int64_t target = -1, id = -1, scope = -1;
+      if (ipos.size() > 0)
+        target = ipos[0];
+      if (ipos.size() > 1)
+        id = ipos[1];
+      if (ipos.size() > 2)
+        scope = ipos[2];
+      for (uint32_t x : ikw) {
+        llvm::StringRef n = node(x).text;
+        if (n == "target")
+          target = kid(x, 0);
+        else if (n == "vdevice_id")
+          id = kid(x, 0);
+        else if (n == "memory_scope")
+          scope = kid(x, 0);
+        else
+          return astError(x, "I.vdevice got an unexpected keyword argument '" + n + "'");
+      }
+      std::string kindName;
+      AttrDict config;
+      if (target >= 0 && node(target).kind == AK::Str) {
+        kindName = strValue(target).split(' ').first.str();
+      } else if (target >= 0 && node(target).kind == AK::Dict) {
+        auto d = toAnyAttr(static_cast<uint32_t>(target));
+        if (!d)
+          return d.takeError();
+        config = d->getDict();
+        for (auto &[key, val] : config)
+          if (key == "kind" && val.kind() == AttrValue::Kind::String)
+            kindName = val.getString();
+      } else {
+        return astError(item, "I.vdevice needs a target");
+      }
+      int64_t vid = 0;
+      if (id >= 0) {
+        auto iv = intValue(static_cast<uint32_t>(id));
+        if (!iv)
+          return iv.takeError();
+        vid = *iv;
+      }
+      std::string memScope = "global";
+      if (scope >= 0) {
+        if (node(scope).kind != AK::Str)
+          return astError(static_cast<uint32_t>(scope), "memory scope must be a string");
+        memScope = strValue(static_cast<uint32_t>(scope)).str();
+      }
+      infos.push_back(make<VDeviceNode>(kindName, std::move(config), vid, memScope));
+    }
+    mod.globalInfos.emplace_back(strValue(k).str(), std::move(infos));
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error Parser::parseModuleItemStmt(IRModule &mod) {
+  auto e = parseExpr();
+  if (!e)
+    return e.takeError();
+  if (auto err = expect(Tok::Newline, "newline"))
+    return err;
+  const Ast &a = node(*e);
+  llvm::StringRef callee = a.kind == AK::Call ? node(kid(*e, 0)).text : llvm::StringRef();
+  if (callee == "I.module_attrs") {
+    llvm::SmallVector<uint32_t, 2> pos, kw;
+    callArgs(*e, pos, kw);
+    if (pos.size() != 1 || node(pos[0]).kind != AK::Dict)
+      return astError(*e, "I.module_attrs expects a dictionary");
+    auto d = toAnyAttr(pos[0]);
+    if (!d)
+      return d.takeError();
+    mod.attrs = d->getDict().empty() ? Attrs() : make<AttrsNode>(d->getDict());
+    return llvm::Error::success();
+  }
+  if (callee == "I.module_global_infos")
+    return parseGlobalInfos(mod, *e);
+  return astError(*e, "unsupported statement in a module class");
+}
+
+//===----------------------------------------------------------------------===//
+// Relax functions
+//===----------------------------------------------------------------------===//
+
+llvm::Error Parser::prescanSymVars(size_t indentTok) {
+  size_t save = pos_;
+  size_t i = indentTok + 1;
+  while (i < toks_.size() && toks_[i].kind != Tok::Dedent && toks_[i].kind != Tok::Eof) {
+    pos_ = i;
+    bool decl = kind() == Tok::Name && peekKind(1) == Tok::Assign && peekKind(2) == Tok::Name &&
+                text(pos_ + 2) == "T" && peekKind(3) == Tok::Dot && peekKind(4) == Tok::Name &&
+                (text(pos_ + 4) == "int64" || text(pos_ + 4) == "int32") &&
+                peekKind(5) == Tok::LParen;
+    if (decl) {
+      llvm::StringRef name = curText();
+      DataType dt = text(pos_ + 4) == "int64" ? DataType::int64() : DataType::int32();
+      pos_ += 2;
+      auto e = parseExpr();
+      if (!e)
+        return e.takeError();
+      llvm::SmallVector<uint32_t, 2> posArgs, kw;
+      callArgs(*e, posArgs, kw);
+      if (posArgs.empty()) {
+        bool sizeVar = false;
+        for (uint32_t k : kw)
+          if (node(k).text == "is_size_var")
+            sizeVar = node(kid(k, 0)).kind == AK::True;
+        define(name, tirSym(PrimExpr(make<TirVarNode>(name.str(), dt, sizeVar))));
+      }
+    }
+    pos_ = i;
+    skipStatement();
+    i = pos_;
+  }
+  pos_ = save;
+  return llvm::Error::success();
+}
+
+llvm::Error Parser::parseSignature(std::vector<Var> &params, StructInfo &ret,
+                                   size_t &bodyStart) {
+  if (auto err = expect(Tok::LParen, "'('"))
+    return err;
+  SInfoCtx pctx{true, true};
+  while (!consume(Tok::RParen)) {
+    if (kind() != Tok::Name)
+      return errorHere("expected a parameter name");
+    llvm::StringRef name = curText();
+    llvm::SMLoc ploc = loc();
+    ++pos_;
+    if (kind() != Tok::Colon)
+      return errorHere("parameter '" + name + "' needs a struct info annotation");
+    ++pos_;
+    auto ann = parseExpr();
+    if (!ann)
+      return ann.takeError();
+    auto s = toSInfo(*ann, pctx);
+    if (!s)
+      return s.takeError();
+    Var v = make<VarNode>(name.str(), *s, ploc);
+    params.push_back(v);
+    if (consume(Tok::RParen))
+      break;
+    if (auto err = expect(Tok::Comma, "',' or ')'"))
+      return err;
+  }
+  for (const Var &v : params)
+    define(v->name, relaxSym(v));
+  if (consume(Tok::Arrow)) {
+    auto ann = parseExpr();
+    if (!ann)
+      return ann.takeError();
+    auto s = toSInfo(*ann, SInfoCtx{true, false});
+    if (!s)
+      return s.takeError();
+    ret = *s;
+  }
+  if (auto err = expect(Tok::Colon, "':'"))
+    return err;
+  if (auto err = expect(Tok::Newline, "newline"))
+    return err;
+  if (kind() != Tok::Indent)
+    return errorHere("expected an indented function body");
+  bodyStart = pos_;
+  return llvm::Error::success();
+}
+
+llvm::Error Parser::parseRelaxFunction(IRModule &mod, uint32_t decoAst, bool topLevel,
+                                       bool declOnly, GlobalVar *declOut, Function *defOut,
+                                       Var *localVar) {
+  (void)mod;
+  DecoFlags flags;
+  if (auto err = readDecoFlags(*this, decoAst, flags))
+    return err;
+  if (!isName("def"))
+    return errorHere("expected 'def' after @R.function");
+  size_t defTok = pos_++;
+  if (kind() != Tok::Name)
+    return errorHere("expected a function name");
+  std::string name = curText().str();
+  ++pos_;
+  if (++funcDepth_ > kMaxNestingDepth / 4)
+    return error(defTok, "nesting too deep");
+  struct DepthRestore {
+    unsigned &d;
+    ~DepthRestore() { --d; }
+  } restoreDepth{funcDepth_};
+
+  // Find the body to pre-declare its symbolic vars (reference §2.3).
+  size_t sigEnd = pos_;
+  while (sigEnd < toks_.size() && toks_[sigEnd].kind != Tok::Newline &&
+         toks_[sigEnd].kind != Tok::Eof)
+    ++sigEnd;
+  pushScope();
+  struct ScopeGuard {
+    Parser &p;
+    ~ScopeGuard() { p.popScope(); }
+  } scopeGuard{*this};
+  if (tok(sigEnd + 1).kind == Tok::Indent)
+    if (auto err = prescanSymVars(sigEnd + 1))
+      return err;
+  std::vector<Var> params;
+  StructInfo retAnn;
+  size_t bodyStart = 0;
+  if (auto err = parseSignature(params, retAnn, bodyStart))
+    return err;
+  std::vector<StructInfo> paramSInfo;
+  for (const Var &v : params)
+    paramSInfo.push_back(v->sinfo);
+  StructInfo declSInfo =
+      make<FuncSInfoNode>(paramSInfo, retAnn ? retAnn : objectSInfo(), flags.pure);
+  if (declOnly) {
+    GlobalVar gv = make<GlobalVarNode>(name, declSInfo);
+    const_cast<GlobalVarNode *>(gv.get())->loc = locOf(defTok);
+    *declOut = gv;
+    pos_ = skipBlockFrom(bodyStart);
+    return llvm::Error::success();
+  }
+  Var selfVar;
+  if (localVar) {
+    selfVar = make<VarNode>(name, declSInfo, locOf(defTok));
+    define(name, relaxSym(selfVar));
+    *localVar = selfVar;
+  }
+  ++pos_; // Indent.
+
+  // Each function has its own builder; parser state of an enclosing
+  // function is saved around it.
+  BlockBuilder bb(nullptr);
+  BlockBuilder *savedBB = bb_;
+  bool savedDF = inDataflow_;
+  bb_ = &bb;
+  inDataflow_ = false;
+  struct StateRestore {
+    Parser &p;
+    BlockBuilder *bb;
+    bool df;
+    ~StateRestore() {
+      p.bb_ = bb;
+      p.inDataflow_ = df;
+    }
+  } stateRestore{*this, savedBB, savedDF};
+
+  bb.beginFunctionScope(params);
+  std::vector<BindingBlock> blocks;
+  Expr retExpr;
+  Attrs attrs;
+  if (auto err = parseBody(blocks, retExpr, attrs, true, nullptr, nullptr, nullptr))
+    return err;
+  auto seq = bb.finalizeSeqExpr(std::move(blocks), retExpr);
+  if (!seq)
+    return seq.takeError();
+  bb.endFunctionScope();
+  StructInfo ret = BlockBuilder::functionRetSInfo(retAnn.get(), (*seq)->sinfo.get(), params);
+  if (topLevel && !flags.isPrivate && !(attrs && attrs->lookup("global_symbol")))
+    attrs = withAttr(attrs.get(), "global_symbol", AttrValue::string(name));
+  auto fn = make<FunctionNode>(params, *seq, ret, flags.pure, attrs, locOf(defTok));
+  const_cast<FunctionNode *>(fn.get())->checkWellFormed = flags.checkWF;
+  if (defOut)
+    *defOut = fn;
+  if (declOut) {
+    if (!*declOut)
+      *declOut = make<GlobalVarNode>(name, fn->sinfo);
+    else // TVM updates the declared GlobalVar's struct info on definition.
+      const_cast<GlobalVarNode *>(declOut->get())->sinfo = fn->sinfo;
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error Parser::parseFuncAttr(uint32_t call, Attrs &attrs) {
+  llvm::SmallVector<uint32_t, 2> pos, kw;
+  callArgs(call, pos, kw);
+  if (pos.size() != 1 || !kw.empty() || node(pos[0]).kind != AK::Dict)
+    return astError(call, "R.func_attr expects one dictionary");
+  auto d = toAnyAttr(pos[0]);
+  if (!d)
+    return d.takeError();
+  for (const auto &[k, v] : d->getDict())
+    attrs = withAttr(attrs.get(), k, v);
+  return llvm::Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Whether the statement at `p.pos_` is the last one of its block.
+bool isLastStatement(Parser &p) {
+  size_t save = p.pos_;
+  p.skipStatement();
+  bool last = p.kind() == Tok::Dedent || p.kind() == Tok::Eof;
+  p.pos_ = save;
+  return last;
+}
+
+} // namespace
+
+llvm::Error Parser::parseBody(std::vector<BindingBlock> &blocks, Expr &retExpr, Attrs &attrs,
+                              bool funcBody, std::string *lastName, Expr *lastValue,
+                              llvm::SMLoc *lastLoc) {
+  bb_->beginBlock(false);
+  bool returned = false;
+  bool sawLast = false;
+  while (kind() != Tok::Dedent && kind() != Tok::Eof) {
+    if (returned)
+      return errorHere("return must be the last statement of a function");
+    bool isLast = !funcBody && isLastStatement(*this);
+    if (auto err = parseStatement(blocks, attrs, returned, retExpr, isLast, funcBody, lastName,
+                                  lastValue, lastLoc))
+      return err;
+    sawLast |= isLast;
+  }
+  blocks.push_back(bb_->endBlock());
+  if (funcBody && !returned)
+    return errorHere("a function body must end with a return statement");
+  if (!funcBody && (!sawLast || !lastValue || !*lastValue))
+    return errorHere("an if/else branch must end with a binding");
+  return expect(Tok::Dedent, "end of block");
+}
+
+llvm::Error Parser::parseStatement(std::vector<BindingBlock> &blocks, Attrs &attrs,
+                                   bool &returned, Expr &retExpr, bool isLast, bool funcBody,
+                                   std::string *lastName, Expr *lastValue,
+                                   llvm::SMLoc *lastLoc) {
+  resetAst();
+  size_t start = pos_;
+  if (kind() == Tok::Indent)
+    return errorHere("unexpected indent");
+  if (kind() == Tok::At) {
+    size_t decoTok = 0;
+    llvm::StringRef decoName;
+    uint32_t decoAst = 0;
+    if (auto err = parseDecorator(decoTok, decoName, decoAst))
+      return err;
+    if (decoName == "T.prim_func")
+      return error(decoTok, "inline @T.prim_func is not supported inside a Relax function");
+    if (decoName != "R.function")
+      return error(decoTok, "unsupported decorator '@" + decoName + "' inside a function");
+    Var fv;
+    Function fn;
+    llvm::SMLoc defLoc = loc();
+    if (auto err = parseRelaxFunction(*mod_, decoAst, false, false, nullptr, &fn, &fv))
+      return err;
+    define(fv->name, relaxSym(fv));
+    return bb_->emitBinding(make<VarBindingNode>(fv, fn, defLoc));
+  }
+  if (isName("with"))
+    return parseDataflow(blocks);
+  if (isName("if")) {
+    if (inDataflow_)
+      return errorHere("if/else is not allowed inside a dataflow block");
+    return parseIf(start);
+  }
+  if (isName("return")) {
+    if (!funcBody)
+      return errorHere("return is only allowed at the end of a function body");
+    if (inDataflow_)
+      return errorHere("return is not allowed inside a dataflow block");
+    ++pos_;
+    auto e = parseExprList();
+    if (!e)
+      return e.takeError();
+    if (auto err = expect(Tok::Newline, "newline"))
+      return err;
+    auto v = toExpr(*e);
+    if (!v)
+      return v.takeError();
+    retExpr = *v;
+    returned = true;
+    return llvm::Error::success();
+  }
+  if (isName("pass")) {
+    ++pos_;
+    return expect(Tok::Newline, "newline");
+  }
+  if (isName("def") || isName("class") || isName("for") || isName("while"))
+    return errorHere("unsupported statement '" + curText() + "'");
+  if (kind() == Tok::Name &&
+      (peekKind(1) == Tok::Assign || peekKind(1) == Tok::Colon || peekKind(1) == Tok::Comma))
+    return parseBinding(isLast, lastName, lastValue, lastLoc);
+
+  // An expression statement.
+  auto e = parseExpr();
+  if (!e)
+    return e.takeError();
+  if (kind() == Tok::Assign)
+    return errorHere("cannot assign to this expression");
+  if (auto err = expect(Tok::Newline, "newline"))
+    return err;
+  const Ast &a = node(*e);
+  llvm::StringRef callee = a.kind == AK::Call ? node(kid(*e, 0)).text : llvm::StringRef();
+  if (callee == "R.func_attr")
+    return parseFuncAttr(*e, attrs);
+  if (callee == "R.output")
+    return astError(*e, "R.output is only allowed at the end of a dataflow block");
+  auto v = a.kind == AK::Call ? toCall(*e, nullptr) : toExpr(*e);
+  if (!v)
+    return v.takeError();
+  auto norm = bb_->normalize(*v);
+  if (!norm)
+    return norm.takeError();
+  if (!isVoidSInfo((*norm)->sinfo.get()))
+    return astError(*e, "an expression statement must have void struct info R.Tuple(); bind "
+                        "its value to a name");
+  llvm::SMLoc l = astLoc(*e);
+  Var var = inDataflow_ ? Var(make<DataflowVarNode>("_", (*norm)->sinfo, l))
+                        : make<VarNode>("_", (*norm)->sinfo, l);
+  bb_->freshName(inDataflow_ ? "lv" : "gv");
+  return bb_->emitBinding(make<VarBindingNode>(var, *norm, l));
+}
+
+llvm::Error Parser::emitNamed(llvm::StringRef name, Expr value, llvm::SMLoc loc,
+                              size_t nameTok) {
+  auto norm = bb_->normalize(std::move(value));
+  if (!norm)
+    return norm.takeError();
+  bool df = inDataflow_ && !outputNameToks_.count(static_cast<uint32_t>(nameTok));
+  Var v = df ? Var(make<DataflowVarNode>(name.str(), (*norm)->sinfo, loc))
+             : make<VarNode>(name.str(), (*norm)->sinfo, loc);
+  bb_->freshName(inDataflow_ ? "lv" : "gv");
+  if (auto err = bb_->emitBinding(make<VarBindingNode>(v, *norm, loc)))
+    return err;
+  define(name, relaxSym(v));
+  return llvm::Error::success();
+}
+
+llvm::Error Parser::parseBinding(bool isLastInBranch, std::string *lastName, Expr *lastValue,
+                                 llvm::SMLoc *lastLoc) {
+  llvm::SmallVector<std::pair<llvm::StringRef, size_t>, 2> targets;
+  targets.push_back({curText(), pos_});
+  ++pos_;
+  while (consume(Tok::Comma)) {
+    if (kind() != Tok::Name)
+      return errorHere("expected a name in the assignment target");
+    targets.push_back({curText(), pos_});
+    ++pos_;
+  }
+  llvm::SMLoc bindLoc = locOf(targets[0].second);
+  int64_t annAst = -1;
+  if (consume(Tok::Colon)) {
+    auto a = parseExpr();
+    if (!a)
+      return a.takeError();
+    annAst = *a;
+  }
+  if (auto err = expect(Tok::Assign, "'='"))
+    return err;
+  auto rhsOr = parseExprList();
+  if (!rhsOr)
+    return rhsOr.takeError();
+  uint32_t rhs = *rhsOr;
+  if (auto err = expect(Tok::Newline, "newline"))
+    return err;
+  StructInfo ann;
+  if (annAst >= 0) {
+    auto s = toSInfo(static_cast<uint32_t>(annAst), SInfoCtx{});
+    if (!s)
+      return s.takeError();
+    ann = *s;
+  }
+  llvm::StringRef name = targets[0].first;
+  const Ast &r = node(rhs);
+  llvm::StringRef callee =
+      r.kind == AK::Call && node(kid(rhs, 0)).kind == AK::Name ? node(kid(rhs, 0)).text
+                                                               : llvm::StringRef();
+  // n = T.int64() / T.int32(is_size_var=True): a symbolic var.
+  if ((callee == "T.int64" || callee == "T.int32") && targets.size() == 1) {
+    llvm::SmallVector<uint32_t, 2> pos, kw;
+    callArgs(rhs, pos, kw);
+    if (pos.empty()) {
+      DataType dt = callee == "T.int64" ? DataType::int64() : DataType::int32();
+      bool sizeVar = false;
+      for (uint32_t k : kw) {
+        if (node(k).text != "is_size_var")
+          return astError(k, callee + " got an unexpected keyword argument");
+        sizeVar = node(kid(k, 0)).kind == AK::True;
+      }
+      if (const Sym *s = lookup(name))
+        if (s->kind == Sym::Tir)
+          if (const auto *tv = llvm::dyn_cast<TirVarNode>(s->node.get()))
+            if (tv->dtype == dt && tv->isSizeVar == sizeVar)
+              return llvm::Error::success();
+      define(name, tirSym(PrimExpr(make<TirVarNode>(name.str(), dt, sizeVar))));
+      return llvm::Error::success();
+    }
+  }
+  // cls = Module: an alias, no binding.
+  if (r.kind == AK::Name && targets.size() == 1) {
+    const Sym *s = lookup(r.text);
+    if ((s && s->kind == Sym::ModuleAlias) || (!s && r.text == modName_)) {
+      define(name, Sym{Sym::ModuleAlias, nullptr});
+      return llvm::Error::success();
+    }
+  }
+  Expr value;
+  if (callee == "R.match_cast") {
+    llvm::SmallVector<uint32_t, 2> pos, kw;
+    callArgs(rhs, pos, kw);
+    if (pos.size() != 2 || !kw.empty())
+      return astError(rhs, "R.match_cast expects (value, struct_info)");
+    auto v = toExpr(pos[0]);
+    if (!v)
+      return v.takeError();
+    auto s = toSInfo(pos[1], SInfoCtx{});
+    if (!s)
+      return s.takeError();
+    auto nv = bb_->normalizeArgument(*v);
+    if (!nv)
+      return nv.takeError();
+    if (isLastInBranch)
+      return astError(rhs, "an if/else branch must end with a plain binding");
+    bool df = inDataflow_ && !outputNameToks_.count(static_cast<uint32_t>(targets[0].second));
+    Var var = df ? Var(make<DataflowVarNode>(name.str(), *s, bindLoc))
+                 : make<VarNode>(name.str(), *s, bindLoc);
+    bb_->freshName(inDataflow_ ? "lv" : "gv");
+    if (auto err = bb_->emitBinding(make<MatchCastNode>(var, *nv, *s, bindLoc)))
+      return err;
+    define(name, relaxSym(var));
+    return llvm::Error::success();
+  }
+  Cls cls = classify(rhs);
+  if ((cls == Cls::PyNum || cls == Cls::PyBool) && isNumLit(rhs)) {
+    // A Python number becomes R.const: int32, float32 or bool.
+    auto data = std::make_shared<TensorData>();
+    if (r.kind == AK::True || r.kind == AK::False) {
+      data->dtype = DataType::boolType();
+      data->bytes.push_back(r.kind == AK::True);
+    } else if (isIntLit(rhs)) {
+      auto iv = intValue(rhs);
+      if (!iv)
+        return iv.takeError();
+      data->dtype = DataType::int32();
+      int32_t x = static_cast<int32_t>(*iv);
+      data->bytes.resize(4);
+      std::memcpy(data->bytes.data(), &x, 4);
+    } else {
+      auto fv = floatValue(rhs);
+      if (!fv)
+        return fv.takeError();
+      data->dtype = DataType::float32();
+      float x = static_cast<float>(*fv);
+      data->bytes.resize(4);
+      std::memcpy(data->bytes.data(), &x, 4);
+    }
+    value = make<ConstantNode>(std::shared_ptr<const TensorData>(std::move(data)));
+  } else if (cls == Cls::Prim && targets.size() == 1 && r.kind != AK::Call) {
+    auto p = toPrim(rhs, SInfoCtx{});
+    if (!p)
+      return p.takeError();
+    define(name, tirSym(*p));
+    return llvm::Error::success();
+  } else {
+    auto v = r.kind == AK::Call ? toCall(rhs, ann) : toExpr(rhs);
+    if (!v)
+      return v.takeError();
+    value = *v;
+  }
+  if (isLastInBranch) {
+    if (targets.size() != 1)
+      return astError(rhs, "an if/else branch must end with a binding to one name");
+    *lastName = name.str();
+    *lastValue = value;
+    *lastLoc = bindLoc;
+    return llvm::Error::success();
+  }
+  if (targets.size() == 1)
+    return emitNamed(name, value, bindLoc, targets[0].second);
+  // a, b = value: bind the tuple, then each item.
+  auto norm = bb_->normalize(value);
+  if (!norm)
+    return norm.takeError();
+  auto tv = bb_->emit(*norm, "", bindLoc);
+  if (!tv)
+    return tv.takeError();
+  for (size_t i = 0; i < targets.size(); ++i)
+    if (auto err = emitNamed(targets[i].first,
+                             make<TupleGetItemNode>(*tv, static_cast<int>(i)),
+                             locOf(targets[i].second), targets[i].second))
+      return err;
+  return llvm::Error::success();
+}
+
+llvm::Error Parser::parseDataflow(std::vector<BindingBlock> &blocks) {
+  size_t withTok = pos_++;
+  auto e = parseExpr();
+  if (!e)
+    return e.takeError();
+  if (node(*e).kind != AK::Call || node(kid(*e, 0)).text != "R.dataflow" ||
+      node(*e).count != 1)
+    return error(withTok, "only `with R.dataflow():` is supported");
+  if (inDataflow_)
+    return error(withTok, "dataflow blocks cannot be nested");
+  if (auto err = expect(Tok::Colon, "':'"))
+    return err;
+  if (auto err = expect(Tok::Newline, "newline"))
+    return err;
+  if (kind() != Tok::Indent)
+    return errorHere("expected an indented dataflow block");
+  size_t indent = pos_;
+
+  // Pre-scan: the last assignment of each name, and the R.output names.
+  llvm::StringMap<uint32_t> lastAssign;
+  size_t outputStmt = 0;
+  llvm::SmallVector<std::pair<llvm::StringRef, size_t>, 8> outputs;
+  size_t i = indent + 1;
+  while (i < toks_.size() && toks_[i].kind != Tok::Dedent && toks_[i].kind != Tok::Eof) {
+    pos_ = i;
+    if (kind() == Tok::Name && curText() == "R" && peekKind(1) == Tok::Dot &&
+        text(pos_ + 2) == "output" && peekKind(3) == Tok::LParen) {
+      outputStmt = i;
+      outputs.clear();
+      size_t j = pos_ + 4;
+      while (tok(j).kind == Tok::Name) {
+        outputs.push_back({text(j), j});
+        ++j;
+        if (tok(j).kind == Tok::Comma)
+          ++j;
+      }
+    } else if (kind() == Tok::Name) {
+      size_t j = pos_;
+      while (tok(j).kind == Tok::Name &&
+             (tok(j + 1).kind == Tok::Comma || tok(j + 1).kind == Tok::Assign ||
+              tok(j + 1).kind == Tok::Colon)) {
+        lastAssign[text(j)] = static_cast<uint32_t>(j);
+        if (tok(j + 1).kind != Tok::Comma)
+          break;
+        j += 2;
+      }
+    }
+    skipStatement();
+    i = pos_;
+  }
+  pos_ = indent + 1;
+  if (!outputStmt)
+    return error(withTok, "a dataflow block must end with R.output(...)");
+  llvm::DenseSet<uint32_t> savedOutputs = std::move(outputNameToks_);
+  outputNameToks_.clear();
+  for (auto &[name, t] : outputs) {
+    // A name bound only in a nested block is reported at R.output itself.
+    auto it = lastAssign.find(name);
+    if (it != lastAssign.end())
+      outputNameToks_.insert(it->second);
+  }
+
+  blocks.push_back(bb_->endBlock());
+  bb_->beginBlock(true);
+  inDataflow_ = true;
+  pushScope();
+  Attrs unusedAttrs;
+  bool returned = false;
+  Expr unusedRet;
+  while (pos_ < outputStmt) {
+    if (kind() == Tok::Dedent || kind() == Tok::Eof)
+      break;
+    if (auto err = parseStatement(blocks, unusedAttrs, returned, unusedRet, false, false,
+                                  nullptr, nullptr, nullptr))
+      return err;
+    if (unusedAttrs)
+      return errorHere("R.func_attr is not allowed inside a dataflow block");
+  }
+  // R.output(names)
+  resetAst();
+  auto out = parseExpr();
+  if (!out)
+    return out.takeError();
+  if (auto err = expect(Tok::Newline, "newline"))
+    return err;
+  if (kind() != Tok::Dedent)
+    return errorHere("R.output must be the last statement of a dataflow block");
+  ++pos_;
+  std::vector<std::pair<std::string, Sym>> visible;
+  for (auto &[name, t] : outputs) {
+    const Sym *s = lookup(name);
+    if (!s || s->kind != Sym::RelaxVar)
+      return error(t, "R.output: '" + name + "' is not a Relax variable");
+    visible.push_back({name.str(), *s});
+  }
+  popScope();
+  for (auto &[name, s] : visible)
+    define(name, s);
+  outputNameToks_ = std::move(savedOutputs);
+  inDataflow_ = false;
+  blocks.push_back(bb_->endBlock());
+  bb_->beginBlock(false);
+  return llvm::Error::success();
+}
+
+llvm::Error Parser::parseIf(size_t stmtTok) {
+  ++pos_;
+  auto c = parseExpr();
+  if (!c)
+    return c.takeError();
+  if (auto err = expect(Tok::Colon, "':'"))
+    return err;
+  if (auto err = expect(Tok::Newline, "newline"))
+    return err;
+  auto condE = toExpr(*c);
+  if (!condE)
+    return condE.takeError();
+  auto cond = bb_->normalizeArgument(*condE);
+  if (!cond)
+    return cond.takeError();
+  if (++depth_ > kMaxNestingDepth)
+    return error(stmtTok, "nesting too deep");
+  struct DepthRestore {
+    unsigned &d;
+    ~DepthRestore() { --d; }
+  } restore{depth_};
+
+  auto branch = [&](llvm::StringRef suffix, std::string &name, SeqExpr &seq,
+                    llvm::SMLoc &bindLoc) -> llvm::Error {
+    if (kind() != Tok::Indent)
+      return errorHere("expected an indented block");
+    ++pos_;
+    bb_->beginInnerScope();
+    pushScope();
+    std::vector<BindingBlock> blocks;
+    Expr unusedRet, last;
+    Attrs attrs;
+    // parseBody closes the block before the last binding is known, so the
+    // last binding is emitted here through a wrapper.
+    bb_->beginBlock(false);
+    bool returned = false, sawLast = false;
+    while (kind() != Tok::Dedent && kind() != Tok::Eof) {
+      bool isLast = isLastStatement(*this);
+      if (auto err = parseStatement(blocks, attrs, returned, unusedRet, isLast, false, &name,
+                                    &last, &bindLoc))
+        return err;
+      sawLast |= isLast;
+    }
+    if (!sawLast || !last)
+      return errorHere("an if/else branch must end with a binding");
+    auto norm = bb_->normalize(last);
+    if (!norm)
+      return norm.takeError();
+    Expr body = *norm;
+    if (!isLeafOrTuple(body.get())) {
+      Var v = make<VarNode>(name + suffix.str(), body->sinfo, bindLoc);
+      bb_->freshName("gv");
+      if (auto err = bb_->emitBinding(make<VarBindingNode>(v, body, bindLoc)))
+        return err;
+      body = v;
+    }
+    blocks.push_back(bb_->endBlock());
+    auto s = bb_->finalizeSeqExpr(std::move(blocks), body);
+    if (!s)
+      return s.takeError();
+    seq = *s;
+    popScope();
+    bb_->endInnerScope();
+    return expect(Tok::Dedent, "end of block");
+  };
+  std::string thenName, elseName;
+  SeqExpr thenSeq, elseSeq;
+  llvm::SMLoc thenLoc, elseLoc;
+  if (auto err = branch("_then", thenName, thenSeq, thenLoc))
+    return err;
+  if (!isName("else"))
+    return errorHere("an if statement needs an else branch");
+  ++pos_;
+  if (auto err = expect(Tok::Colon, "':'"))
+    return err;
+  if (auto err = expect(Tok::Newline, "newline"))
+    return err;
+  if (auto err = branch("_else", elseName, elseSeq, elseLoc))
+    return err;
+  if (thenName != elseName)
+    return diagError(elseLoc, "both branches of an if must end with a binding to the same "
+                              "name ('" + thenName + "' and '" + elseName + "')");
+  auto ifNode = make<IfNode>(*cond, thenSeq, elseSeq);
+  const_cast<IfNode *>(ifNode.get())->loc = locOf(stmtTok);
+  return emitNamed(thenName, ifNode, locOf(stmtTok), SIZE_MAX);
+}
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<ParsedFile> graft::parseText(llvm::StringRef text, llvm::StringRef bufferName,
+                                            std::shared_ptr<llvm::SourceMgr> *smOut) {
+  auto sm = std::make_shared<llvm::SourceMgr>();
+  sm->AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, bufferName), llvm::SMLoc());
+  if (smOut)
+    *smOut = sm;
+  llvm::StringRef buf = sm->getMemoryBuffer(sm->getMainFileID())->getBuffer();
+  auto lexed = lex(buf);
+  if (!lexed)
+    return lexed.takeError();
+  ParsedFile file;
+  file.pipeline = std::move(lexed->directives.pipeline);
+  file.configs = std::move(lexed->directives.configs);
+  file.expectError = std::move(lexed->directives.expectError);
+  file.sources = sm;
+  Parser parser(buf, std::move(lexed->tokens));
+  if (auto err = parser.parseFile(file.modules))
+    return err;
+  for (auto &m : file.modules)
+    m->sources = sm;
+  return file;
+}
+
+llvm::Expected<ParsedFile> graft::parseFile(llvm::StringRef path,
+                                            std::shared_ptr<llvm::SourceMgr> *smOut) {
+  auto buf = path == "-" ? llvm::MemoryBuffer::getSTDIN() : llvm::MemoryBuffer::getFile(path);
+  if (!buf)
+    return llvm::createStringError(buf.getError(),
+                                   "cannot read '" + path + "': " + buf.getError().message());
+  return parseText((*buf)->getBuffer(), path, smOut);
+}

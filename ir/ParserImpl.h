@@ -1,0 +1,229 @@
+//===- ir/ParserImpl.h - The TVMScript parser's internals -------*- C++ -*-===//
+//
+// Private to ir/Parser.cpp and ir/Parse*.cpp. The parser works in two
+// steps per statement: tokens -> a small syntax tree (Ast, pooled and reset
+// per statement), then the tree is evaluated in context (an op parameter
+// kind, an attribute kind, struct info, a symbolic expression), because the
+// same text (`0`, `"float32"`, `[1, 2]`) means different IR by position.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GRAFT_IR_PARSERIMPL_H
+#define GRAFT_IR_PARSERIMPL_H
+
+#include "ir/BlockBuilder.h"
+#include "ir/Diagnostics.h"
+#include "ir/Expr.h"
+#include "ir/Lexer.h"
+#include "ir/Module.h"
+#include "ir/Op.h"
+#include "ir/Parser.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace graft {
+namespace parse {
+
+enum class AK : uint8_t {
+  Name,     ///< `x` or a dotted path `R.nn.conv2d` (text holds the path).
+  Int,
+  Float,
+  Str,
+  True,
+  False,
+  None,
+  Attr,     ///< base.attr where base is not a plain name; kids[0] = base.
+  Call,     ///< kids[0] = callee, then args; Keyword kids for kwargs.
+  Keyword,  ///< text = name, kids[0] = value.
+  Tuple,
+  List,
+  Dict,     ///< kids alternate key, value.
+  Subscript, ///< kids[0] = base, kids[1] = index.
+  BinOp,    ///< op = operator token; kids[0], kids[1].
+  Unary,    ///< op = '-', '+', '~' or Name ('not'); kids[0].
+  BoolOp,   ///< text = "and"/"or".
+};
+
+struct Ast {
+  AK kind = AK::Name;
+  Tok op = Tok::Eof;
+  uint32_t tok = 0;   ///< The token that locates it.
+  uint32_t first = 0; ///< Children: kids_[first, first + count).
+  uint32_t count = 0;
+  llvm::StringRef text;
+};
+
+/// What a name is bound to.
+struct Sym {
+  enum Kind : uint8_t { RelaxVar, Tir, ModuleAlias };
+  Kind kind = RelaxVar;
+  Ref<Node> node; ///< VarNode or TirVarNode; null for ModuleAlias.
+};
+
+/// How symbolic names in struct info are treated.
+struct SInfoCtx {
+  bool allowStrings = false; ///< Function signature: "n", "2 * n".
+  bool autoDefine = false;   ///< Parameters: unknown names become new vars.
+};
+
+class Parser {
+public:
+  Parser(llvm::StringRef buffer, std::vector<Token> tokens)
+      : buf_(buffer), toks_(std::move(tokens)) {}
+
+  llvm::Error parseFile(std::vector<std::unique_ptr<IRModule>> &modules);
+
+  //===--- Tokens ---------------------------------------------------------===//
+  const Token &tok(size_t i) const { return toks_[std::min(i, toks_.size() - 1)]; }
+  const Token &cur() const { return tok(pos_); }
+  Tok kind() const { return cur().kind; }
+  Tok peekKind(size_t n) const { return tok(pos_ + n).kind; }
+  llvm::StringRef text(size_t i) const {
+    const Token &t = tok(i);
+    return buf_.substr(t.offset, t.length);
+  }
+  llvm::StringRef curText() const { return text(pos_); }
+  llvm::SMLoc locOf(size_t i) const {
+    return llvm::SMLoc::getFromPointer(buf_.data() + std::min<size_t>(tok(i).offset, buf_.size()));
+  }
+  llvm::SMLoc loc() const { return locOf(pos_); }
+  bool isName(llvm::StringRef s) const { return kind() == Tok::Name && curText() == s; }
+  bool consume(Tok k) {
+    if (kind() != k)
+      return false;
+    ++pos_;
+    return true;
+  }
+  llvm::Error expect(Tok k, llvm::StringRef what);
+  llvm::Error error(size_t tokIdx, const llvm::Twine &msg) const {
+    return diagError(locOf(tokIdx), msg);
+  }
+  llvm::Error errorHere(const llvm::Twine &msg) const { return error(pos_, msg); }
+  /// Skips one logical statement and its indented block, if any.
+  void skipStatement();
+  /// The position of the token after the block starting at the Indent at `i`.
+  size_t skipBlockFrom(size_t i) const;
+
+  //===--- Syntax trees (ParseExpr.cpp) -----------------------------------===//
+  void resetAst() {
+    ast_.clear();
+    kids_.clear();
+  }
+  llvm::Expected<uint32_t> parseExpr();
+  llvm::Expected<uint32_t> parseExprList(); ///< `a, b` without brackets -> Tuple.
+  const Ast &node(uint32_t i) const { return ast_[i]; }
+  uint32_t kid(uint32_t n, uint32_t i) const { return kids_[ast_[n].first + i]; }
+  llvm::SMLoc astLoc(uint32_t n) const { return locOf(ast_[n].tok); }
+  llvm::Error astError(uint32_t n, const llvm::Twine &msg) const {
+    return diagError(astLoc(n), msg);
+  }
+  /// String value of a Str node (escapes decoded).
+  llvm::StringRef strValue(uint32_t n);
+  llvm::Expected<int64_t> intValue(uint32_t n);
+  llvm::Expected<double> floatValue(uint32_t n);
+  /// An Int literal, possibly negated.
+  bool isIntLit(uint32_t n) const;
+  bool isNumLit(uint32_t n) const;
+  /// Splits a call's children into positional and keyword arguments.
+  void callArgs(uint32_t call, llvm::SmallVectorImpl<uint32_t> &pos,
+                llvm::SmallVectorImpl<uint32_t> &kw) const;
+
+  //===--- Evaluation (ParseExpr.cpp, ParseCall.cpp) ----------------------===//
+  enum class Cls : uint8_t { Relax, Prim, PyNum, PyBool, Other };
+  Cls classify(uint32_t n) const;
+  llvm::Expected<Expr> toExpr(uint32_t n);
+  /// A call at the top of a binding: `annotated` allows unknown ops and gives
+  /// a fresh call its struct info.
+  llvm::Expected<Expr> toCall(uint32_t n, StructInfo annotation);
+  llvm::Expected<Expr> opCall(uint32_t n, const OpInfo *info, llvm::StringRef name,
+                              StructInfo annotation);
+  llvm::Expected<Expr> unknownOpCall(uint32_t n, llvm::StringRef name, StructInfo annotation);
+  llvm::Expected<Expr> builtinCall(uint32_t n, llvm::StringRef name, StructInfo annotation,
+                                   bool &handled);
+  llvm::Expected<Expr> constant(uint32_t n);
+  llvm::Expected<Expr> convertParam(uint32_t n, ParamKind kind);
+  llvm::Expected<AttrValue> toAttr(uint32_t n, AttrKind kind, bool wrapScalar);
+  llvm::Expected<AttrValue> toAnyAttr(uint32_t n);
+  llvm::Expected<Expr> defaultParam(const OpParam &p, bool &omit);
+  llvm::Expected<std::vector<StructInfo>> sinfoList(uint32_t n);
+  llvm::Expected<Expr> relaxBinary(uint32_t n);
+  Expr externFunc(llvm::StringRef sym);
+
+  //===--- Struct info and prims (ParseSInfo.cpp) -------------------------===//
+  llvm::Expected<StructInfo> toSInfo(uint32_t n, const SInfoCtx &ctx);
+  llvm::Expected<PrimExpr> toPrim(uint32_t n, const SInfoCtx &ctx);
+  llvm::Expected<PrimExpr> primString(uint32_t n, const SInfoCtx &ctx);
+  llvm::Expected<std::vector<PrimExpr>> primList(uint32_t n, const SInfoCtx &ctx);
+  VDevice resolveVDevice(llvm::StringRef spec) const;
+  llvm::Expected<PrimExpr> primName(llvm::StringRef name, llvm::SMLoc loc, const SInfoCtx &ctx);
+
+  //===--- Names ----------------------------------------------------------===//
+  const Sym *lookup(llvm::StringRef name) const;
+  void define(llvm::StringRef name, Sym sym);
+  void pushScope() { scopeMarks_.push_back(undo_.size()); }
+  void popScope();
+
+  //===--- Statements (Parser.cpp) ----------------------------------------===//
+  struct FuncDecl {
+    std::string name;
+    bool pure = true, isPrivate = false, checkWF = true;
+    size_t defTok = 0;
+  };
+  llvm::Error parseModuleClass(IRModule &mod, bool checkWF);
+  llvm::Error parseDecorator(size_t &decoTok, llvm::StringRef &decoName, uint32_t &decoAst);
+  llvm::Error parseRelaxFunction(IRModule &mod, uint32_t decoAst, bool topLevel,
+                                 bool declOnly, GlobalVar *declOut, Function *defOut,
+                                 Var *localVar);
+  llvm::Error parseSignature(std::vector<Var> &params, StructInfo &ret, size_t &bodyStart);
+  llvm::Error prescanSymVars(size_t bodyIndent);
+  llvm::Error parseBody(std::vector<BindingBlock> &blocks, Expr &retExpr, Attrs &attrs,
+                        bool funcBody, std::string *lastName, Expr *lastValue,
+                        llvm::SMLoc *lastLoc);
+  llvm::Error parseStatement(std::vector<BindingBlock> &blocks, Attrs &attrs,
+                             bool &returned, Expr &retExpr, bool isLast, bool funcBody,
+                             std::string *lastName, Expr *lastValue, llvm::SMLoc *lastLoc);
+  llvm::Error parseDataflow(std::vector<BindingBlock> &blocks);
+  llvm::Error parseIf(size_t stmtTok);
+  llvm::Error parseBinding(bool isLastInBranch, std::string *lastName, Expr *lastValue,
+                           llvm::SMLoc *lastLoc);
+  llvm::Error emitNamed(llvm::StringRef name, Expr value, llvm::SMLoc loc, size_t nameTok);
+  llvm::Error parseFuncAttr(uint32_t call, Attrs &attrs);
+  llvm::Error parseLocalFunction();
+  llvm::Expected<PrimFunc> parsePrimFunc(uint32_t decoAst, std::string &name);
+  llvm::Error parseModuleItemStmt(IRModule &mod);
+  llvm::Error parseGlobalInfos(IRModule &mod, uint32_t call);
+
+  llvm::StringRef buf_;
+  std::vector<Token> toks_;
+  size_t pos_ = 0;
+  unsigned depth_ = 0; ///< Expression and block nesting.
+
+  std::vector<Ast> ast_;
+  std::vector<uint32_t> kids_;
+  std::deque<std::string> strings_; ///< Stable storage for decoded strings.
+
+  llvm::StringMap<llvm::SmallVector<Sym, 1>> syms_;
+  std::vector<llvm::StringMapEntry<llvm::SmallVector<Sym, 1>> *> undo_;
+  std::vector<size_t> scopeMarks_;
+
+  IRModule *mod_ = nullptr;
+  std::string modName_;
+  llvm::StringMap<GlobalVar> gvars_;
+  BlockBuilder *bb_ = nullptr;
+  bool inDataflow_ = false;
+  /// Name tokens of dataflow bindings whose var is an output (plain Var).
+  llvm::DenseSet<uint32_t> outputNameToks_;
+  unsigned funcDepth_ = 0;
+};
+
+} // namespace parse
+} // namespace graft
+
+#endif // GRAFT_IR_PARSERIMPL_H

@@ -1,0 +1,162 @@
+//===- ir/PrintImpl.h - Internals of the TVMScript printer ------*- C++ -*-===//
+//
+// Shared by ir/Printer.cpp (module, functions, bindings), ir/PrintExpr.cpp
+// (expressions, calls, constants, attribute values), ir/PrintStructInfo.cpp
+// and ir/PrintPrimFunc.cpp. Not part of the public API: use ir/Printer.h.
+//
+// One ScriptPrinter prints one top-level item at a time. Names are unique
+// within a top-level function (nested functions included), so the text never
+// relies on Python shadowing and re-parsing gives the same names back: a
+// printed name is a fixpoint of the renaming.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GRAFT_IR_PRINTIMPL_H
+#define GRAFT_IR_PRINTIMPL_H
+
+#include "ir/Expr.h"
+#include "ir/Module.h"
+#include "ir/Printer.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Allocator.h"
+#include "llvm/Support/StringSaver.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace graft {
+namespace printer {
+
+/// Gives every Relax var and TIR var of one function a unique identifier,
+/// TVM style: the hint if free, else `hint_1`, `hint_2`, ... Keywords and
+/// the script prefixes (R, T, I, cls, the module name) are never handed out.
+class NameTable {
+public:
+  NameTable() { reset({}); }
+  /// Forgets every name; `moduleName` stays reserved.
+  void reset(llvm::StringRef moduleName);
+  /// The name of `n`, giving it one from `hint` on first sight.
+  llvm::StringRef nameOf(const void *n, llvm::StringRef hint);
+  bool hasName(const void *n) const { return names_.count(n) != 0; }
+  /// Makes room for `n` names without rehashing.
+  void reserve(size_t n);
+
+private:
+  llvm::StringRef claim(llvm::StringRef hint);
+
+  llvm::BumpPtrAllocator alloc_;
+  llvm::UniqueStringSaver saver_{alloc_};
+  /// Name -> the next suffix to try for that base (keeps claiming O(1)
+  /// amortized when 200k vars share one hint).
+  llvm::StringMap<unsigned> used_;
+  llvm::DenseMap<const void *, llvm::StringRef> names_;
+};
+
+/// Writes `s` as a double-quoted Python string literal with escapes.
+void printQuoted(llvm::raw_ostream &os, llvm::StringRef s);
+/// Shortest decimal text that reads back as exactly `v` (`1.0`, `0.1`,
+/// `1e-05`); `"inf"`, `"-inf"`, `"nan"` (quoted) for the non-finite values.
+void printDouble(llvm::raw_ostream &os, double v);
+/// As printDouble for a float32 value: the shortest text whose double,
+/// rounded to float32, is `v`.
+void printFloat32(llvm::raw_ostream &os, float v);
+/// The TVMScript spelling of a dtype ("float32", "void" for void).
+std::string dtypeSpelling(DataType dt);
+
+class ScriptPrinter {
+public:
+  ScriptPrinter(const IRModule *module, const PrintOptions &opts);
+
+  //--- Module and functions (Printer.cpp) --------------------------------===//
+  void printModule(llvm::raw_ostream &os, const IRModule &m);
+  /// A top-level Relax function (in a module, or standalone).
+  void printTopFunction(llvm::raw_ostream &os, const FunctionNode &fn, llvm::StringRef name,
+                        unsigned indent);
+
+  //--- Expressions (PrintExpr.cpp) ---------------------------------------===//
+  void printExpr(llvm::raw_ostream &os, const ExprNode *e);
+  void printAttrValue(llvm::raw_ostream &os, const AttrValue &v);
+  void printAttrDict(llvm::raw_ostream &os, const AttrDict &d);
+
+  //--- Struct info and PrimExprs (PrintStructInfo.cpp) -------------------===//
+  void printSInfo(llvm::raw_ostream &os, const StructInfoNode *s);
+  void printPrim(llvm::raw_ostream &os, const PrimExprNode *e);
+  /// Whether two struct infos are identical (vars by identity): decides
+  /// the hidden annotation of call_tir bindings.
+  static bool sameSInfo(const StructInfoNode *a, const StructInfoNode *b);
+
+  //--- PrimFuncs (PrintPrimFunc.cpp) -------------------------------------===//
+  void printPrimFunc(llvm::raw_ostream &os, const PrimFuncNode &pf, llvm::StringRef name,
+                     unsigned indent);
+
+private:
+  // Printer.cpp
+  void printFunctionBody(llvm::raw_ostream &os, const FunctionNode &fn, unsigned indent);
+  void printSignature(llvm::raw_ostream &os, const FunctionNode &fn, llvm::StringRef name);
+  void printDecorator(llvm::raw_ostream &os, const FunctionNode &fn, bool topLevel,
+                      unsigned indent);
+  void printFuncAttrs(llvm::raw_ostream &os, const FunctionNode &fn, llvm::StringRef name,
+                      bool topLevel, unsigned indent);
+  void printSeqBlocks(llvm::raw_ostream &os, const SeqExprNode &seq, unsigned indent);
+  void printBlock(llvm::raw_ostream &os, const BindingBlockNode &block, unsigned indent);
+  void printBinding(llvm::raw_ostream &os, const BindingNode &b, unsigned indent);
+  void printIf(llvm::raw_ostream &os, const BindingNode &b, const IfNode &ifNode,
+               unsigned indent);
+  void printBranch(llvm::raw_ostream &os, const BindingNode &b, const SeqExprNode &branch,
+                   unsigned indent);
+  void printNestedFunction(llvm::raw_ostream &os, const BindingNode &b, const FunctionNode &fn,
+                           unsigned indent);
+  void endLine(llvm::raw_ostream &os, const BindingNode *b);
+  bool printsBare(const BindingNode &b);
+  void collectUses(const FunctionNode &fn);
+
+  // PrintExpr.cpp
+  void printCall(llvm::raw_ostream &os, const CallNode &c);
+  void printOpCall(llvm::raw_ostream &os, const CallNode &c, const OpInfo &info);
+  void printCallTIR(llvm::raw_ostream &os, const CallNode &c, const OpInfo &info);
+  void printPrintOrAssert(llvm::raw_ostream &os, const CallNode &c, const OpInfo &info);
+  void printHintOnDevice(llvm::raw_ostream &os, const CallNode &c, const OpInfo &info);
+  void printGenericOp(llvm::raw_ostream &os, const CallNode &c, const OpInfo &info);
+  void printCallArg(llvm::raw_ostream &os, const ExprNode *e, bool first);
+  void printSInfoArgs(llvm::raw_ostream &os, const CallNode &c, bool first);
+  void printConstant(llvm::raw_ostream &os, const ConstantNode &c);
+  void printGlobalVar(llvm::raw_ostream &os, const GlobalVarNode &g);
+
+  // PrintStructInfo.cpp
+  void printTensorSInfo(llvm::raw_ostream &os, const TensorSInfoNode &t);
+  void printFuncSInfo(llvm::raw_ostream &os, const FuncSInfoNode &f);
+  void printDim(llvm::raw_ostream &os, const PrimExprNode *e);
+  void printTirVar(llvm::raw_ostream &os, const TirVarNode *v);
+  void printVDevice(llvm::raw_ostream &os, const VDeviceNode &vd);
+
+  // PrintPrimFunc.cpp
+  void printTirDim(llvm::raw_ostream &os, const PrimExprNode *e);
+  void printPrimFuncBody(llvm::raw_ostream &os, const PrimFuncNode &pf, unsigned indent);
+
+  //--- State -------------------------------------------------------------===//
+  const IRModule *module_;
+  PrintOptions opts_;
+  NameTable names_;
+
+  /// How a TIR var became known in the current top-level function.
+  enum class TirState : uint8_t { Signature, Declared };
+  llvm::DenseMap<const TirVarNode *, TirState> tirVars_;
+  /// True while printing the outermost signature: new TIR vars there are
+  /// defined by it and PrimExprs holding vars print as strings.
+  bool inSignature_ = false;
+  /// Body-first TIR vars and the `cls = Module` alias, in first-use order:
+  /// the preamble of the top-level function (null stands for `cls`).
+  llvm::SmallVector<const TirVarNode *, 8> preamble_;
+  bool clsDeclared_ = false;
+  /// Vars referenced anywhere in the current top-level function; computed
+  /// lazily (only a void binding needs it, to print a bare statement).
+  llvm::DenseSet<const VarNode *> usedVars_;
+  bool usesCollected_ = false;
+  const FunctionNode *topFunction_ = nullptr;
+};
+
+} // namespace printer
+} // namespace graft
+
+#endif // GRAFT_IR_PRINTIMPL_H

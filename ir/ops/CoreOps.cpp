@@ -1,0 +1,378 @@
+//===- ir/ops/CoreOps.cpp - Call forms, memory, VM and builtin ops ---------===//
+//
+// The ops that structure a program rather than compute on tensors: the call
+// forms (call_tir, call_dps_packed, call_pure_packed, ...), closures,
+// allocation and lifetime ops of the memory/vm/builtin namespaces, shape
+// conversions, print/assert and device hints (reference §2.5, v0.23 deltas).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ir/StructInfoAnalysis.h"
+#include "ir/ops/OpDefs.h"
+#include "ir/ops/OpHelpers.h"
+
+using namespace graft;
+using namespace graft::opdef;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Inference functions
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<StructInfo> inferObject(const CallNode &, const InferContext &) {
+  return objectSInfo();
+}
+
+llvm::Expected<StructInfo> inferVoid(const CallNode &, const InferContext &) {
+  return voidSInfo();
+}
+
+/// Ops whose result is their first argument's struct info.
+llvm::Expected<StructInfo> inferFirstArg(const CallNode &call, const InferContext &) {
+  if (auto err = checkArity(call, 1))
+    return err;
+  if (!call.args[0]->sinfo)
+    return opError(call, "expects its input to have struct info");
+  return call.args[0]->sinfo;
+}
+
+llvm::Expected<StructInfo> inferBySInfoArgs(const CallNode &call, const InferContext &) {
+  return sinfoFromSInfoArgs(call);
+}
+
+/// call_tir, call_tir_inplace, call_dps_packed: exactly one output sinfo.
+llvm::Expected<StructInfo> inferDPSCall(const CallNode &call, const InferContext &) {
+  if (auto err = checkArity(call, 2, 3))
+    return err;
+  if (call.sinfoArgs.size() != 1)
+    return opError(call, "expects exactly one output struct info in sinfo_args, but got " +
+                             std::to_string(call.sinfoArgs.size()));
+  return call.sinfoArgs[0];
+}
+
+/// call_pure_packed / call_inplace_packed: the callee's opaque FuncSInfo
+/// derivation (by sinfo_args for an ExternFunc).
+llvm::Expected<StructInfo> inferPurePacked(const CallNode &call, const InferContext &) {
+  if (auto err = checkArity(call, 1, SIZE_MAX))
+    return err;
+  const auto *func = llvm::dyn_cast_or_null<FuncSInfoNode>(call.args[0]->sinfo.get());
+  if (!func)
+    return sinfoFromSInfoArgs(call);
+  if (!func->isOpaque())
+    return opError(call, "expects an opaque function (R.Callable without params) as callee");
+  if (!func->deriveFunc.empty())
+    return deriveCallRetSInfo(*func, call);
+  return func->ret;
+}
+
+llvm::Expected<StructInfo> inferBuiltinWithCtx(const CallNode &call, const InferContext &) {
+  if (call.sinfoArgs.empty())
+    return voidSInfo();
+  return call.sinfoArgs[0];
+}
+
+/// memory.alloc_tensor, builtin.alloc_tensor: Tensor(shape arg, dtype arg).
+llvm::Expected<StructInfo> allocTensorSInfo(const CallNode &call, unsigned shapeArg_,
+                                            unsigned dtypeArg, const InferContext &ctx,
+                                            int deviceArg) {
+  auto shape = shapeArg(call, shapeArg_);
+  if (!shape)
+    return shape.takeError();
+  DataType dtype;
+  if (const auto *dt = llvm::dyn_cast<DataTypeImmNode>(call.args[dtypeArg].get()))
+    dtype = dt->value;
+  VDevice vdevice;
+  if (deviceArg >= 0) {
+    auto vd = vdeviceFromIndexArg(call, deviceArg, ctx);
+    if (!vd)
+      return vd.takeError();
+    vdevice = *vd;
+  }
+  Expr shapeExprArg = call.args[shapeArg_];
+  if (const auto *se = llvm::dyn_cast<ShapeExprNode>(shapeExprArg.get()))
+    return tensorSInfo(se->values, dtype, vdevice);
+  if ((*shape)->values)
+    return tensorSInfo(*(*shape)->values, dtype, vdevice);
+  if (llvm::isa<VarNode>(shapeExprArg.get()))
+    return make<TensorSInfoNode>(shapeExprArg, dtype, (*shape)->ndim, vdevice);
+  return tensorSInfoNDim((*shape)->ndim, dtype, vdevice);
+}
+
+llvm::Expected<StructInfo> inferMemAllocTensor(const CallNode &call, const InferContext &ctx) {
+  if (auto err = checkArity(call, 4, 5))
+    return err;
+  return allocTensorSInfo(call, 2, 3, ctx, call.args.size() == 5 ? 4 : -1);
+}
+
+llvm::Expected<StructInfo> inferVMAllocTensor(const CallNode &call, const InferContext &ctx) {
+  if (auto err = checkArity(call, 4, 5))
+    return err;
+  return allocTensorSInfo(call, 2, 3, ctx, call.args.size() == 5 ? 4 : -1);
+}
+
+llvm::Expected<StructInfo> inferBuiltinAllocTensor(const CallNode &call,
+                                                   const InferContext &ctx) {
+  if (auto err = checkArity(call, 3, 4))
+    return err;
+  return allocTensorSInfo(call, 0, 1, ctx, 2);
+}
+
+llvm::Expected<StructInfo> inferAllocStorage(const CallNode &call, const InferContext &) {
+  if (auto err = checkArity(call, 3, 4))
+    return err;
+  return objectSInfo();
+}
+
+llvm::Expected<StructInfo> inferKill(const CallNode &call, const InferContext &) {
+  if (auto err = checkArity(call, 1))
+    return err;
+  return voidSInfo();
+}
+
+/// memory.view(data, shape, dtype, relative_byte_offset): an empty tuple in
+/// a slot means "as the input".
+llvm::Expected<StructInfo> inferView(const CallNode &call, const InferContext &) {
+  if (auto err = checkArity(call, 1, 4))
+    return err;
+  auto data = tensorArg(call, 0);
+  if (!data)
+    return data.takeError();
+  auto isUnset = [&](unsigned i) {
+    return i >= call.args.size() || isVoidSInfo(call.args[i]->sinfo.get());
+  };
+  DataType dtype = (*data)->dtype;
+  if (!isUnset(2)) {
+    const auto *dt = llvm::dyn_cast<DataTypeImmNode>(call.args[2].get());
+    if (!dt)
+      return opError(call, "expects dtype to be a R.dtype(...) or an empty tuple");
+    dtype = dt->value;
+  }
+  if (isUnset(1))
+    return make<TensorSInfoNode>((*data)->shape, dtype, (*data)->ndim, (*data)->vdevice);
+  auto shape = shapeArg(call, 1);
+  if (!shape)
+    return shape.takeError();
+  if (const auto *se = llvm::dyn_cast<ShapeExprNode>(call.args[1].get()))
+    return tensorSInfo(se->values, dtype, (*data)->vdevice);
+  if ((*shape)->values)
+    return tensorSInfo(*(*shape)->values, dtype, (*data)->vdevice);
+  return tensorSInfoNDim((*shape)->ndim, dtype, (*data)->vdevice);
+}
+
+llvm::Expected<StructInfo> inferShapeOf(const CallNode &call, const InferContext &) {
+  if (auto err = checkArity(call, 1))
+    return err;
+  auto t = tensorArg(call, 0);
+  if (!t)
+    return t.takeError();
+  if (const std::vector<PrimExpr> *dims = (*t)->shapeValues())
+    return shapeSInfo(*dims);
+  if ((*t)->shape && llvm::isa_and_nonnull<ShapeSInfoNode>((*t)->shape->sinfo.get()))
+    return (*t)->shape->sinfo;
+  return shapeSInfoNDim((*t)->ndim);
+}
+
+llvm::Expected<StructInfo> inferTensorToShape(const CallNode &call, const InferContext &) {
+  if (auto err = checkArity(call, 1))
+    return err;
+  auto t = tensorArg(call, 0);
+  if (!t)
+    return t.takeError();
+  if ((*t)->ndim != -1 && (*t)->ndim != 1)
+    return opError(call, "expects a 1-D tensor, but got one of " + std::to_string((*t)->ndim) +
+                             " dimensions");
+  if (!(*t)->dtype.isVoid() && (*t)->dtype != DataType::int64())
+    return opError(call, "expects an int64 tensor, but got " + (*t)->dtype.str());
+  if (const std::vector<PrimExpr> *dims = (*t)->shapeValues())
+    if (auto len = asConstInt((*dims)[0].get()))
+      return shapeSInfoNDim(static_cast<int>(*len));
+  return shapeSInfoNDim(-1);
+}
+
+llvm::Expected<StructInfo> inferShapeToTensor(const CallNode &call, const InferContext &) {
+  if (auto err = checkArity(call, 1))
+    return err;
+  auto s = shapeArg(call, 0);
+  if (!s)
+    return s.takeError();
+  if ((*s)->ndim >= 0)
+    return tensorSInfo({i64((*s)->ndim)}, DataType::int64());
+  return tensorSInfoNDim(1, DataType::int64());
+}
+
+llvm::Expected<StructInfo> inferAssert(const CallNode &call, const InferContext &) {
+  if (auto err = checkArity(call, 2, SIZE_MAX))
+    return err;
+  const StructInfoNode *cond = call.args[0]->sinfo.get();
+  if (const auto *t = llvm::dyn_cast_or_null<TensorSInfoNode>(cond)) {
+    if ((!t->dtype.isVoid() && !t->dtype.isBool()) || (t->ndim != -1 && t->ndim != 0))
+      return opError(call, "expects the condition to be a scalar bool tensor");
+  } else if (const auto *p = llvm::dyn_cast_or_null<PrimSInfoNode>(cond)) {
+    if (!p->dtype.isBool())
+      return opError(call, "expects the condition to be bool, but got " + p->dtype.str());
+  } else {
+    return opError(call, "expects the condition to be a R.Tensor or R.Prim, but got " +
+                             sinfoKindName(cond));
+  }
+  return voidSInfo();
+}
+
+llvm::Expected<StructInfo> inferToVDevice(const CallNode &call, const InferContext &ctx) {
+  if (auto err = checkArity(call, 1))
+    return err;
+  auto t = tensorArg(call, 0);
+  if (!t)
+    return t.takeError();
+  // The attr holds the text form "kind:idx[:scope]"; resolve it against the
+  // context module when there is one.
+  VDevice vdevice;
+  const AttrValue &dst = attrValue(call, "dst_vdevice");
+  if (ctx.module && dst.kind() == AttrValue::Kind::String) {
+    auto [kind, rest] = llvm::StringRef(dst.getString()).split(':');
+    int64_t idx = 0;
+    rest.split(':').first.getAsInteger(10, idx);
+    for (const VDevice &vd : ctx.module->vdevices())
+      if (vd->targetKind == kind && idx-- == 0) {
+        vdevice = vd;
+        break;
+      }
+  }
+  return make<TensorSInfoNode>((*t)->shape, (*t)->dtype, (*t)->ndim, vdevice);
+}
+
+//===----------------------------------------------------------------------===//
+// Registration
+//===----------------------------------------------------------------------===//
+
+OpInfo callForm(llvm::StringRef name, std::vector<OpParam> params, InferFn infer,
+                TextForm form, bool pure = true) {
+  OpInfo op = makeOp(name, std::move(params), infer);
+  op.textForm = form;
+  op.pure = pure;
+  return op;
+}
+
+void registerCallForms() {
+  registerOp(callForm("call_tir",
+                      {arg("gvar"), arg("args", ParamKind::ExprTuple),
+                       optArg("tir_vars", ParamKind::Shape)},
+                      inferDPSCall, TextForm::CallTIR));
+  registerOp(callForm("call_tir_inplace",
+                      {arg("gvar"), arg("args", ParamKind::ExprTuple),
+                       reqListAttr("inplace_indices", AttrKind::IntList),
+                       optArg("tir_vars", ParamKind::Shape)},
+                      inferDPSCall, TextForm::CallTIRInplace));
+  registerOp(callForm("call_dps_packed", {arg("func"), arg("args", ParamKind::ExprTuple)},
+                      inferDPSCall, TextForm::CallDPSPacked));
+  registerOp(callForm("call_pure_packed", {arg("func"), arg("args", ParamKind::VarArgs)},
+                      inferPurePacked, TextForm::CallPurePacked));
+  registerOp(callForm("call_inplace_packed",
+                      {arg("func"), arg("args", ParamKind::VarArgs),
+                       reqListAttr("inplace_indices", AttrKind::IntList)},
+                      inferPurePacked, TextForm::CallInplacePacked));
+  registerOp(callForm("call_builtin_with_ctx", {arg("func"), arg("args", ParamKind::ExprTuple)},
+                      inferBuiltinWithCtx, TextForm::CallBuiltinWithCtx, /*pure=*/false));
+  registerOp(callForm("make_closure", {arg("func"), arg("args", ParamKind::ExprTuple)},
+                      inferObject, TextForm::Generic));
+  registerOp(callForm("invoke_closure", {arg("closure"), arg("args", ParamKind::ExprTuple)},
+                      inferBySInfoArgs, TextForm::WithSInfoArgs, /*pure=*/false));
+  registerOp(callForm("invoke_pure_closure", {arg("closure"), arg("args", ParamKind::ExprTuple)},
+                      inferBySInfoArgs, TextForm::WithSInfoArgs));
+}
+
+void registerMemoryOps() {
+  registerOp(makeOp("memory.alloc_storage",
+                    {arg("size", ParamKind::Shape), arg("virtual_device_index", ParamKind::PrimValue),
+                     arg("storage_scope", ParamKind::String), arg("dtype", ParamKind::DType)},
+                    inferAllocStorage));
+  registerOp(makeOp("memory.alloc_tensor",
+                    {arg("storage"), arg("offset", ParamKind::PrimValue),
+                     arg("shape", ParamKind::Shape), arg("dtype", ParamKind::DType),
+                     argOr("runtime_device_ind", ParamKind::PrimValue, intVal(0))},
+                    inferMemAllocTensor));
+  OpInfo killStorage = makeOp("memory.kill_storage", {arg("storage")}, inferKill);
+  killStorage.pure = false;
+  registerOp(killStorage);
+  OpInfo killTensor = makeOp("memory.kill_tensor", {arg("tensor")}, inferKill);
+  killTensor.pure = false;
+  registerOp(killTensor);
+  // Absent view slots are empty tuples, as TVM's constructor fills them.
+  AttrValue unset = AttrValue::array({});
+  registerOp(makeOp("memory.view",
+                    {arg("data"), argOr("shape", ParamKind::Expr, unset),
+                     argOr("dtype", ParamKind::Expr, unset),
+                     argOr("relative_byte_offset", ParamKind::Expr, unset)},
+                    inferView));
+  registerOp(makeOp("memory.ensure_zero_offset", {arg("data")}, inferFirstArg));
+}
+
+void registerVMOps() {
+  registerOp(makeOp("vm.alloc_storage",
+                    {arg("size", ParamKind::Shape), arg("runtime_device_index", ParamKind::PrimValue),
+                     arg("dtype", ParamKind::DType),
+                     argOr("storage_scope", ParamKind::String, strVal("global"))},
+                    inferAllocStorage));
+  registerOp(makeOp("vm.alloc_tensor",
+                    {arg("storage"), arg("offset", ParamKind::PrimValue),
+                     arg("shape", ParamKind::Shape), arg("dtype", ParamKind::DType),
+                     argOr("runtime_device_ind", ParamKind::PrimValue, intVal(0))},
+                    inferVMAllocTensor));
+  OpInfo kill = makeOp("vm.kill_object", {arg("obj")}, inferKill);
+  kill.pure = false;
+  registerOp(kill);
+  OpInfo dyn = makeOp("vm.call_tir_dyn", {arg("func"), arg("args", ParamKind::ExprTuple)},
+                      inferVoid);
+  dyn.pure = false;
+  registerOp(dyn);
+}
+
+void registerBuiltinOps() {
+  registerOp(makeOp("builtin.alloc_tensor",
+                    {arg("shape", ParamKind::Shape), arg("dtype", ParamKind::DType),
+                     arg("runtime_device_index", ParamKind::PrimValue),
+                     argOr("storage_scope", ParamKind::String, strVal("global"))},
+                    inferBuiltinAllocTensor));
+  registerOp(makeOp("builtin.stop_lift_params", {arg("x")}, inferFirstArg));
+}
+
+void registerMiscOps() {
+  registerOp(makeOp("null_value", {}, inferObject));
+  registerOp(makeOp("shape_of", {arg("expr")}, inferShapeOf));
+  OpInfo toShape = makeOp("tensor_to_shape", {arg("expr")}, inferTensorToShape);
+  toShape.capturable = false; // Reads the tensor's values on the host.
+  registerOp(toShape);
+  registerOp(makeOp("shape_to_tensor", {arg("expr")}, inferShapeToTensor));
+
+  OpInfo print = callForm("print",
+                          {arg("values", ParamKind::VarArgs),
+                           argOr("format", ParamKind::String, strVal(""))},
+                          inferVoid, TextForm::PrintOrAssert, /*pure=*/false);
+  print.capturable = false;
+  registerOp(print);
+  OpInfo assertOp = callForm("assert_op",
+                             {arg("condition"), arg("format_args", ParamKind::VarArgs),
+                              argOr("format", ParamKind::String, strVal(""))},
+                             inferAssert, TextForm::PrintOrAssert, /*pure=*/false);
+  assertOp.capturable = false; // Reads the condition on the host.
+  registerOp(assertOp);
+
+  OpInfo hint = callForm("hint_on_device",
+                         {arg("data"), reqAttr("device_type", AttrKind::Int),
+                          reqAttr("index", AttrKind::Int),
+                          attr("memory_scope", AttrKind::String, strVal("global"))},
+                         inferFirstArg, TextForm::HintOnDevice);
+  registerOp(hint);
+  registerOp(makeOp("to_vdevice", {arg("data"), reqAttr("dst_vdevice", AttrKind::String)},
+                    inferToVDevice));
+}
+
+} // namespace
+
+void graft::registerCoreOps() {
+  registerCallForms();
+  registerMemoryOps();
+  registerVMOps();
+  registerBuiltinOps();
+  registerMiscOps();
+}

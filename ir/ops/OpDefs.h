@@ -1,0 +1,28 @@
+//===- ir/ops/OpDefs.h - Op definition entry points -------------*- C++ -*-===//
+//
+// Each op definition file (ir/ops/*.cpp) exposes one function that registers
+// its ops. ir/OpRegistry.cpp calls all of them, once, the first time the
+// registry is queried. Calling them by name (rather than registering from
+// static initializers) keeps the static linker from dropping the op files
+// out of the graft_ir archive.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GRAFT_IR_OPS_OPDEFS_H
+#define GRAFT_IR_OPS_OPDEFS_H
+
+namespace graft {
+
+/// Call forms (call_tir, call_packed, ...), memory/vm/builtin ops,
+/// null_value, shape_of, print, assert_op and the like.
+void registerCoreOps();
+void registerElementwiseOps();
+void registerManipulationOps();
+void registerReductionOps();
+void registerNNOps();
+void registerIndexOps();
+void registerCreationOps();
+void registerLinalgOps();
+
+} // namespace graft
+
+#endif // GRAFT_IR_OPS_OPDEFS_H

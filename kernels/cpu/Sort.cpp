@@ -1,0 +1,105 @@
+//===- kernels/cpu/Sort.cpp - sort and argsort ----------------------------===//
+//
+// Stable sorts along one axis. NaN orders above every number, as in numpy
+// and PyTorch: last when ascending, first when descending. Equal elements
+// keep their input order in both directions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kernels/cpu/CpuKernels.h"
+#include "kernels/cpu/TensorIter.h"
+
+#include <algorithm>
+
+namespace graft::kernels::cpu {
+namespace {
+
+/// Scratch: one row's values (as compute values) and its permutation.
+size_t sortWorkspace(const KernelArgs &args) {
+  if (args.inputs.empty() || !args.inputs[0])
+    return 0;
+  const DLTensor &t = *args.inputs[0];
+  int64_t axis = -1;
+  if (!args.attrs.empty() && std::holds_alternative<int64_t>(args.attrs[0]))
+    axis = std::get<int64_t>(args.attrs[0]);
+  if (t.ndim == 0)
+    return 16;
+  if (axis < 0)
+    axis += t.ndim;
+  if (axis < 0 || axis >= t.ndim)
+    return 0; // The kernel reports the bad axis.
+  return size_t(t.shape[axis]) * 16 + 16;
+}
+
+/// "a before b" in the requested direction, NaN counting as the largest.
+template <class C> bool before(C a, C b, bool descending) {
+  if constexpr (std::is_floating_point_v<C>) {
+    bool na = std::isnan(a), nb = std::isnan(b);
+    if (na || nb)
+      return descending ? na && !nb : nb && !na;
+  }
+  return descending ? b < a : a < b;
+}
+
+template <bool Arg> llvm::Error sortKernel(const KernelArgs &args) {
+  Ctx ctx(args, Arg ? "graft.argsort" : "graft.sort");
+  if (!ctx.checkArity(1, 1))
+    return ctx.error();
+  View in = ctx.inView(0), out = ctx.outView(0);
+  if (in.ndim() == 0) { // A scalar is its own sorted row.
+    in.shape = out.shape = {1};
+    in.strides = out.strides = {0};
+  }
+  auto axis = ctx.axis(ctx.intAttr(0, "axis", -1), in.ndim());
+  bool descending = ctx.boolAttr(1, "descending", false);
+  if (!axis || !ctx.ok() || !ctx.expectOutShape(0, shapeOf(ctx.in(0))))
+    return ctx.error();
+  ScalarType ot = ctx.outType(0);
+  if (Arg && ot != ScalarType::Int32 && ot != ScalarType::Int64)
+    return ctx.reject("output 0 must be int32 or int64, got " +
+                      dtypeName(dlTypeOf(ot)));
+  if (!Arg && !ctx.expectSameType(ot, in.type, "output 0"))
+    return ctx.error();
+  if (!ctx.needWorkspace(sortWorkspace(args)))
+    return ctx.error();
+  int64_t n = in.shape[*axis], si = in.strides[*axis], so = out.strides[*axis];
+  char *ws = alignUp(static_cast<char *>(args.workspace.data), 8);
+  dispatch(in.type, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = Compute<T>;
+    auto *vals = reinterpret_cast<C *>(ws);
+    auto *perm = reinterpret_cast<int64_t *>(ws + n * 8);
+    Storer<int64_t> storeIdx = storerFor<int64_t>(ot);
+    forEachRow<2>({&in, &out}, *axis, [&](const std::array<char *, 2> &p) {
+      for (int64_t i = 0; i < n; ++i) {
+        vals[i] = Elem<T>::load(p[0] + i * si);
+        perm[i] = i;
+      }
+      std::stable_sort(perm, perm + n, [&](int64_t a, int64_t b) {
+        return before(vals[a], vals[b], descending);
+      });
+      for (int64_t i = 0; i < n; ++i) {
+        if constexpr (Arg)
+          storeIdx(p[1] + i * so, perm[i]);
+        else
+          Elem<T>::store(p[1] + i * so, vals[perm[i]]);
+      }
+    });
+  });
+  return llvm::Error::success();
+}
+
+const llvm::StringRef kSortAttrs[] = {"axis", "descending"};
+
+} // namespace
+
+void registerSortKernels() {
+  static const KernelInfo kernels[] = {
+      {"graft.sort", 1, 1, kSortAttrs, &sortKernel<false>, &sortWorkspace},
+      {"graft.argsort", 1, 1, kSortAttrs, &sortKernel<true>, &sortWorkspace},
+  };
+  for (const KernelInfo &k : kernels)
+    addKernel(&k);
+}
+
+} // namespace graft::kernels::cpu

@@ -1,0 +1,21 @@
+# DIFF: functions[<missing item at "helper">]
+# DIFF-RHS: functions["helper"]
+from tvm.script import ir as I, relax as R, tir as T
+
+
+@I.ir_module
+class A:
+    @R.function
+    def main(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+        return x
+
+
+@I.ir_module
+class B:
+    @R.function
+    def main(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+        return x
+
+    @R.function
+    def helper(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+        return x

@@ -1,0 +1,24 @@
+# DIFF: functions["main"].body.blocks[0].bindings[0].value.false_branch.blocks[0].bindings[0].value.op
+from tvm.script import ir as I, relax as R, tir as T
+
+
+@I.ir_module
+class A:
+    @R.function
+    def main(c: R.Tensor((), "bool"), x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+        if c:
+            y = R.add(x, x)
+        else:
+            y = R.multiply(x, x)
+        return y
+
+
+@I.ir_module
+class B:
+    @R.function
+    def main(c: R.Tensor((), "bool"), x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+        if c:
+            y = R.add(x, x)
+        else:
+            y = R.subtract(x, x)
+        return y

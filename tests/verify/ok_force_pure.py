@@ -1,0 +1,11 @@
+# VERIFY: ok
+from tvm.script import ir as I, relax as R, tir as T
+
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2,), "float32")) -> R.Tensor((2,), "float32"):
+        R.func_attr({"relax.force_pure": True})
+        R.print(x, format="{}")
+        return x
