@@ -11,45 +11,31 @@ using namespace graft;
 using namespace graft::driver;
 
 int driver::runPrint(llvm::StringRef path, llvm::StringRef moduleName) {
-  auto file = loadFile(path);
-  if (!file) {
-    llvm::consumeError(file.takeError());
+  std::unique_ptr<Input> input = openInput(path, moduleName, /*exactlyOne=*/false);
+  if (!input)
     return kBadInput;
-  }
-  auto modules = selectModules(*file, moduleName);
-  if (!modules) {
-    reportError(modules.takeError(), &*file);
-    return kBadInput;
-  }
   bool wellFormed = true;
-  for (IRModule *m : *modules)
-    wellFormed &= verifyAndReport(*m, *file, /*force=*/false);
+  for (IRModule *m : input->modules)
+    wellFormed &= verifyAndReport(*m, input->file, /*force=*/false);
   if (!wellFormed)
     return kNegative;
-  for (size_t i = 0; i < modules->size(); ++i) {
+  for (size_t i = 0; i < input->modules.size(); ++i) {
     if (i)
       llvm::outs() << "\n\n";
     PrintOptions opts;
     opts.header = i == 0;
-    printModule(llvm::outs(), *(*modules)[i], opts);
+    printModule(llvm::outs(), *input->modules[i], opts);
   }
   return kSuccess;
 }
 
 int driver::runVerify(llvm::StringRef path, llvm::StringRef moduleName) {
-  auto file = loadFile(path);
-  if (!file) {
-    llvm::consumeError(file.takeError());
+  std::unique_ptr<Input> input = openInput(path, moduleName, /*exactlyOne=*/false);
+  if (!input)
     return kBadInput;
-  }
-  auto modules = selectModules(*file, moduleName);
-  if (!modules) {
-    reportError(modules.takeError(), &*file);
-    return kBadInput;
-  }
   bool wellFormed = true;
-  for (IRModule *m : *modules)
-    wellFormed &= verifyAndReport(*m, *file, /*force=*/true);
+  for (IRModule *m : input->modules)
+    wellFormed &= verifyAndReport(*m, input->file, /*force=*/true);
   return wellFormed ? kSuccess : kNegative;
 }
 
@@ -59,31 +45,19 @@ int driver::runDiff(llvm::StringRef pathA, llvm::StringRef pathB, llvm::StringRe
     llvm::errs() << "graft: error: only one side of diff can read standard input\n";
     return kBadInput;
   }
-  auto fileA = loadFile(pathA);
-  if (!fileA) {
-    llvm::consumeError(fileA.takeError());
+  std::unique_ptr<Input> a = openInput(pathA, moduleA, /*exactlyOne=*/true);
+  if (!a)
     return kBadInput;
-  }
-  auto fileB = loadFile(pathB);
-  if (!fileB) {
-    llvm::consumeError(fileB.takeError());
+  std::unique_ptr<Input> b = openInput(pathB, moduleB, /*exactlyOne=*/true);
+  if (!b)
     return kBadInput;
-  }
-  auto a = selectOneModule(*fileA, moduleA);
-  if (!a) {
-    reportError(a.takeError(), &*fileA);
-    return kBadInput;
-  }
-  auto b = selectOneModule(*fileB, moduleB);
-  if (!b) {
-    reportError(b.takeError(), &*fileB);
-    return kBadInput;
-  }
-  bool wellFormed = verifyAndReport(**a, *fileA, false);
-  wellFormed &= verifyAndReport(**b, *fileB, false);
+  IRModule &ma = *a->modules.front(), &mb = *b->modules.front();
+  // Ill-formed input is bad input for diff: its answer would mean nothing.
+  bool wellFormed = verifyAndReport(ma, a->file, false);
+  wellFormed &= verifyAndReport(mb, b->file, false);
   if (!wellFormed)
     return kBadInput;
-  llvm::Optional<Mismatch> mismatch = firstMismatch(**a, **b);
+  llvm::Optional<Mismatch> mismatch = firstMismatch(ma, mb);
   if (!mismatch)
     return kSuccess;
   llvm::outs() << mismatch->report();

@@ -84,3 +84,30 @@ bool driver::verifyAndReport(const IRModule &module, const LoadedFile &file, boo
   }
   return ok;
 }
+
+std::unique_ptr<Input> driver::openInput(llvm::StringRef path, llvm::StringRef moduleName,
+                                         bool exactlyOne) {
+  auto file = loadFile(path);
+  if (!file) {
+    llvm::consumeError(file.takeError());
+    return nullptr;
+  }
+  auto input = std::make_unique<Input>();
+  input->file = std::move(*file);
+  if (exactlyOne) {
+    auto module = selectOneModule(input->file, moduleName);
+    if (!module) {
+      reportError(module.takeError(), &input->file);
+      return nullptr;
+    }
+    input->modules.push_back(*module);
+    return input;
+  }
+  auto modules = selectModules(input->file, moduleName);
+  if (!modules) {
+    reportError(modules.takeError(), &input->file);
+    return nullptr;
+  }
+  input->modules = std::move(*modules);
+  return input;
+}

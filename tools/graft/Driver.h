@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <memory>
 #include <vector>
 
 namespace graft::driver {
@@ -36,6 +37,17 @@ llvm::Expected<std::vector<IRModule *>> selectModules(const LoadedFile &file,
                                                       llvm::StringRef moduleName);
 /// Exactly one module: `moduleName`, or the only one in the file.
 llvm::Expected<IRModule *> selectOneModule(const LoadedFile &file, llvm::StringRef moduleName);
+
+/// A loaded file and the modules a command acts on.
+struct Input {
+  LoadedFile file;
+  std::vector<IRModule *> modules;
+};
+/// Loads `path` and selects `moduleName`, or every module, or (with
+/// `exactlyOne`) the only one. Null on failure, with the diagnostic printed:
+/// the command exits with kBadInput.
+std::unique_ptr<Input> openInput(llvm::StringRef path, llvm::StringRef moduleName,
+                                 bool exactlyOne);
 
 /// Verifies unless the module opts out with check_well_formed=False (or
 /// `force`); prints each violation. Returns true when well-formed.

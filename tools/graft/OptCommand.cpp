@@ -60,26 +60,22 @@ int driver::runOpt(const OptArgs &args) {
   llvm::Timer parseTimer("parse", "parse + verify input", timers);
   llvm::Timer printTimer("print", "print output", timers);
 
-  llvm::Expected<LoadedFile> file = [&] {
+  std::unique_ptr<Input> input;
+  {
     llvm::TimeRegion region(args.pm.timing ? &parseTimer : nullptr);
-    return loadFile(args.file);
-  }();
-  if (!file) {
-    llvm::consumeError(file.takeError());
-    return kBadInput;
+    input = openInput(args.file, args.moduleName, /*exactlyOne=*/true);
+    if (!input)
+      return kBadInput;
+    if (!verifyAndReport(*input->modules.front(), input->file, false))
+      return kNegative;
   }
-  auto module = selectOneModule(*file, args.moduleName);
-  if (!module) {
-    reportError(module.takeError(), &*file);
-    return kBadInput;
-  }
-  if (!verifyAndReport(**module, *file, false))
-    return kNegative;
+  LoadedFile *file = &input->file;
+  IRModule *module = input->modules.front();
 
   std::string pipelineText = args.pipeline.empty() ? file->file.pipeline : args.pipeline;
   auto pipeline = parsePipeline(pipelineText);
   if (!pipeline) {
-    reportError(pipeline.takeError(), &*file);
+    reportError(pipeline.takeError(), file);
     return kBadInput;
   }
   PassContext ctx;
@@ -87,17 +83,17 @@ int driver::runOpt(const OptArgs &args) {
   std::vector<std::string> configs = file->file.configs;
   configs.insert(configs.end(), args.configs.begin(), args.configs.end());
   if (llvm::Error err = applyConfigs(configs, ctx)) {
-    reportError(std::move(err), &*file);
+    reportError(std::move(err), file);
     return kBadInput;
   }
 
   PassManager pm(args.pm);
-  if (llvm::Error err = pm.run(**module, *pipeline, ctx))
+  if (llvm::Error err = pm.run(*module, *pipeline, ctx))
     return reportFailure(std::move(err), *file);
 
   llvm::TimeRegion region(args.pm.timing ? &printTimer : nullptr);
   if (args.output.empty() || args.output == "-") {
-    printModule(llvm::outs(), **module);
+    printModule(llvm::outs(), *module);
     return kSuccess;
   }
   std::error_code ec;
@@ -106,7 +102,7 @@ int driver::runOpt(const OptArgs &args) {
     llvm::errs() << "graft: error: cannot write " << args.output << ": " << ec.message() << "\n";
     return kBadInput;
   }
-  printModule(os, **module);
+  printModule(os, *module);
   return kSuccess;
 }
 
