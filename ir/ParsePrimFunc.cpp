@@ -9,6 +9,7 @@
 
 #include "ir/ParserImpl.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace graft;
@@ -63,7 +64,7 @@ llvm::Expected<PrimFunc> Parser::parsePrimFunc(uint32_t decoAst, std::string &na
     Parser &p;
     ~ScopeGuard() { p.popScope(); }
   } guard{*this};
-  SInfoCtx sctx{false, true};
+  SInfoCtx sctx{false, true, DataType::int32()};
 
   if (auto err = expect(Tok::LParen, "'('"))
     return err;
@@ -86,8 +87,8 @@ llvm::Expected<PrimFunc> Parser::parsePrimFunc(uint32_t decoAst, std::string &na
     if (tn == "T.Buffer") {
       llvm::SmallVector<uint32_t, 4> pos, kw;
       callArgs(*ty, pos, kw);
-      int64_t shapeN = pos.empty() ? -1 : pos[0];
-      int64_t dtN = pos.size() > 1 ? pos[1] : -1;
+      int64_t shapeN = pos.empty() ? int64_t(-1) : int64_t(pos[0]);
+      int64_t dtN = pos.size() > 1 ? int64_t(pos[1]) : int64_t(-1);
       for (uint32_t k : kw) {
         if (node(k).text == "shape")
           shapeN = kid(k, 0);
@@ -152,8 +153,10 @@ llvm::Expected<PrimFunc> Parser::parsePrimFunc(uint32_t decoAst, std::string &na
   if (auto err = expect(Tok::Indent, "an indented function body"))
     return err;
 
-  // Leading declarations.
+  // Leading declarations. A `n = T.int64()` that no buffer shape uses
+  // declares a var for the body only: its tokens go back to the body below.
   AttrDict attrs;
+  llvm::SmallVector<std::pair<TirVar, std::pair<size_t, size_t>>, 4> decls;
   for (;;) {
     size_t stmt = pos_;
     resetAst();
@@ -193,6 +196,7 @@ llvm::Expected<PrimFunc> Parser::parsePrimFunc(uint32_t decoAst, std::string &na
       s.kind = Sym::Tir;
       s.node = v;
       define(target, s);
+      decls.push_back({v, {stmt, pos_}});
     } else if (assign && callee == "T.match_buffer" && pos.size() >= 2 &&
                node(pos[0]).kind == AK::Name) {
       PrimParam *param = nullptr;
@@ -213,7 +217,7 @@ llvm::Expected<PrimFunc> Parser::parsePrimFunc(uint32_t decoAst, std::string &na
           return d.takeError();
         (*dims)[0] = *d;
       }
-      int64_t dtN = pos.size() > 2 ? pos[2] : -1;
+      int64_t dtN = pos.size() > 2 ? int64_t(pos[2]) : int64_t(-1);
       for (uint32_t k : kw)
         if (node(k).text == "dtype")
           dtN = kid(k, 0);
@@ -248,9 +252,21 @@ llvm::Expected<PrimFunc> Parser::parsePrimFunc(uint32_t decoAst, std::string &na
   // The rest of the body as canonical tokens; purity from stores into
   // parameter buffers.
   llvm::StringSet<> buffers;
-  for (const PrimParam &p : f.params)
-    if (p.kind == PrimParam::Kind::Buffer)
-      buffers.insert(p.name);
+  llvm::DenseSet<const TirVarNode *> shapeVars;
+  for (const PrimParam &p : f.params) {
+    if (p.kind != PrimParam::Kind::Buffer)
+      continue;
+    buffers.insert(p.name);
+    for (const PrimExpr &d : p.shape)
+      forEachTirVar(d.get(), [&](const TirVarNode *v) { shapeVars.insert(v); });
+  }
+  for (const auto &decl : decls) {
+    if (shapeVars.count(decl.first.get()))
+      continue;
+    for (size_t i = decl.second.first; i < decl.second.second; ++i)
+      f.bodyTokens.push_back(text(i).str());
+    f.bodyTokens.push_back("<NEWLINE>");
+  }
   int depth = 1;
   bool stmtStart = true;
   while (kind() != Tok::Eof) {

@@ -220,7 +220,7 @@ llvm::Expected<PrimExpr> Parser::toPrim(uint32_t n, const SInfoCtx &ctx) {
     auto v = intValue(n);
     if (!v)
       return v.takeError();
-    return intImm(*v);
+    return intImm(*v, ctx.intLiteral);
   }
   case AK::Float: {
     auto v = floatValue(n);
@@ -243,7 +243,7 @@ llvm::Expected<PrimExpr> Parser::toPrim(uint32_t n, const SInfoCtx &ctx) {
       auto v = intValue(n);
       if (!v)
         return v.takeError();
-      return intImm(*v);
+      return intImm(*v, ctx.intLiteral);
     }
     auto e = toPrim(kid(n, 0), ctx);
     if (!e)

@@ -71,6 +71,9 @@ struct Sym {
 struct SInfoCtx {
   bool allowStrings = false; ///< Function signature: "n", "2 * n".
   bool autoDefine = false;   ///< Parameters: unknown names become new vars.
+  /// A bare integer literal's type: int64 in Relax, int32 in TIR buffer
+  /// shapes (as TVM parses and prints them).
+  DataType intLiteral = DataType::int64();
 };
 
 class Parser {

@@ -255,9 +255,9 @@ public:
   uint64_t count(llvm::StringRef what, uint64_t minBytes) {
     uint64_t n = u64(what);
     if (ok() && n > left() / minBytes) {
-      fail(llvm::formatv("{0} {1} needs at least {2} bytes but only {3} "
-                         "remain",
-                         what, n, n > UINT64_MAX / minBytes ? UINT64_MAX : n * minBytes, left()));
+      fail(llvm::formatv("{0} {1} is more than the {2} bytes left can hold "
+                         "(at least {3} bytes each)",
+                         what, n, left(), minBytes));
       return 0;
     }
     return ok() ? n : 0;
