@@ -5,6 +5,7 @@
 #include "ir/Printer.h"
 #include "ir/StructuralEqual.h"
 #include "transforms/PassManager.h"
+#include "transforms/PassTest.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -18,30 +19,6 @@ using namespace graft;
 using namespace graft::driver;
 
 namespace {
-
-/// `--config K=V` lines and `# CONFIG:` lines into the context.
-llvm::Error applyConfigs(const std::vector<std::string> &configs, PassContext &ctx) {
-  for (const std::string &c : configs) {
-    auto [key, value] = llvm::StringRef(c).split('=');
-    if (key.trim().empty() || !llvm::StringRef(c).contains('='))
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "config '" + c + "' is not KEY=VALUE");
-    ctx.config[key.trim().str()] = value.trim().str();
-  }
-  return llvm::Error::success();
-}
-
-/// Spec §3: use_cuda_graph is true when -p names rewrite-cuda-graph itself.
-void setDefaultConfigs(llvm::StringRef pipelineText, const Pipeline &pipeline, PassContext &ctx) {
-  (void)pipeline;
-  llvm::SmallVector<llvm::StringRef, 16> names;
-  pipelineText.split(names, ',');
-  for (llvm::StringRef n : names) {
-    n = n.split('{').first.trim();
-    if (n == "rewrite-cuda-graph" || n == "RewriteCUDAGraph")
-      ctx.config["relax.backend.use_cuda_graph"] = "true";
-  }
-}
 
 int reportFailure(llvm::Error err, const LoadedFile &file) {
   int code = kBadInput;
@@ -79,10 +56,9 @@ int driver::runOpt(const OptArgs &args) {
     return kBadInput;
   }
   PassContext ctx;
-  setDefaultConfigs(pipelineText, *pipeline, ctx);
   std::vector<std::string> configs = file->file.configs;
   configs.insert(configs.end(), args.configs.begin(), args.configs.end());
-  if (llvm::Error err = applyConfigs(configs, ctx)) {
+  if (llvm::Error err = configurePassContext(ctx, pipelineText, configs)) {
     reportError(std::move(err), file);
     return kBadInput;
   }
@@ -148,45 +124,12 @@ void collectTestFiles(llvm::StringRef path, std::vector<std::string> &out) {
 
 /// Runs one pass-test file; returns "" on success, else the failure report.
 std::string runTestFile(const std::string &path) {
-  std::string captured;
   auto file = loadFile(path);
   if (!file) {
     llvm::consumeError(file.takeError());
     return "does not parse (see above)";
   }
-  IRModule *before = file->file.find("Before");
-  IRModule *expected = file->file.find("Expected");
-  if (!before)
-    return "has no module Before";
-  if (file->file.pipeline.empty())
-    return "has no '# PIPELINE:' line";
-  auto pipeline = parsePipeline(file->file.pipeline);
-  if (!pipeline)
-    return llvm::toString(pipeline.takeError());
-  PassContext ctx;
-  setDefaultConfigs(file->file.pipeline, *pipeline, ctx);
-  if (llvm::Error err = applyConfigs(file->file.configs, ctx))
-    return llvm::toString(std::move(err));
-  PassManagerOptions opts;
-  PassManager pm(opts);
-  llvm::Error err = pm.run(*before, *pipeline, ctx);
-  const std::string &expectError = file->file.expectError;
-  if (!expectError.empty()) {
-    if (!err)
-      return "expected the pipeline to fail with '" + expectError + "', but it succeeded";
-    std::string message = llvm::toString(std::move(err));
-    if (message.find(expectError) == std::string::npos)
-      return "expected an error containing '" + expectError + "', got: " + message;
-    return "";
-  }
-  if (err)
-    return "pipeline failed: " + llvm::toString(std::move(err));
-  if (!expected)
-    return "has no module Expected (and no '# EXPECT-ERROR:' line)";
-  llvm::Optional<Mismatch> mismatch = firstMismatch(*before, *expected);
-  if (!mismatch)
-    return "";
-  return "output differs from Expected:\n" + mismatch->report();
+  return runPassTest(file->file);
 }
 
 } // namespace
