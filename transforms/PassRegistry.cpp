@@ -36,7 +36,10 @@ Registry &registry() {
 } // namespace
 
 void graft::registerAllPasses() {
+  registerFuseMaskedCopyPass();
+  registerRemoveDeviceAssertsPass();
   registerTestDropBindingPass();
+  registerTestRemovePrintPass();
 }
 
 void graft::registerPass(PassInfo info) {

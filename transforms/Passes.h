@@ -12,8 +12,12 @@ namespace graft {
 
 void registerAllPasses();
 
+void registerFuseMaskedCopyPass();
+void registerRemoveDeviceAssertsPass();
+
 // Test-only passes.
 void registerTestDropBindingPass();
+void registerTestRemovePrintPass();
 
 } // namespace graft
 
