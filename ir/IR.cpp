@@ -221,7 +221,7 @@ std::vector<VDevice> IRModule::vdevices() const {
   for (const auto &[key, infos] : globalInfos)
     if (key == "vdevice")
       for (const Ref<Node> &n : infos)
-        if (const auto *vd = llvm::dyn_cast<VDeviceNode>(n.get()))
+        if (const auto *vd = llvm::dyn_cast_or_null<VDeviceNode>(n.get()))
           out.push_back(vd);
   return out;
 }

@@ -12,6 +12,7 @@
 #include "ir/StructInfoAnalysis.h"
 #include "ir/ops/OpDefs.h"
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <memory>
@@ -92,8 +93,11 @@ OpEntry *findEntry(llvm::StringRef name) {
 /// A registered entry for a full or script name (unknown entries excluded).
 OpEntry *findRegistered(llvm::StringRef name) {
   OpEntry *e = findEntry(name);
-  if ((!e || e->info->unknown) && !name.startswith("relax."))
-    e = findEntry(("relax." + name).str());
+  if ((!e || e->info->unknown) && !name.startswith("relax.")) {
+    llvm::SmallString<64> full("relax."); // No heap string: the parser asks per call.
+    full += name;
+    e = findEntry(full);
+  }
   return e && !e->info->unknown ? e : nullptr;
 }
 

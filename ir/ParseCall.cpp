@@ -325,7 +325,7 @@ llvm::Expected<Expr> Parser::defaultParam(const OpParam &p, bool &omit) {
   case AttrValue::Kind::DType:
     return dataTypeImm(d.getDType());
   case AttrValue::Kind::Array: {
-    if (p.kind == ParamKind::Shape) {
+    if (p.kind == ParamKind::Shape && !d.getArray().empty()) {
       std::vector<PrimExpr> vals;
       for (const AttrValue &v : d.getArray())
         if (v.kind() == AttrValue::Kind::Int)
@@ -549,6 +549,9 @@ llvm::Expected<Expr> Parser::builtinCall(uint32_t n, llvm::StringRef name,
     auto a = one("a value");
     if (!a)
       return a.takeError();
+    // Python's bool is an int: R.prim_value(True) holds int64 1.
+    if (ast_[*a].kind == AK::True || ast_[*a].kind == AK::False)
+      return primValueInt(ast_[*a].kind == AK::True ? 1 : 0);
     auto p = toPrim(*a, SInfoCtx{});
     if (!p)
       return p.takeError();
@@ -766,9 +769,10 @@ llvm::Expected<Expr> Parser::opCall(uint32_t n, const OpInfo *info, llvm::String
   llvm::SmallVector<uint32_t, 4> pos, kw;
   callArgs(n, pos, kw);
   const std::vector<OpParam> &params = info->params;
-  // Which syntax node fills each parameter (VarArgs: several).
-  std::vector<llvm::SmallVector<uint32_t, 1>> filled(params.size());
-  std::vector<bool> given(params.size(), false);
+  // Which syntax node fills each parameter (VarArgs: several). Inline
+  // storage: this runs once per binding.
+  llvm::SmallVector<llvm::SmallVector<uint32_t, 1>, 8> filled(params.size());
+  llvm::SmallVector<bool, 8> given(params.size(), false);
   std::vector<StructInfo> sargs;
   bool hasSInfoArgs = false;
   TextForm form = info->textForm;
@@ -798,6 +802,27 @@ llvm::Expected<Expr> Parser::opCall(uint32_t n, const OpInfo *info, llvm::String
       setAttr("memory_scope", pos[1]);
       pos.erase(pos.begin() + 1);
     }
+  }
+
+  // out_sinfo may be positional: call_tir(gv, args, out_sinfo, tir_vars),
+  // call_dps_packed(f, args, out_sinfo), call_tir_inplace(gv, args,
+  // inplace_indices, out_sinfo, tir_vars). It is not in `params`.
+  size_t outSInfoPos = form == TextForm::CallTIRInplace ? 3
+                       : form == TextForm::CallTIR || form == TextForm::CallDPSPacked
+                           ? 2
+                           : SIZE_MAX;
+  if (outSInfoPos < pos.size()) {
+    for (uint32_t k : kw)
+      if (ast_[k].text == "out_sinfo")
+        return astError(k, "R." + name + " got multiple values for argument 'out_sinfo'");
+    auto s = sinfoList(pos[outSInfoPos]);
+    if (!s)
+      return s.takeError();
+    sargs = std::move(*s);
+    if (sargs.size() != 1)
+      sargs = {tupleSInfo(std::move(sargs))};
+    hasSInfoArgs = true;
+    pos.erase(pos.begin() + static_cast<long>(outSInfoPos));
   }
 
   size_t pi = 0;
@@ -881,6 +906,15 @@ llvm::Expected<Expr> Parser::opCall(uint32_t n, const OpInfo *info, llvm::String
     uint32_t a = filled[i][0];
     if (ast_[a].kind == AK::None && p.hasDefault && p.defaultValue.isNone())
       continue;
+    if (ast_[a].kind == AK::None && p.hasDefault &&
+        p.defaultValue.kind() == AttrValue::Kind::Array) {
+      bool omit = false;
+      auto d = defaultParam(p, omit); // memory.view: None is the empty tuple.
+      if (!d)
+        return d.takeError();
+      args.push_back(*d);
+      continue;
+    }
     // The packed-call forms take the callee as a name string.
     bool calleeSlot = i == 0 && (form == TextForm::CallPurePacked ||
                                  form == TextForm::CallInplacePacked ||
@@ -923,6 +957,17 @@ llvm::Expected<Expr> Parser::opCall(uint32_t n, const OpInfo *info, llvm::String
       return llvm::handleErrors(std::move(err), [&](const llvm::ErrorInfoBase &e) {
         return astError(n, e.message());
       });
+  // TVM's R.to_vdevice wrapper looks the vdevice up in the module being
+  // built (its global infos are parsed first); other ops infer without them.
+  if (!annotation && info->name == "relax.to_vdevice" && mod_ && !args.empty() && args[0]->sinfo) {
+    InferContext ctx;
+    ctx.module = mod_;
+    CallNode probe(getOp(info->name), args, at, sargs, nullptr);
+    if (auto s = inferCallSInfo(probe, ctx))
+      annotation = *s;
+    else
+      llvm::consumeError(s.takeError());
+  }
   return withLoc(make<CallNode>(getOp(info->name), std::move(args), at, std::move(sargs),
                                 annotation),
                  astLoc(n));

@@ -90,7 +90,31 @@ struct ExprGrammar {
     DepthGuard g(p.depth_);
     if (g.tooDeep())
       return p.errorHere("nesting too deep");
-    return orExpr();
+    auto e = orExpr();
+    if (!e || !p.isName("if"))
+      return e;
+    return conditional(*e);
+  }
+
+  /// `a if c else b` (v0.23's evaluator): a Python bool `c` picks a branch
+  /// now; anything else becomes T.if_then_else(c, a, b), which only a TIR
+  /// condition survives.
+  llvm::Expected<uint32_t> conditional(uint32_t then) {
+    uint32_t t = static_cast<uint32_t>(p.pos_++);
+    auto cond = orExpr();
+    if (!cond)
+      return cond;
+    if (!p.isName("else"))
+      return p.errorHere("expected 'else' in a conditional expression");
+    ++p.pos_;
+    auto other = expr();
+    if (!other)
+      return other;
+    AK ck = p.ast_[*cond].kind;
+    if (ck == AK::True || ck == AK::False)
+      return ck == AK::True ? then : *other;
+    uint32_t callee = add(AK::Name, t, {}, "T.if_then_else");
+    return add(AK::Call, t, {callee, *cond, then, *other});
   }
 
   llvm::Expected<uint32_t> orExpr() {
@@ -139,15 +163,20 @@ struct ExprGrammar {
     auto lhs = arith(1);
     if (!lhs)
       return lhs;
+    // v0.23: a chain `a < b < c` means `(a < b) and (b < c)`.
+    llvm::Optional<uint32_t> chain;
+    uint32_t left = *lhs;
     while (isCompare(p.kind())) {
       Tok op = p.kind();
       uint32_t t = static_cast<uint32_t>(p.pos_++);
       auto rhs = arith(1);
       if (!rhs)
         return rhs;
-      *lhs = add(AK::BinOp, t, {*lhs, *rhs}, {}, op);
+      uint32_t cmp = add(AK::BinOp, t, {left, *rhs}, {}, op);
+      chain = chain ? add(AK::BoolOp, t, {*chain, cmp}, "and") : cmp;
+      left = *rhs;
     }
-    return lhs;
+    return chain ? *chain : *lhs;
   }
 
   llvm::Expected<uint32_t> arith(int minPrec) {
@@ -424,9 +453,37 @@ bool Parser::isNumLit(uint32_t n) const {
          isNumLit(kid(n, 0));
 }
 
+/// The magnitude of an integer literal token (underscores allowed, 0x/0o/0b
+/// prefixes); None when it does not fit 64 bits.
+static llvm::Optional<uint64_t> literalMagnitude(llvm::StringRef text) {
+  std::string digits;
+  for (char c : text)
+    if (c != '_')
+      digits.push_back(c);
+  llvm::StringRef s = digits;
+  unsigned radix = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+    radix = 16, s = s.drop_front(2);
+  else if (s.size() > 2 && s[0] == '0' && (s[1] == 'o' || s[1] == 'O'))
+    radix = 8, s = s.drop_front(2);
+  else if (s.size() > 2 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B'))
+    radix = 2, s = s.drop_front(2);
+  uint64_t v = 0;
+  if (s.getAsInteger(radix, v))
+    return llvm::None;
+  return v;
+}
+
 llvm::Expected<int64_t> Parser::intValue(uint32_t n) {
   const Ast &a = ast_[n];
   if (a.kind == AK::Unary && (a.op == Tok::Minus || a.op == Tok::Plus)) {
+    // -9223372036854775808 is INT64_MIN although its magnitude is not an int64.
+    const Ast &k = ast_[kid(n, 0)];
+    if (a.op == Tok::Minus && k.kind == AK::Int) {
+      auto m = literalMagnitude(text(k.tok));
+      if (m && *m == static_cast<uint64_t>(INT64_MAX) + 1)
+        return INT64_MIN;
+    }
     auto v = intValue(kid(n, 0));
     if (!v)
       return v;
@@ -440,22 +497,10 @@ llvm::Expected<int64_t> Parser::intValue(uint32_t n) {
     return a.kind == AK::True ? 1 : 0;
   if (a.kind != AK::Int)
     return astError(n, "expected an integer");
-  std::string digits;
-  for (char c : text(a.tok))
-    if (c != '_')
-      digits.push_back(c);
-  llvm::StringRef s = digits;
-  unsigned radix = 10;
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-    radix = 16, s = s.drop_front(2);
-  else if (s.size() > 2 && s[0] == '0' && (s[1] == 'o' || s[1] == 'O'))
-    radix = 8, s = s.drop_front(2);
-  else if (s.size() > 2 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B'))
-    radix = 2, s = s.drop_front(2);
-  uint64_t v = 0;
-  if (s.getAsInteger(radix, v) || v > static_cast<uint64_t>(INT64_MAX))
+  auto v = literalMagnitude(text(a.tok));
+  if (!v || *v > static_cast<uint64_t>(INT64_MAX))
     return astError(n, "integer literal out of range");
-  return static_cast<int64_t>(v);
+  return static_cast<int64_t>(*v);
 }
 
 llvm::Expected<double> Parser::floatValue(uint32_t n) {

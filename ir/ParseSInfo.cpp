@@ -54,6 +54,28 @@ struct PrimStringParser {
   }
   llvm::Error err(const llvm::Twine &m) { return diagError(here(), m); }
 
+  /// Comparisons (not chained): what the printer writes inside T.And,
+  /// T.if_then_else and the like.
+  llvm::Expected<PrimExpr> compare() {
+    auto lhs = sum();
+    if (!lhs)
+      return lhs;
+    ws();
+    static const std::pair<llvm::StringRef, PrimOp> ops[] = {
+        {"<=", PrimOp::LE}, {">=", PrimOp::GE}, {"==", PrimOp::EQ},
+        {"!=", PrimOp::NE}, {"<", PrimOp::LT},  {">", PrimOp::GT}};
+    for (const auto &[text, op] : ops) {
+      if (!s.substr(i).startswith(text))
+        continue;
+      i += text.size();
+      auto rhs = sum();
+      if (!rhs)
+        return rhs;
+      return primBinary(op, *lhs, *rhs);
+    }
+    return lhs;
+  }
+
   llvm::Expected<PrimExpr> sum() {
     if (++depth > kMaxNestingDepth)
       return err("nesting too deep");
@@ -123,7 +145,7 @@ struct PrimStringParser {
     char c = s[i];
     if (c == '(') {
       ++i;
-      auto e = sum();
+      auto e = compare();
       if (!e)
         return e;
       ws();
@@ -150,12 +172,27 @@ struct PrimStringParser {
       llvm::SMLoc at = base ? llvm::SMLoc::getFromPointer(base + start) : fallback;
       ws();
       if (i < s.size() && s[i] == '(') {
-        // T.max(a, b) / T.min(a, b) / T.int64(k)
+        // T.max(a, b) / T.min(a, b) / T.int64(k), the logical ops,
+        // T.if_then_else(c, a, b) and T.Cast('dtype', x), as the printer
+        // writes them inside a signature string.
         ++i;
         llvm::SmallVector<PrimExpr, 2> args;
+        llvm::Optional<DataType> castTo;
         ws();
+        if (name == "T.Cast" && i < s.size() && (s[i] == '\'' || s[i] == '"')) {
+          size_t close = s.find(s[i], i + 1);
+          if (close == llvm::StringRef::npos)
+            return err("unterminated dtype string");
+          castTo = DataType::parse(s.slice(i + 1, close));
+          if (!castTo)
+            return err("unknown dtype");
+          i = close + 1;
+          ws();
+          if (i < s.size() && s[i] == ',')
+            ++i;
+        }
         while (i < s.size() && s[i] != ')') {
-          auto a = sum();
+          auto a = compare();
           if (!a)
             return a;
           args.push_back(*a);
@@ -171,8 +208,22 @@ struct PrimStringParser {
         ++i;
         if ((name == "T.max" || name == "T.min") && args.size() == 2)
           return primBinary(name == "T.max" ? PrimOp::Max : PrimOp::Min, args[0], args[1]);
-        if ((name == "T.int64" || name == "T.int32") && args.size() == 1)
+        if ((name == "T.int64" || name == "T.int32") && args.size() == 1) {
+          if (const auto *imm = llvm::dyn_cast<IntImmNode>(args[0].get()))
+            return intImm(imm->value, name == "T.int64" ? DataType::int64() : DataType::int32());
           return args[0];
+        }
+        if ((name == "T.And" || name == "T.Or") && args.size() == 2)
+          return primBinary(name == "T.And" ? PrimOp::And : PrimOp::Or, args[0], args[1]);
+        if ((name == "T.floordiv" || name == "T.floormod") && args.size() == 2)
+          return primBinary(name == "T.floordiv" ? PrimOp::FloorDiv : PrimOp::FloorMod,
+                            args[0], args[1]);
+        if (name == "T.Not" && args.size() == 1)
+          return PrimExpr(make<PrimNotNode>(args[0]));
+        if ((name == "T.if_then_else" || name == "T.Select") && args.size() == 3)
+          return PrimExpr(make<PrimSelectNode>(args[0], args[1], args[2]));
+        if (castTo && args.size() == 1)
+          return PrimExpr(make<PrimCastNode>(*castTo, args[0]));
         return diagError(at, "unsupported function '" + name + "' in a symbolic expression");
       }
       return p.primName(name, at, ctx);
@@ -198,7 +249,7 @@ llvm::Expected<PrimExpr> Parser::primString(uint32_t n, const SInfoCtx &ctx) {
   if (s.data() >= buf_.data() && s.data() + s.size() <= buf_.data() + buf_.size())
     base = s.data();
   PrimStringParser ps{*this, s, base, astLoc(n), ctx};
-  auto e = ps.sum();
+  auto e = ps.compare();
   if (!e)
     return e;
   ps.ws();

@@ -37,6 +37,9 @@ const Sym *Parser::lookup(llvm::StringRef name) const {
 
 void Parser::define(llvm::StringRef name, Sym sym) {
   auto &entry = *syms_.try_emplace(name).first;
+  // A fresh name cannot change a resolution that succeeded; a shadowing one can.
+  if (!entry.second.empty())
+    ++symEpoch_;
   entry.second.push_back(std::move(sym));
   undo_.push_back(&entry);
 }
@@ -45,6 +48,8 @@ void Parser::popScope() {
   size_t mark = scopeMarks_.empty() ? 0 : scopeMarks_.back();
   if (!scopeMarks_.empty())
     scopeMarks_.pop_back();
+  if (undo_.size() > mark)
+    ++symEpoch_;
   while (undo_.size() > mark) {
     undo_.back()->second.pop_back();
     undo_.pop_back();
@@ -176,6 +181,7 @@ llvm::Error Parser::parseFile(std::vector<std::unique_ptr<IRModule>> &modules) {
     auto mod = std::make_unique<IRModule>();
     mod->loc = locOf(decoTok);
     mod_ = mod.get();
+    ++symEpoch_; // Annotations may name the module's vdevices.
     gvars_.clear();
     if (decoName == "I.ir_module" || decoName == "tvm.script.ir_module") {
       DecoFlags f;
@@ -335,6 +341,7 @@ llvm::Error Parser::parseModuleClass(IRModule &mod, bool checkWF) {
 llvm::Error Parser::parseGlobalInfos(IRModule &mod, uint32_t call) {
   llvm::SmallVector<uint32_t, 2> pos, kw;
   callArgs(call, pos, kw);
+  ++symEpoch_; // Annotations may name the vdevices defined here.
   if (pos.size() != 1 || node(pos[0]).kind != AK::Dict)
     return astError(call, "I.module_global_infos expects a dictionary");
   uint32_t dict = pos[0];
@@ -347,8 +354,14 @@ llvm::Error Parser::parseGlobalInfos(IRModule &mod, uint32_t call) {
     std::vector<Ref<Node>> infos;
     for (uint32_t j = 0; j < node(v).count; ++j) {
       uint32_t item = kid(v, j);
+      if (node(item).kind == AK::Call && node(kid(item, 0)).text == "I.dummy_global_info" &&
+          node(item).count == 1) {
+        infos.push_back(Ref<Node>()); // The dummy info: a null entry.
+        continue;
+      }
       if (node(item).kind != AK::Call || node(kid(item, 0)).text != "I.vdevice")
-        return astError(item, "unsupported global info (only I.vdevice is supported)");
+        return astError(item, "unsupported global info (only I.vdevice and "
+                              "I.dummy_global_info are supported)");
       llvm::SmallVector<uint32_t, 3> ipos, ikw;
       callArgs(item, ipos, ikw);
       int64_t target = -1, id = -1, scope = -1;
@@ -775,6 +788,24 @@ llvm::Error Parser::emitNamed(llvm::StringRef name, Expr value, llvm::SMLoc loc,
   return llvm::Error::success();
 }
 
+llvm::Expected<StructInfo> Parser::annotationSInfo(uint32_t ast, size_t firstTok,
+                                                    size_t endTok) {
+  if (memoEpoch_ != symEpoch_) {
+    annotationMemo_.clear();
+    memoEpoch_ = symEpoch_;
+  }
+  const Token &last = tok(endTok - 1);
+  llvm::StringRef text =
+      buf_.slice(tok(firstTok).offset, static_cast<size_t>(last.offset) + last.length);
+  auto it = annotationMemo_.find(text);
+  if (it != annotationMemo_.end())
+    return it->second;
+  auto s = toSInfo(ast, SInfoCtx{});
+  if (s)
+    annotationMemo_.try_emplace(text, *s);
+  return s;
+}
+
 llvm::Error Parser::parseBinding(bool isLastInBranch, std::string *lastName, Expr *lastValue,
                                  llvm::SMLoc *lastLoc) {
   llvm::SmallVector<std::pair<llvm::StringRef, size_t>, 2> targets;
@@ -788,11 +819,14 @@ llvm::Error Parser::parseBinding(bool isLastInBranch, std::string *lastName, Exp
   }
   llvm::SMLoc bindLoc = locOf(targets[0].second);
   int64_t annAst = -1;
+  size_t annFirst = 0, annEnd = 0;
   if (consume(Tok::Colon)) {
+    annFirst = pos_;
     auto a = parseExpr();
     if (!a)
       return a.takeError();
     annAst = *a;
+    annEnd = pos_;
   }
   if (auto err = expect(Tok::Assign, "'='"))
     return err;
@@ -804,7 +838,7 @@ llvm::Error Parser::parseBinding(bool isLastInBranch, std::string *lastName, Exp
     return err;
   StructInfo ann;
   if (annAst >= 0) {
-    auto s = toSInfo(static_cast<uint32_t>(annAst), SInfoCtx{});
+    auto s = annotationSInfo(static_cast<uint32_t>(annAst), annFirst, annEnd);
     if (!s)
       return s.takeError();
     ann = *s;
@@ -870,7 +904,8 @@ llvm::Error Parser::parseBinding(bool isLastInBranch, std::string *lastName, Exp
     return llvm::Error::success();
   }
   Cls cls = classify(rhs);
-  if ((cls == Cls::PyNum || cls == Cls::PyBool) && isNumLit(rhs)) {
+  if ((cls == Cls::PyNum || cls == Cls::PyBool) &&
+      (isNumLit(rhs) || r.kind == AK::True || r.kind == AK::False)) {
     // A Python number becomes R.const: int32, float32 or bool.
     auto data = std::make_shared<TensorData>();
     if (r.kind == AK::True || r.kind == AK::False) {
@@ -949,8 +984,10 @@ llvm::Error Parser::parseDataflow(std::vector<BindingBlock> &blocks) {
     return errorHere("expected an indented dataflow block");
   size_t indent = pos_;
 
-  // Pre-scan: the last assignment of each name, and the R.output names.
-  llvm::StringMap<uint32_t> lastAssign;
+  // Pre-scan: the assignment targets in order, and the R.output names. Only
+  // the outputs need their last assignment: a map of every name would cost
+  // a hash insertion per binding.
+  std::vector<uint32_t> targets;
   size_t outputStmt = 0;
   llvm::SmallVector<std::pair<llvm::StringRef, size_t>, 8> outputs;
   size_t i = indent + 1;
@@ -972,7 +1009,7 @@ llvm::Error Parser::parseDataflow(std::vector<BindingBlock> &blocks) {
       while (tok(j).kind == Tok::Name &&
              (tok(j + 1).kind == Tok::Comma || tok(j + 1).kind == Tok::Assign ||
               tok(j + 1).kind == Tok::Colon)) {
-        lastAssign[text(j)] = static_cast<uint32_t>(j);
+        targets.push_back(static_cast<uint32_t>(j));
         if (tok(j + 1).kind != Tok::Comma)
           break;
         j += 2;
@@ -986,11 +1023,19 @@ llvm::Error Parser::parseDataflow(std::vector<BindingBlock> &blocks) {
     return error(withTok, "a dataflow block must end with R.output(...)");
   llvm::DenseSet<uint32_t> savedOutputs = std::move(outputNameToks_);
   outputNameToks_.clear();
-  for (auto &[name, t] : outputs) {
-    // A name bound only in a nested block is reported at R.output itself.
-    auto it = lastAssign.find(name);
-    if (it != lastAssign.end())
-      outputNameToks_.insert(it->second);
+  // Outputs still looking for their last assignment. A name bound only in a
+  // nested block is reported at R.output itself.
+  llvm::StringMap<bool> pending;
+  for (auto &[name, t] : outputs)
+    pending.try_emplace(name, true);
+  size_t unresolved = pending.size();
+  for (auto it = targets.rbegin(); it != targets.rend() && unresolved > 0; ++it) {
+    auto p = pending.find(text(*it));
+    if (p != pending.end() && p->second) {
+      p->second = false;
+      outputNameToks_.insert(*it);
+      --unresolved;
+    }
   }
 
   blocks.push_back(bb_->endBlock());
@@ -1127,10 +1172,13 @@ llvm::Error Parser::parseIf(size_t stmtTok) {
 // Entry points
 //===----------------------------------------------------------------------===//
 
-llvm::Expected<ParsedFile> graft::parseText(llvm::StringRef text, llvm::StringRef bufferName,
-                                            std::shared_ptr<llvm::SourceMgr> *smOut) {
+namespace {
+/// Parses `buffer`, which becomes the file's source buffer (locations of
+/// diagnostics and nodes point into it).
+llvm::Expected<ParsedFile> parseBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
+                                       std::shared_ptr<llvm::SourceMgr> *smOut) {
   auto sm = std::make_shared<llvm::SourceMgr>();
-  sm->AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, bufferName), llvm::SMLoc());
+  sm->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   if (smOut)
     *smOut = sm;
   llvm::StringRef buf = sm->getMemoryBuffer(sm->getMainFileID())->getBuffer();
@@ -1149,6 +1197,12 @@ llvm::Expected<ParsedFile> graft::parseText(llvm::StringRef text, llvm::StringRe
     m->sources = sm;
   return file;
 }
+} // namespace
+
+llvm::Expected<ParsedFile> graft::parseText(llvm::StringRef text, llvm::StringRef bufferName,
+                                            std::shared_ptr<llvm::SourceMgr> *smOut) {
+  return parseBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, bufferName), smOut);
+}
 
 llvm::Expected<ParsedFile> graft::parseFile(llvm::StringRef path,
                                             std::shared_ptr<llvm::SourceMgr> *smOut) {
@@ -1156,5 +1210,9 @@ llvm::Expected<ParsedFile> graft::parseFile(llvm::StringRef path,
   if (!buf)
     return llvm::createStringError(buf.getError(),
                                    "cannot read '" + path + "': " + buf.getError().message());
-  return parseText((*buf)->getBuffer(), path, smOut);
+  if (path == "-") // Keep "-" as the name diagnostics show.
+    return parseText((*buf)->getBuffer(), path, smOut);
+  // The file's own buffer (mapped for large files) is used as is: copying a
+  // large input would cost a page fault per 4 KiB.
+  return parseBuffer(std::move(*buf), smOut);
 }

@@ -70,7 +70,9 @@ void printFloatLiteral(llvm::raw_ostream &os, double v) {
 
 class Printer {
 public:
-  Printer(llvm::raw_ostream &os, VarPrinter printVar) : os_(os), printVar_(printVar) {}
+  /// `faithful`: an int32 literal that would read back as int64 says its type.
+  Printer(llvm::raw_ostream &os, VarPrinter printVar, bool faithful)
+      : os_(os), printVar_(printVar), bareInt32_(!faithful), faithful_(faithful) {}
 
   void print(const PrimExprNode *e) {
     if (!e) {
@@ -95,14 +97,15 @@ public:
       printBinary(llvm::cast<PrimBinaryNode>(e));
       return;
     case NodeKind::PrimNot:
-      os_ << "T.Not(";
-      print(llvm::cast<PrimNotNode>(e)->a.get());
-      os_ << ')';
+      printCall("T.Not", {llvm::cast<PrimNotNode>(e)->a.get()});
       return;
     case NodeKind::PrimCast: {
       const auto *c = llvm::cast<PrimCastNode>(e);
       os_ << "T.Cast(\"" << c->dtype.str() << "\", ";
+      bool saved = bareInt32_;
+      bareInt32_ = !faithful_;
       print(c->value.get());
+      bareInt32_ = saved;
       os_ << ')';
       return;
     }
@@ -123,7 +126,10 @@ private:
       os_ << (imm->value ? "True" : "False");
       return;
     }
-    if (imm->dtype == DataType::int64() || imm->dtype == DataType::int32()) {
+    // An int32 literal reads back as int32 only next to an int32 operand
+    // that fixes its type (the parser's literal rule); alone it would read
+    // back as int64, so it says its type.
+    if (imm->dtype == DataType::int64() || (imm->dtype == DataType::int32() && bareInt32_)) {
       os_ << imm->value;
       return;
     }
@@ -133,12 +139,15 @@ private:
   void printCall(llvm::StringRef callee, std::initializer_list<const PrimExprNode *> args) {
     os_ << callee << '(';
     bool first = true;
+    bool saved = bareInt32_;
+    bareInt32_ = !faithful_;
     for (const PrimExprNode *a : args) {
       if (!first)
         os_ << ", ";
       first = false;
       print(a);
     }
+    bareInt32_ = saved;
     os_ << ')';
   }
 
@@ -164,13 +173,25 @@ private:
     bool compare = prec == PrecCompare;
     // Left-associative: the left operand needs parens only when it binds
     // looser; a comparison never takes an unparenthesized comparison.
-    printOperand(b->a.get(), compare ? lp <= prec : lp < prec);
+    printOperandOf(b, b->a.get(), b->b.get(), compare ? lp <= prec : lp < prec);
     os_ << ' ' << primOpSpelling(b->op) << ' ';
-    printOperand(b->b.get(), rp <= prec);
+    printOperandOf(b, b->b.get(), b->a.get(), rp <= prec);
+  }
+
+  /// Prints `operand` of a binary op whose other operand is `other`.
+  void printOperandOf(const PrimBinaryNode *, const PrimExprNode *operand,
+                      const PrimExprNode *other, bool needParens) {
+    bool saved = bareInt32_;
+    bareInt32_ = !faithful_ ||
+                 (other && !llvm::isa<IntImmNode>(other) && other->dtype == DataType::int32());
+    printOperand(operand, needParens);
+    bareInt32_ = saved;
   }
 
   llvm::raw_ostream &os_;
   VarPrinter printVar_;
+  bool bareInt32_;
+  const bool faithful_;
 };
 
 void printVarName(llvm::raw_ostream &os, const TirVarNode *v) { os << v->name; }
@@ -178,11 +199,11 @@ void printVarName(llvm::raw_ostream &os, const TirVarNode *v) { os << v->name; }
 } // namespace
 
 void graft::printPrimExpr(llvm::raw_ostream &os, const PrimExprNode *e, VarPrinter printVar) {
-  Printer(os, printVar).print(e);
+  Printer(os, printVar, /*faithful=*/true).print(e);
 }
 
 void graft::printPrimExpr(llvm::raw_ostream &os, const PrimExprNode *e) {
-  Printer(os, printVarName).print(e);
+  Printer(os, printVarName, /*faithful=*/false).print(e);
 }
 
 std::string graft::toString(const PrimExprNode *e) {

@@ -47,6 +47,26 @@ void printTirExpr(llvm::raw_ostream &os, const PrimExprNode *e) {
   printPrimExpr(os, e);
 }
 
+/// `e` with every int64 literal replaced by a var named `T.int64(v)`: in a
+/// TIR statement TVM spells every int64 literal that way, not only a
+/// top-level one (`T.ret(n + T.int64(1))`).
+PrimExpr withTirLiterals(const PrimExpr &e) {
+  if (const auto *imm = llvm::dyn_cast<IntImmNode>(e.get()))
+    return imm->dtype == DataType::int64()
+               ? make<TirVarNode>("T.int64(" + std::to_string(imm->value) + ")", imm->dtype)
+               : e;
+  if (const auto *b = llvm::dyn_cast<PrimBinaryNode>(e.get()))
+    return make<PrimBinaryNode>(b->op, withTirLiterals(b->a), withTirLiterals(b->b), b->dtype);
+  if (const auto *n = llvm::dyn_cast<PrimNotNode>(e.get()))
+    return make<PrimNotNode>(withTirLiterals(n->a));
+  if (const auto *c = llvm::dyn_cast<PrimCastNode>(e.get()))
+    return make<PrimCastNode>(c->dtype, withTirLiterals(c->value));
+  if (const auto *s = llvm::dyn_cast<PrimSelectNode>(e.get()))
+    return make<PrimSelectNode>(withTirLiterals(s->cond), withTirLiterals(s->trueValue),
+                                withTirLiterals(s->falseValue));
+  return e;
+}
+
 void printShapeTuple(llvm::raw_ostream &os, const std::vector<PrimExpr> &shape) {
   os << '(';
   for (size_t i = 0; i < shape.size(); ++i) {
@@ -89,7 +109,7 @@ void ScriptPrinter::printPrimFuncBody(llvm::raw_ostream &os, const PrimFuncNode 
     os.indent(indent * 4);
     if (pf.computed) {
       os << (pf.retType.isVoid() ? "T.evaluate(" : "T.ret(");
-      printTirExpr(os, pf.computed.get());
+      printPrimExpr(os, withTirLiterals(pf.computed).get());
       os << ")\n";
     } else {
       os << "T.evaluate(0)\n";
@@ -189,14 +209,21 @@ void ScriptPrinter::printPrimFunc(llvm::raw_ostream &os, const PrimFuncNode &pf,
       os << ")\n";
     }
   }
-  // Symbolic dims of match_buffer'd params, declared in first-use order.
+  // Symbolic dims of match_buffer'd params, declared in first-use order. A
+  // dim named like a scalar param is that param: declaring it would shadow it.
   llvm::SmallVector<const TirVarNode *, 4> declared;
   llvm::DenseSet<const TirVarNode *> seen;
+  auto isScalarParam = [&](const TirVarNode *v) {
+    for (const PrimParam &p : pf.params)
+      if (p.kind == PrimParam::Kind::Scalar && p.name == v->name)
+        return true;
+    return false;
+  };
   for (const PrimParam &p : pf.params)
     if (p.kind == PrimParam::Kind::Buffer && !isConstShape(p))
       for (const PrimExpr &d : p.shape)
         forEachTirVar(d.get(), [&](const TirVarNode *v) {
-          if (seen.insert(v).second)
+          if (seen.insert(v).second && !isScalarParam(v))
             declared.push_back(v);
         });
   for (const TirVarNode *v : declared)

@@ -44,6 +44,13 @@ void ScriptPrinter::printPrim(llvm::raw_ostream &os, const PrimExprNode *e) {
     return;
   }
   if (!inSignature_ || !hasTirVar(e)) {
+    // A lone `True` reads back as int64 1 (Python's bool is an int), so a
+    // bool literal says its type.
+    const auto *imm = llvm::dyn_cast<IntImmNode>(e);
+    if (imm && imm->dtype.isBool()) {
+      os << (imm->value ? "T.bool(True)" : "T.bool(False)");
+      return;
+    }
     printPrimExpr(os, e, printVar);
     return;
   }

@@ -60,24 +60,22 @@ bool isValidIdent(llvm::StringRef s) {
 void NameTable::reset(llvm::StringRef moduleName) {
   used_.clear();
   names_.clear();
+  alloc_.Reset();
   for (const char *r : kReserved)
     used_.try_emplace(r, 1);
   if (!moduleName.empty())
-    used_.try_emplace(moduleName, 1);
+    used_.try_emplace(keep(moduleName), 1);
+}
+
+llvm::StringRef NameTable::keep(llvm::StringRef s) {
+  char *p = alloc_.Allocate<char>(s.size());
+  std::copy(s.begin(), s.end(), p);
+  return llvm::StringRef(p, s.size());
 }
 
 void NameTable::reserve(size_t n) {
   names_.reserve(n);
-  if (n <= used_.size())
-    return;
-  // StringMap cannot grow in place; rebuild it at size. Only reserved
-  // words can be in it here (nothing in names_ points into it yet).
-  if (!names_.empty())
-    return;
-  llvm::StringMap<unsigned> bigger(static_cast<unsigned>(std::min<size_t>(n * 2, 1u << 30)));
-  for (const auto &e : used_)
-    bigger.try_emplace(e.getKey(), e.getValue());
-  used_ = std::move(bigger);
+  used_.reserve(used_.size() + n);
 }
 
 llvm::StringRef NameTable::claim(llvm::StringRef hint) {
@@ -88,10 +86,14 @@ llvm::StringRef NameTable::claim(llvm::StringRef hint) {
     b = base;
   }
   auto [it, inserted] = used_.try_emplace(b, 1);
-  if (inserted)
-    return it->getKey();
+  if (inserted) {
+    // The key still points at the caller's text: store a copy. Same
+    // characters, so the same hash and slot.
+    it->first = keep(b);
+    return it->first;
+  }
   // Taken: try base_k from the base's counter on.
-  unsigned k = it->getValue();
+  unsigned k = it->second;
   llvm::SmallString<32> candidate;
   do {
     candidate.clear();
@@ -99,16 +101,16 @@ llvm::StringRef NameTable::claim(llvm::StringRef hint) {
     ++k;
   } while (used_.count(candidate));
   it->second = k; // Before inserting: insertion may rehash.
-  return used_.try_emplace(candidate, 1).first->getKey();
+  llvm::StringRef name = keep(candidate);
+  used_.try_emplace(name, 1);
+  return name;
 }
 
 llvm::StringRef NameTable::nameOf(const void *n, llvm::StringRef hint) {
-  auto it = names_.find(n);
-  if (it != names_.end())
-    return it->second;
-  llvm::StringRef name = claim(hint);
-  names_.try_emplace(n, name);
-  return name;
+  auto [it, inserted] = names_.try_emplace(n);
+  if (inserted)
+    it->second = claim(hint); // claim() leaves names_ alone: `it` stays valid.
+  return it->second;
 }
 
 void graft::printer::printQuoted(llvm::raw_ostream &os, llvm::StringRef s) {

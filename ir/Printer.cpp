@@ -19,6 +19,7 @@
 
 #include "ir/Printer.h"
 
+#include "ir/HugePages.h"
 #include "ir/Op.h"
 #include "ir/PrintImpl.h"
 
@@ -362,6 +363,27 @@ void ScriptPrinter::printNestedFunction(llvm::raw_ostream &os, const BindingNode
   printFunctionBody(os, fn, indent + 1);
 }
 
+namespace {
+
+/// A buffered stream that appends to a vector. raw_svector_ostream is
+/// unbuffered: each of the ~20 small writes of a binding would take a
+/// virtual call and a vector append instead of an inline copy.
+class BufferedVectorStream : public llvm::raw_ostream {
+public:
+  explicit BufferedVectorStream(llvm::SmallVectorImpl<char> &out) : out_(out) {
+    SetBufferSize(1 << 16);
+  }
+  ~BufferedVectorStream() override { flush(); }
+
+private:
+  void write_impl(const char *ptr, size_t size) override { out_.append(ptr, ptr + size); }
+  uint64_t current_pos() const override { return out_.size(); }
+
+  llvm::SmallVectorImpl<char> &out_;
+};
+
+} // namespace
+
 void ScriptPrinter::printTopFunction(llvm::raw_ostream &os, const FunctionNode &fn,
                                      llvm::StringRef name, unsigned indent) {
   names_.reset(module_ ? llvm::StringRef(module_->name) : llvm::StringRef("Module"));
@@ -400,8 +422,11 @@ void ScriptPrinter::printTopFunction(llvm::raw_ostream &os, const FunctionNode &
   names_.reserve(bindings);
   llvm::SmallString<4096> body;
   body.reserve(bindings * 80);
-  llvm::raw_svector_ostream bos(body);
-  printFunctionBody(bos, fn, indent + 1);
+  adviseHugePages(body.data(), body.capacity());
+  {
+    BufferedVectorStream bos(body);
+    printFunctionBody(bos, fn, indent + 1);
+  }
   for (const TirVarNode *v : preamble_) {
     indentTo(os, indent + 1);
     if (!v)

@@ -36,8 +36,28 @@ Registry &registry() {
 } // namespace
 
 void graft::registerAllPasses() {
+  registerCanonicalizeBindingsPass();
+  registerDeadCodeEliminationPass();
   registerFuseMaskedCopyPass();
   registerRemoveDeviceAssertsPass();
+  registerKillAfterLastUsePass();
+  registerStaticPlanBlockMemoryPass();
+  registerRewriteCUDAGraphPass();
+  registerVMShapeLowerPass();
+  registerToNonDataflowPass();
+  registerRemovePurityCheckingPass();
+  registerCallTIRRewritePass();
+  registerLowerAllocTensorPass();
+  registerLowerRuntimeBuiltinPass();
+  registerComputePrimValuePass();
+  registerAttachGlobalSymbolPass();
+  // TVM's VM finalize pipeline (spec §3); a pipeline's text is parsed only
+  // when it is used, so it is registered before every pass of it exists.
+  registerPipeline({"finalize", "TVM's VM finalize pipeline",
+                    "to-non-dataflow,remove-purity-checking,call-tir-rewrite,"
+                    "static-plan-block-memory,rewrite-cuda-graph,lower-alloc-tensor,"
+                    "kill-after-last-use,lower-runtime-builtin,compute-prim-value,"
+                    "vm-shape-lower,attach-global-symbol"});
   registerTestDropBindingPass();
   registerTestRemovePrintPass();
 }

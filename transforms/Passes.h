@@ -12,9 +12,22 @@ namespace graft {
 
 void registerAllPasses();
 
+void registerCanonicalizeBindingsPass();
+void registerDeadCodeEliminationPass();
 void registerFuseMaskedCopyPass();
 void registerRemoveDeviceAssertsPass();
+void registerKillAfterLastUsePass();
+void registerStaticPlanBlockMemoryPass();
+void registerRewriteCUDAGraphPass();
+void registerVMShapeLowerPass();
 
+void registerToNonDataflowPass();
+void registerRemovePurityCheckingPass();
+void registerCallTIRRewritePass();
+void registerLowerAllocTensorPass();
+void registerLowerRuntimeBuiltinPass();
+void registerComputePrimValuePass();
+void registerAttachGlobalSymbolPass();
 // Test-only passes.
 void registerTestDropBindingPass();
 void registerTestRemovePrintPass();

@@ -299,10 +299,12 @@ void registerMemoryOps() {
   registerOp(killTensor);
   // Absent view slots are empty tuples, as TVM's constructor fills them.
   AttrValue unset = AttrValue::array({});
+  // The wrapper converts a list to a ShapeExpr, a str to a DataTypeImm and
+  // an int to a PrimValue; None, like an absent slot, is the empty tuple.
   registerOp(makeOp("memory.view",
-                    {arg("data"), argOr("shape", ParamKind::Expr, unset),
-                     argOr("dtype", ParamKind::Expr, unset),
-                     argOr("relative_byte_offset", ParamKind::Expr, unset)},
+                    {arg("data"), argOr("shape", ParamKind::Shape, unset),
+                     argOr("dtype", ParamKind::DType, unset),
+                     argOr("relative_byte_offset", ParamKind::PrimValue, unset)},
                     inferView));
   registerOp(makeOp("memory.ensure_zero_offset", {arg("data")}, inferFirstArg));
 }

@@ -1,0 +1,88 @@
+//===- analysis/UseDef.cpp --------------------------------------------------===//
+
+#include "analysis/UseDef.h"
+
+#include "ir/Visitor.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+using namespace graft;
+
+namespace {
+
+constexpr unsigned kNone = ~0u;
+
+class UseDefCollector : public ExprVisitor {
+public:
+  UseDefInfo info;
+
+  void visitVarDef(const VarNode *var, const BindingNode *binding) override {
+    UseDefInfo::VarInfo &v = info.vars[indexOf(var)];
+    if (v.defined)
+      return;
+    v.defined = true;
+    v.binding = binding;
+    info.defOrder.push_back(info.index[var]);
+  }
+
+  void visitVarUse(const VarNode *var) override {
+    unsigned idx = indexOf(var);
+    UseDefInfo::VarInfo &v = info.vars[idx];
+    ++v.useCount;
+    if (user_ == kNone) {
+      if (outputSet_.insert(idx).second)
+        info.outputs.push_back(idx);
+      return;
+    }
+    if (!v.users.empty() && v.users.back() == user_)
+      return;
+    // Inside a flat value (a call, a tuple) repeated reads are adjacent;
+    // an if or a closure interleaves its own users, so a set decides there.
+    if (!flat_ && !pairs_.insert({idx, user_}).second)
+      return;
+    v.users.push_back(user_);
+  }
+
+  void visitVarBinding(const VarBindingNode *binding) override {
+    unsigned savedUser = user_;
+    bool savedFlat = flat_;
+    user_ = indexOf(binding->var.get());
+    const ExprNode *value = binding->value.get();
+    flat_ = savedFlat && !llvm::isa_and_nonnull<IfNode>(value) &&
+            !llvm::isa_and_nonnull<FunctionNode>(value) &&
+            !llvm::isa_and_nonnull<SeqExprNode>(value);
+    ExprVisitor::visitVarBinding(binding);
+    user_ = savedUser;
+    flat_ = savedFlat;
+  }
+
+  void visitFunction(const FunctionNode *fn) override {
+    unsigned saved = user_;
+    user_ = kNone;
+    ExprVisitor::visitFunction(fn);
+    user_ = saved;
+  }
+
+private:
+  unsigned indexOf(const VarNode *var) {
+    auto [it, inserted] = info.index.try_emplace(var, info.vars.size());
+    if (inserted) {
+      info.vars.emplace_back();
+      info.vars.back().var = var;
+    }
+    return it->second;
+  }
+
+  unsigned user_ = kNone;
+  bool flat_ = true;
+  llvm::DenseSet<unsigned> outputSet_;
+  llvm::DenseSet<std::pair<unsigned, unsigned>> pairs_;
+};
+
+} // namespace
+
+UseDefInfo graft::computeUseDef(const ExprNode *e) {
+  UseDefCollector collector;
+  collector.visitExpr(e);
+  return std::move(collector.info);
+}

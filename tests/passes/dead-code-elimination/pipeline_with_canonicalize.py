@@ -1,0 +1,23 @@
+# canonicalize-bindings folds the item copies of a rebuilt tuple; then
+# dead-code-elimination removes the item bindings left unused.
+# PIPELINE: canonicalize-bindings,dead-code-elimination
+from tvm.script import ir as I, relax as R, tir as T
+
+
+@I.ir_module
+class Before:
+    @R.function
+    def main(p: R.Tuple(R.Tensor, R.Tensor)):
+        with R.dataflow():
+            A = p[0]
+            B = p[1]
+            out = (A, B)
+            R.output(out)
+        return out
+
+
+@I.ir_module
+class Expected:
+    @R.function
+    def main(p: R.Tuple(R.Tensor, R.Tensor)):
+        return p

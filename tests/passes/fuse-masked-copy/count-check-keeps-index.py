@@ -1,0 +1,28 @@
+# A user check on the count (at least one pick) fails for an all-false mask:
+# the put becomes a where, but the index, its match_cast and the check stay.
+# PIPELINE: fuse-masked-copy
+from tvm.script import ir as I, relax as R
+
+
+@I.ir_module
+class Before:
+    @R.function(pure=False)
+    def main(src: R.Tensor((4, 8), dtype="float32"), out: R.Tensor((4, 8), dtype="float32"), mask: R.Tensor((4, 8), dtype="bool")) -> R.Tensor((4, 8), dtype="float32"):
+        u = T.int64()
+        picked: R.Tensor(dtype="float32", ndim=1) = R.index_tensor(src, (mask,))
+        counted: R.Tensor((u,), dtype="float32") = R.match_cast(picked, R.Tensor((u,), dtype="float32"))
+        ok: R.Tuple = R.assert_op(R.prim_value(u >= 1), format=R.str("the mask picks nothing"))
+        out2: R.Tensor((4, 8), dtype="float32") = R.index_put(out, (mask,), picked, accumulate=False)
+        return out2
+
+
+@I.ir_module
+class Expected:
+    @R.function(pure=False)
+    def main(src: R.Tensor((4, 8), dtype="float32"), out: R.Tensor((4, 8), dtype="float32"), mask: R.Tensor((4, 8), dtype="bool")) -> R.Tensor((4, 8), dtype="float32"):
+        u = T.int64()
+        picked: R.Tensor(dtype="float32", ndim=1) = R.index_tensor(src, (mask,))
+        counted: R.Tensor((u,), dtype="float32") = R.match_cast(picked, R.Tensor((u,), dtype="float32"))
+        ok: R.Tuple = R.assert_op(R.prim_value(u >= 1), format=R.str("the mask picks nothing"))
+        out2: R.Tensor((4, 8), dtype="float32") = R.where(mask, src, out)
+        return out2

@@ -1,0 +1,26 @@
+# Wrappers inside if branches are unwrapped too.
+# PIPELINE: remove-purity-checking
+from tvm.script import ir as I, relax as R, tir as T
+
+
+@I.ir_module
+class Before:
+    @R.function
+    def main(x: R.Tensor((4,), "float32"), c: R.Prim("bool")) -> R.Tensor((4,), "float32"):
+        if c:
+            r = R.call_pure_packed("vm.builtin.copy", x, sinfo_args=(R.Tensor((4,), dtype="float32"),))
+        else:
+            r = R.add(x, x)
+        return r
+
+
+@I.ir_module
+class Expected:
+    @R.function
+    def main(x: R.Tensor((4,), "float32"), c: R.Prim("bool")) -> R.Tensor((4,), "float32"):
+        R.func_attr({"relax.force_pure": True})
+        if c:
+            r = R.call_packed("vm.builtin.copy", x, sinfo_args=(R.Tensor((4,), dtype="float32"),))
+        else:
+            r = R.add(x, x)
+        return r

@@ -1,0 +1,67 @@
+# Regression, seeds/000: a match_cast inside an `if` branch over a var lifted into
+# the region that is still open around the `if`. The `if` stays in main (it neither
+# ends the region nor is lifted), so flat is an output, unpacked before the `if`.
+# PIPELINE: rewrite-cuda-graph
+from tvm.script import ir as I, relax as R, tir as T
+
+
+@I.ir_module
+class Before:
+    @R.function
+    def main(x: R.Tensor((4, 16), "float32"), flag: R.Tensor((), "bool")) -> R.Tensor(ndim=1, dtype="float32"):
+        R.func_attr({"relax.force_pure": True})
+        s0: R.Object = R.memory.alloc_storage(R.shape([256]), 0, "global", "float32")
+        a0: R.Tensor((4, 16), "float32") = R.memory.alloc_tensor(s0, 0, R.shape([4, 16]), "float32")
+        k0 = R.call_packed("copy", x, a0, sinfo_args=(R.Tuple,))
+        s1: R.Object = R.memory.alloc_storage(R.shape([256]), 0, "global", "float32")
+        a1: R.Tensor((4, 16), "float32") = R.memory.alloc_tensor(s1, 0, R.shape([4, 16]), "float32")
+        k1 = R.call_packed("relu", a0, a1, sinfo_args=(R.Tuple,))
+        flat: R.Tensor((64,), "float32") = R.reshape(a1, R.shape([64]))
+        if flag:
+            n = T.int64()
+            m = R.match_cast(flat, R.Tensor((n,), "float32"))
+            r = R.call_packed("vm.builtin.identity", m, sinfo_args=(R.Tensor((n,), "float32"),))
+        else:
+            r = R.call_packed("vm.builtin.zeros", sinfo_args=(R.Tensor((8,), "float32"),))
+        return r
+
+
+@I.ir_module
+class Expected:
+    @R.function(private=True)
+    def cuda_graph_alloc() -> R.Tuple(R.Object, R.Object):
+        R.func_attr({"relax.force_pure": True})
+        s0: R.Object = R.memory.alloc_storage(R.shape([256]), R.prim_value(0), R.str("global"), R.dtype("float32"))
+        s1: R.Object = R.memory.alloc_storage(R.shape([256]), R.prim_value(0), R.str("global"), R.dtype("float32"))
+        gv: R.Tuple(R.Object, R.Object) = (s0, s1)
+        return gv
+
+    @R.function(private=True)
+    def main_cuda_graph_capture(a0: R.Tensor((4, 16), dtype="float32"), a1: R.Tensor((4, 16), dtype="float32")) -> R.Tuple(R.Tensor((64,), dtype="float32")):
+        R.func_attr({"relax.force_pure": True})
+        R.call_packed("relu", a0, a1, sinfo_args=(R.Tuple,))
+        flat: R.Tensor((64,), dtype="float32") = R.reshape(a1, R.shape([64]))
+        gv: R.Tuple(R.Tensor((64,), dtype="float32")) = (flat,)
+        return gv
+
+    @R.function
+    def main(x: R.Tensor((4, 16), dtype="float32"), flag: R.Tensor((), dtype="bool")) -> R.Tensor(dtype="float32", ndim=1):
+        R.func_attr({"relax.force_pure": True})
+        cls = Expected
+        n = T.int64()
+        gv: R.Tuple(R.Object, R.Object) = R.call_builtin_with_ctx("vm.builtin.cuda_graph.get_cached_alloc", (cls.cuda_graph_alloc, R.prim_value(0)), sinfo_args=(R.Tuple(R.Object, R.Object),))
+        s0: R.Object = gv[0]
+        a0: R.Tensor((4, 16), dtype="float32") = R.memory.alloc_tensor(s0, R.prim_value(0), R.shape([4, 16]), R.dtype("float32"), R.prim_value(0))
+        R.call_packed("copy", x, a0, sinfo_args=(R.Tuple,))
+        s1: R.Object = gv[1]
+        a1: R.Tensor((4, 16), dtype="float32") = R.memory.alloc_tensor(s1, R.prim_value(0), R.shape([4, 16]), R.dtype("float32"), R.prim_value(0))
+        gv_1: R.Tuple(R.Tensor((64,), dtype="float32")) = R.call_builtin_with_ctx("vm.builtin.cuda_graph.run_or_capture", (cls.main_cuda_graph_capture, (a0, a1), R.prim_value(0)), sinfo_args=(R.Tuple(R.Tensor((64,), dtype="float32")),))
+        flat: R.Tensor((64,), dtype="float32") = gv_1[0]
+        if flag:
+            m: R.Tensor((n,), dtype="float32") = R.match_cast(flat, R.Tensor((n,), dtype="float32"))
+            r_then: R.Tensor((n,), dtype="float32") = R.call_packed("vm.builtin.identity", m, sinfo_args=(R.Tensor((n,), dtype="float32"),))
+            r: R.Tensor(dtype="float32", ndim=1) = r_then
+        else:
+            r_else: R.Tensor((8,), dtype="float32") = R.call_packed("vm.builtin.zeros", sinfo_args=(R.Tensor((8,), dtype="float32"),))
+            r: R.Tensor(dtype="float32", ndim=1) = r_else
+        return r

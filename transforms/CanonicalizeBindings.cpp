@@ -1,0 +1,711 @@
+//===- transforms/CanonicalizeBindings.cpp - Fold trivial bindings ----------===//
+//
+// `canonicalize-bindings` (TVM's CanonicalizeBindings, reference §3.9 and its
+// v0.23 deltas) runs two steps on every Relax function:
+//
+//  1. Symbolic vars. A match_cast whose value's struct info already fixes the
+//     symbolic vars of its target binds them to those values; later shapes,
+//     prim values, struct info and sinfo_args use the values (simplified).
+//     Two match_casts that fix one var to provably different values are an
+//     error. `if` branches keep their own values; a branch whose struct info
+//     lost symbolic vars ends with a match_cast back to the `if`'s.
+//  2. Relax bindings. A planner walks the function once and records trivial
+//     bindings (`y = x`, `t[i]` of a known tuple literal, a tuple rebuilt
+//     field by field from one tuple, a match_cast to the value's own struct
+//     info), constant-bound vars, and which vars are used outside their
+//     dataflow block. A mutator then drops trivial bindings (uses go to the
+//     root var; for `Var = DataflowVar` with outside uses the DataflowVar's
+//     definition is renamed instead), inlines constants at every use, turns
+//     Vars used only inside their dataflow block into DataflowVars, and
+//     folds `dfv = e; out = dfv` into `out = e` inside dataflow blocks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "transforms/Pass.h"
+#include "transforms/Passes.h"
+
+#include "analysis/FreeVars.h"
+#include "ir/Diagnostics.h"
+#include "ir/StructInfoAnalysis.h"
+#include "ir/Visitor.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace graft;
+
+static constexpr const char *kPassName = "canonicalize-bindings";
+
+namespace {
+
+/// A var of the same kind and name as `like`, with struct info `sinfo`.
+Var freshVarLike(const VarNode *like, StructInfo sinfo) {
+  if (like->isDataflow())
+    return make<DataflowVarNode>(like->name, std::move(sinfo), like->loc);
+  return make<VarNode>(like->name, std::move(sinfo), like->loc);
+}
+
+//===----------------------------------------------------------------------===//
+// Step 1: symbolic vars fixed by match_cast.
+//===----------------------------------------------------------------------===//
+
+/// Pairs each bare symbolic var of `target` with what `value` says it is
+/// (TVM's InferSymbolicVarMap: tensors, shapes, prim values and tuples).
+void inferSymbolicVars(const StructInfoNode *target, const StructInfoNode *value,
+                       llvm::SmallVectorImpl<std::pair<const TirVarNode *, PrimExpr>> &out) {
+  if (!target || !value)
+    return;
+  auto bindDims = [&](const std::vector<PrimExpr> *t, const std::vector<PrimExpr> *v) {
+    if (!t || !v || t->size() != v->size())
+      return;
+    for (size_t i = 0; i < t->size(); ++i)
+      if (const auto *tv = llvm::dyn_cast<TirVarNode>((*t)[i].get()))
+        out.push_back({tv, (*v)[i]});
+  };
+  if (const auto *t = llvm::dyn_cast<TensorSInfoNode>(target)) {
+    if (const auto *v = llvm::dyn_cast<TensorSInfoNode>(value))
+      bindDims(t->shapeValues(), v->shapeValues());
+  } else if (const auto *t = llvm::dyn_cast<ShapeSInfoNode>(target)) {
+    if (const auto *v = llvm::dyn_cast<ShapeSInfoNode>(value))
+      if (t->values && v->values)
+        bindDims(&*t->values, &*v->values);
+  } else if (const auto *t = llvm::dyn_cast<PrimSInfoNode>(target)) {
+    if (const auto *v = llvm::dyn_cast<PrimSInfoNode>(value))
+      if (t->value && v->value)
+        if (const auto *tv = llvm::dyn_cast<TirVarNode>(t->value.get()))
+          out.push_back({tv, v->value});
+  } else if (const auto *t = llvm::dyn_cast<TupleSInfoNode>(target)) {
+    if (const auto *v = llvm::dyn_cast<TupleSInfoNode>(value))
+      if (t->fields.size() == v->fields.size())
+        for (size_t i = 0; i < t->fields.size(); ++i)
+          inferSymbolicVars(t->fields[i].get(), v->fields[i].get(), out);
+  }
+}
+
+/// Whether a function has a match_cast anywhere (step 1 has nothing to do
+/// otherwise).
+class MatchCastFinder : public ExprVisitor {
+public:
+  bool found = false;
+  void visitMatchCast(const MatchCastNode *) override { found = true; }
+  void visitBlock(const BindingBlockNode *block) override {
+    for (const Binding &b : block->bindings) {
+      if (found)
+        return;
+      visitBinding(b.get());
+    }
+  }
+};
+
+class SymbolicVarCanonicalizer : public ExprMutator {
+public:
+  SymbolicVarCanonicalizer(const IRModule *module, PassContext &ctx)
+      : ExprMutator(module), ctx_(ctx) {}
+
+  llvm::Expected<Expr> rewriteFunctionExpr(const FunctionNode *fn) override {
+    Scope saved = known_;
+    llvm::Expected<Expr> out = ExprMutator::rewriteFunctionExpr(fn);
+    known_ = std::move(saved);
+    return out;
+  }
+
+  llvm::Expected<Expr> rewriteExpr(const Expr &e) override {
+    if (!e || known_.map.empty())
+      return ExprMutator::rewriteExpr(e);
+    if (const auto *s = llvm::dyn_cast<ShapeExprNode>(e.get())) {
+      std::vector<PrimExpr> values;
+      values.reserve(s->values.size());
+      bool changed = false;
+      for (const PrimExpr &v : s->values) {
+        values.push_back(substitutePrim(v, known_.map));
+        changed |= values.back().get() != v.get();
+      }
+      return changed ? shapeExpr(std::move(values)) : e;
+    }
+    if (const auto *p = llvm::dyn_cast<PrimValueNode>(e.get())) {
+      PrimExpr v = substitutePrim(p->value, known_.map);
+      return v.get() == p->value.get() ? e : primValue(std::move(v));
+    }
+    return ExprMutator::rewriteExpr(e);
+  }
+
+  llvm::Expected<Expr> rewriteCall(const CallNode *call) override {
+    std::vector<StructInfo> sinfoArgs;
+    bool changed = false;
+    for (const StructInfo &s : call->sinfoArgs) {
+      sinfoArgs.push_back(subst(s.get()));
+      changed |= sinfoArgs.back().get() != s.get();
+    }
+    if (!changed)
+      return ExprMutator::rewriteCall(call);
+    std::vector<Expr> args;
+    for (const Expr &a : call->args) {
+      llvm::Expected<Expr> na = rewriteExpr(a);
+      if (!na)
+        return na.takeError();
+      args.push_back(std::move(*na));
+    }
+    llvm::Expected<Expr> op = rewriteExpr(call->op);
+    if (!op)
+      return op.takeError();
+    Expr fresh = make<CallNode>(*op, args, call->attrs, sinfoArgs);
+    const_cast<ExprNode *>(fresh.get())->loc = call->loc;
+    llvm::Expected<Expr> out = builder_.normalize(std::move(fresh));
+    if (out || !call->sinfo)
+      return out;
+    // An unknown op keeps its annotated struct info, substituted.
+    llvm::consumeError(out.takeError());
+    Expr kept = make<CallNode>(*op, std::move(args), call->attrs, std::move(sinfoArgs),
+                               subst(call->sinfo.get()));
+    const_cast<ExprNode *>(kept.get())->loc = call->loc;
+    return builder_.normalize(std::move(kept));
+  }
+
+  llvm::Expected<Expr> rewriteIf(const IfNode *ifNode) override {
+    llvm::Expected<Expr> cond = rewriteExpr(ifNode->cond);
+    if (!cond)
+      return cond.takeError();
+    // Each branch may fix the same symbolic var differently.
+    Scope saved = known_;
+    llvm::Expected<Expr> thenB = branch(ifNode->thenBranch);
+    known_ = saved;
+    if (!thenB)
+      return thenB.takeError();
+    llvm::Expected<Expr> elseB = branch(ifNode->elseBranch);
+    known_ = std::move(saved);
+    if (!elseB)
+      return elseB.takeError();
+    if (cond->get() == ifNode->cond.get() && thenB->get() == ifNode->thenBranch.get() &&
+        elseB->get() == ifNode->elseBranch.get())
+      return Expr(ifNode);
+    // The LCA of two branches specialised differently would lose the
+    // symbolic shape; a match_cast back to the if's struct info keeps it.
+    StructInfo target = subst(ifNode->sinfo.get());
+    SeqExpr t = restoreBranch(llvm::cast<SeqExprNode>(thenB->get()), target,
+                              "then_branch_with_dyn");
+    SeqExpr f = restoreBranch(llvm::cast<SeqExprNode>(elseB->get()), target,
+                              "else_branch_with_dyn");
+    Expr fresh = make<IfNode>(std::move(*cond), std::move(t), std::move(f));
+    const_cast<ExprNode *>(fresh.get())->loc = ifNode->loc;
+    return builder_.normalize(std::move(fresh));
+  }
+
+  llvm::Error rewriteBinding(const BindingNode *binding) override {
+    const auto *mc = llvm::dyn_cast<MatchCastNode>(binding);
+    if (mc)
+      if (llvm::Error err = learn(*mc))
+        return err;
+    llvm::Expected<Expr> value = rewriteExpr(binding->value);
+    if (!value)
+      return value.takeError();
+    const VarNode *var = binding->var.get();
+    bool valueSame = value->get() == binding->value.get();
+    if (mc) {
+      StructInfo cast = subst(mc->castSInfo.get());
+      if (valueSame && cast.get() == mc->castSInfo.get())
+        return builder_.emitBinding(binding);
+      Var out = rebind(var, cast);
+      ctx_.addStat(kPassName, "substituted-symbolic-vars");
+      return builder_.emitBinding(make<MatchCastNode>(out, std::move(*value), cast, mc->loc));
+    }
+    StructInfo annotation = subst(var->sinfo.get());
+    if (valueSame && annotation.get() == var->sinfo.get())
+      return builder_.emitBinding(binding);
+    // As TVM's ReEmitBinding: the var takes the struct info of its new value.
+    StructInfo sinfo = (*value)->sinfo ? (*value)->sinfo : annotation;
+    Var out = rebind(var, sinfo);
+    return builder_.emitBinding(make<VarBindingNode>(out, std::move(*value), binding->loc));
+  }
+
+private:
+  struct Scope {
+    TirVarMap map;
+    llvm::DenseMap<const TirVarNode *, const MatchCastNode *> source;
+  };
+
+  StructInfo subst(const StructInfoNode *s) {
+    if (!s || known_.map.empty())
+      return s;
+    llvm::SmallVector<const TirVarNode *, 8> vars;
+    collectTirVars(s, vars);
+    for (const TirVarNode *v : vars)
+      if (known_.map.count(v))
+        return substituteSInfo(s, known_.map);
+    return s;
+  }
+
+  /// `var` itself when its struct info is already `sinfo`, else a fresh var
+  /// that every later use maps to.
+  Var rebind(const VarNode *var, const StructInfo &sinfo) {
+    if (structInfoIdentical(var->sinfo.get(), sinfo.get()))
+      return Var(var);
+    Var out = freshVarLike(var, sinfo);
+    remapVar(var, out);
+    return out;
+  }
+
+  llvm::Error learn(const MatchCastNode &mc) {
+    llvm::SmallVector<std::pair<const TirVarNode *, PrimExpr>, 4> pairs;
+    inferSymbolicVars(mc.castSInfo.get(), mc.value ? mc.value->sinfo.get() : nullptr, pairs);
+    for (auto &[tv, value] : pairs) {
+      auto it = known_.map.find(tv);
+      if (it == known_.map.end()) {
+        known_.map[tv] = value;
+        known_.source[tv] = &mc;
+        continue;
+      }
+      if (!proveNotEqual(it->second, value))
+        continue;
+      const MatchCastNode *first = known_.source.lookup(tv);
+      return diagError(
+          mc.loc, "MatchCast statements must be consistent. However, the definition of Relax "
+                  "variable " +
+                      (first ? first->var->name : std::string("?")) +
+                      " implies that TIR variable " + tv->name + " is " +
+                      toString(it->second.get()) + ", while the later definition of Relax "
+                      "variable " + mc.var->name + " instead implies that TIR variable " +
+                      tv->name + " is " + toString(value.get()));
+    }
+    return llvm::Error::success();
+  }
+
+  llvm::Expected<Expr> branch(const SeqExpr &b) {
+    builder_.beginInnerScope();
+    llvm::Expected<Expr> out = rewriteSeqExpr(b.get());
+    builder_.endInnerScope();
+    return out;
+  }
+
+  SeqExpr restoreBranch(const SeqExprNode *seq, const StructInfo &target, const char *name) {
+    if (!target || structInfoIdentical(target.get(), seq->sinfo.get()))
+      return SeqExpr(seq);
+    Var out = make<VarNode>(name, target);
+    std::vector<BindingBlock> blocks = seq->blocks;
+    blocks.push_back(make<BindingBlockNode>(
+        std::vector<Binding>{make<MatchCastNode>(out, seq->body, target)}, false));
+    return make<SeqExprNode>(BlockBuilder::mergeBlocks(std::move(blocks)), out, target);
+  }
+
+  PassContext &ctx_;
+  Scope known_;
+};
+
+//===----------------------------------------------------------------------===//
+// Step 2: the binding plan.
+//===----------------------------------------------------------------------===//
+
+struct Plan {
+  llvm::DenseMap<const VarNode *, Var> replaceUsage;
+  llvm::DenseMap<const VarNode *, Var> replaceBinding;
+  llvm::DenseSet<const VarNode *> remove;
+  llvm::DenseMap<const VarNode *, Expr> inlineConstant;
+  /// Some binding of a dataflow block copies a DataflowVar into a Var (the
+  /// fold after rewriting may apply).
+  bool hasOutputCopy = false;
+
+  bool empty() const {
+    return replaceUsage.empty() && replaceBinding.empty() && remove.empty() &&
+           inlineConstant.empty() && !hasOutputCopy;
+  }
+};
+
+/// Follows `map` from `v` to the end of its chain. The chains the planner
+/// builds are acyclic; the step bound only guards against a bad plan.
+const VarNode *follow(const llvm::DenseMap<const VarNode *, Var> &map, const VarNode *v) {
+  for (size_t steps = 0; steps <= map.size(); ++steps) {
+    auto it = map.find(v);
+    if (it == map.end())
+      return v;
+    v = it->second.get();
+  }
+  return v;
+}
+
+class BindingPlanner : public ExprVisitor {
+public:
+  static Plan collect(const FunctionNode &fn) {
+    BindingPlanner planner;
+    planner.visitExpr(&fn);
+    return planner.buildPlan();
+  }
+
+  void visitFunction(const FunctionNode *fn) override {
+    const BindingBlockNode *saved = block_;
+    block_ = nullptr;
+    // A closure's captures escape any dataflow block.
+    if (depth_++ > 0)
+      for (const VarNode *v : freeVars(fn))
+        usedOutsideHome_.insert(v);
+    ExprVisitor::visitFunction(fn);
+    --depth_;
+    block_ = saved;
+  }
+
+  void visitSeqExpr(const SeqExprNode *seq) override {
+    const BindingBlockNode *saved = block_;
+    block_ = nullptr;
+    ExprVisitor::visitSeqExpr(seq);
+    block_ = saved;
+  }
+
+  void visitBlock(const BindingBlockNode *block) override {
+    block_ = block;
+    ExprVisitor::visitBlock(block);
+    block_ = nullptr;
+  }
+
+  void visitVarBinding(const VarBindingNode *binding) override {
+    record(binding, /*sameSInfo=*/true);
+    ExprVisitor::visitVarBinding(binding);
+  }
+
+  void visitMatchCast(const MatchCastNode *binding) override {
+    bool same = binding->value &&
+                structInfoIdentical(binding->var->sinfo.get(), binding->value->sinfo.get());
+    record(binding, same);
+    ExprVisitor::visitMatchCast(binding);
+  }
+
+  void visitVarDef(const VarNode *var, const BindingNode *) override {
+    if (inDataflow())
+      definedInDataflow_.push_back(var);
+  }
+
+  void visitVarUse(const VarNode *var) override {
+    if (!inDataflow()) {
+      usedOutsideHome_.insert(var);
+      return;
+    }
+    auto it = defBlock_.find(var);
+    if (it != defBlock_.end() && it->second != block_)
+      usedOutsideHome_.insert(var);
+  }
+
+private:
+  bool inDataflow() const { return block_ && block_->isDataflow; }
+
+  /// The value a binding stands for once known tuples are looked through.
+  Expr knownValue(const BindingNode *binding) {
+    Expr value = binding->value;
+    if (const auto *tgi = llvm::dyn_cast_or_null<TupleGetItemNode>(value.get())) {
+      Expr tuple = tgi->tuple;
+      while (const auto *v = llvm::dyn_cast<VarNode>(tuple.get())) {
+        auto it = known_.find(v);
+        if (it == known_.end())
+          break;
+        tuple = it->second;
+      }
+      if (const auto *t = llvm::dyn_cast<TupleNode>(tuple.get()))
+        if (tgi->index >= 0 && static_cast<size_t>(tgi->index) < t->fields.size())
+          return t->fields[tgi->index];
+    }
+    if (const auto *t = llvm::dyn_cast_or_null<TupleNode>(value.get()))
+      if (const VarNode *source = rebuiltTuple(*t))
+        return Expr(source);
+    return value;
+  }
+
+  /// The tuple var `t` when `tuple` is `(t[0], ..., t[n-1])` of an n-tuple.
+  const VarNode *rebuiltTuple(const TupleNode &tuple) {
+    const VarNode *source = nullptr;
+    for (size_t i = 0; i < tuple.fields.size(); ++i) {
+      const auto *field = llvm::dyn_cast<VarNode>(tuple.fields[i].get());
+      if (!field)
+        return nullptr;
+      auto it = known_.find(field);
+      const auto *tgi =
+          it == known_.end() ? nullptr : llvm::dyn_cast<TupleGetItemNode>(it->second.get());
+      if (!tgi || tgi->index != static_cast<int>(i))
+        return nullptr;
+      const auto *t = llvm::dyn_cast<VarNode>(tgi->tuple.get());
+      if (!t || (source && source != t))
+        return nullptr;
+      source = t;
+    }
+    const auto *sinfo = source ? llvm::dyn_cast_or_null<TupleSInfoNode>(source->sinfo.get())
+                               : nullptr;
+    return sinfo && sinfo->fields.size() == tuple.fields.size() ? source : nullptr;
+  }
+
+  void record(const BindingNode *binding, bool sameSInfo) {
+    const VarNode *var = binding->var.get();
+    Expr value = knownValue(binding);
+    if (const auto *parent = llvm::dyn_cast_or_null<VarNode>(value.get()); parent && sameSInfo) {
+      trivialOrder_.push_back(var);
+      trivial_[var] = parent;
+    }
+    if (llvm::isa_and_nonnull<ConstantNode>(value.get()))
+      constants_[var] = value;
+    if (inDataflow() && !var->isDataflow() && llvm::isa<VarBindingNode>(binding) &&
+        llvm::isa_and_nonnull<DataflowVarNode>(binding->value.get()))
+      hasOutputCopy_ = true;
+    known_[var] = std::move(value);
+    defBlock_[var] = block_;
+  }
+
+  Plan buildPlan() {
+    Plan plan;
+    plan.hasOutputCopy = hasOutputCopy_;
+    // A Var used only inside its dataflow block becomes a DataflowVar.
+    for (const VarNode *var : definedInDataflow_) {
+      if (var->isDataflow() || usedOutsideHome_.count(var))
+        continue;
+      Var dfv = make<DataflowVarNode>(var->name, var->sinfo, var->loc);
+      plan.replaceBinding[var] = dfv;
+      plan.replaceUsage[var] = dfv;
+      // The renamed var is the same value: its constant is still inlined.
+      auto it = constants_.find(var);
+      if (it != constants_.end())
+        plan.inlineConstant[dfv.get()] = it->second;
+    }
+    for (auto &[var, constant] : constants_)
+      plan.inlineConstant[var] = constant;
+    for (const VarNode *boundVar : trivialOrder_) {
+      const VarNode *boundTo = trivial_.lookup(boundVar);
+      for (size_t steps = 0; steps <= trivial_.size(); ++steps) {
+        auto it = trivial_.find(boundTo);
+        if (it == trivial_.end())
+          break;
+        boundTo = it->second;
+      }
+      boundTo = follow(plan.replaceBinding, boundTo);
+      if (boundTo == boundVar)
+        continue;
+      if (boundVar->isDataflow() || !boundTo->isDataflow() || !usedOutsideHome_.count(boundVar)) {
+        // Uses of the copy read the root var directly.
+        plan.replaceUsage[boundVar] = Var(boundTo);
+      } else {
+        // The copy turns a DataflowVar into a Var used after the block: the
+        // DataflowVar's definition defines the Var instead.
+        plan.replaceBinding[boundTo] = Var(boundVar);
+        plan.replaceUsage[boundTo] = Var(boundVar);
+      }
+      plan.remove.insert(boundVar);
+    }
+    return plan;
+  }
+
+  const BindingBlockNode *block_ = nullptr;
+  unsigned depth_ = 0;
+  bool hasOutputCopy_ = false;
+  llvm::DenseMap<const VarNode *, const BindingBlockNode *> defBlock_;
+  llvm::DenseMap<const VarNode *, Expr> known_;
+  llvm::DenseMap<const VarNode *, Expr> constants_;
+  std::vector<const VarNode *> trivialOrder_;
+  llvm::DenseMap<const VarNode *, const VarNode *> trivial_;
+  std::vector<const VarNode *> definedInDataflow_;
+  llvm::DenseSet<const VarNode *> usedOutsideHome_;
+};
+
+//===----------------------------------------------------------------------===//
+// Step 2: applying the plan.
+//===----------------------------------------------------------------------===//
+
+/// `dfv = e; ...; out = dfv` with dfv read nowhere else becomes `out = e`
+/// (TVM's dataflow-block fold, applied after the plan).
+BindingBlock foldOutputCopies(const BindingBlock &block, PassContext &ctx) {
+  llvm::DenseSet<const VarNode *> disqualified, copied;
+  llvm::DenseMap<const VarNode *, Expr> candidates;
+  const std::vector<Binding> &bindings = block->bindings;
+  for (size_t i = bindings.size(); i-- > 0;) {
+    const BindingNode *b = bindings[i].get();
+    const ExprNode *value = b->value.get();
+    if (b->var->isDataflow()) {
+      for (const VarNode *v : freeVars(value))
+        if (v->isDataflow())
+          disqualified.insert(v);
+      if (!disqualified.count(b->var.get()) && copied.count(b->var.get()))
+        candidates[b->var.get()] = b->value;
+      continue;
+    }
+    // TVM folds a match_cast the same way, leaving a call as its value; the
+    // parser would lift it out again, so graft folds plain copies only.
+    const auto *src = llvm::dyn_cast_or_null<DataflowVarNode>(value);
+    if (src && llvm::isa<VarBindingNode>(b)) {
+      if (!copied.insert(src).second)
+        disqualified.insert(src);
+      continue;
+    }
+    for (const VarNode *v : freeVars(value))
+      if (v->isDataflow())
+        disqualified.insert(v);
+  }
+  if (candidates.empty())
+    return block;
+  std::vector<Binding> out;
+  out.reserve(bindings.size());
+  for (const Binding &b : bindings) {
+    if (b->var->isDataflow() && candidates.count(b->var.get()))
+      continue;
+    const auto *src = llvm::dyn_cast_or_null<DataflowVarNode>(b->value.get());
+    bool copy = src && !b->var->isDataflow() && llvm::isa<VarBindingNode>(b.get());
+    auto it = copy ? candidates.find(src) : candidates.end();
+    if (it == candidates.end()) {
+      out.push_back(b);
+      continue;
+    }
+    ctx.addStat(kPassName, "folded-output-copies");
+    out.push_back(make<VarBindingNode>(b->var, it->second, b->loc));
+  }
+  return make<BindingBlockNode>(std::move(out), block->isDataflow, block->loc);
+}
+
+class BindingCanonicalizer : public ExprMutator {
+public:
+  BindingCanonicalizer(const IRModule *module, Plan plan, PassContext &ctx)
+      : ExprMutator(module), plan_(std::move(plan)), ctx_(ctx) {}
+
+  llvm::Expected<Expr> rewriteExpr(const Expr &e) override {
+    const auto *var = llvm::dyn_cast_or_null<VarNode>(e.get());
+    if (!var)
+      return ExprMutator::rewriteExpr(e);
+    const VarNode *root = follow(plan_.replaceUsage, var);
+    auto c = plan_.inlineConstant.find(root);
+    Expr out = c != plan_.inlineConstant.end() ? c->second : lookupVar(root);
+    if (out.get() != var)
+      ctx_.addStat(kPassName, c != plan_.inlineConstant.end() ? "inlined-constants"
+                                                              : "replaced-uses");
+    return out;
+  }
+
+  llvm::Error rewriteBinding(const BindingNode *binding) override {
+    const VarNode *var = binding->var.get();
+    if (plan_.remove.count(var)) {
+      ctx_.addStat(kPassName, "removed-bindings");
+      return llvm::Error::success();
+    }
+    const VarNode *def = follow(plan_.replaceBinding, var);
+    llvm::Expected<Expr> value = rewriteExpr(binding->value);
+    if (!value)
+      return value.takeError();
+    if (value->get() == binding->value.get() && def == var)
+      return builder_.emitBinding(binding);
+    if (def != var)
+      ctx_.addStat(kPassName, def->isDataflow() && !var->isDataflow() ? "dataflow-vars"
+                                                                       : "renamed-definitions");
+    if (const auto *mc = llvm::dyn_cast<MatchCastNode>(binding)) {
+      Var out = rebind(var, def, mc->castSInfo);
+      return builder_.emitBinding(make<MatchCastNode>(out, std::move(*value), mc->castSInfo,
+                                                      mc->loc));
+    }
+    StructInfo sinfo = (*value)->sinfo ? (*value)->sinfo : def->sinfo;
+    Var out = rebind(var, def, sinfo);
+    return builder_.emitBinding(make<VarBindingNode>(out, std::move(*value), binding->loc));
+  }
+
+  /// As ExprMutator's, with the dataflow-block fold after each block.
+  llvm::Expected<Expr> rewriteSeqExpr(const SeqExprNode *seq) override {
+    std::vector<BindingBlock> blocks;
+    blocks.reserve(seq->blocks.size() + 1);
+    bool changed = false;
+    for (const BindingBlock &block : seq->blocks) {
+      builder_.beginBlock(block->isDataflow);
+      llvm::Error err = rewriteBlock(block.get());
+      BindingBlock out = builder_.endBlock();
+      if (err)
+        return err;
+      if (block->isDataflow && plan_.hasOutputCopy)
+        out = foldOutputCopies(out, ctx_);
+      bool same = out->bindings.size() == block->bindings.size();
+      for (size_t i = 0; same && i < out->bindings.size(); ++i)
+        same = out->bindings[i].get() == block->bindings[i].get();
+      changed |= !same;
+      blocks.push_back(same ? block : out);
+    }
+    builder_.beginBlock(false);
+    llvm::Expected<Expr> body = rewriteExpr(seq->body);
+    BindingBlock trailing = builder_.endBlock();
+    if (!body)
+      return body.takeError();
+    if (!trailing->bindings.empty()) {
+      blocks.push_back(std::move(trailing));
+      changed = true;
+    }
+    if (!changed && body->get() == seq->body.get())
+      return Expr(seq);
+    llvm::Expected<SeqExpr> out = builder_.finalizeSeqExpr(std::move(blocks), std::move(*body));
+    if (!out)
+      return out.takeError();
+    return Expr(std::move(*out));
+  }
+
+private:
+  /// The var a rewritten binding defines: the planned definition `def`,
+  /// with the struct info of the new value (as TVM's ReEmitBinding).
+  Var rebind(const VarNode *var, const VarNode *def, const StructInfo &sinfo) {
+    Var out(def);
+    if (!structInfoIdentical(def->sinfo.get(), sinfo.get()))
+      out = freshVarLike(def, sinfo);
+    if (out.get() != var)
+      remapVar(var, out);
+    if (out.get() != def)
+      remapVar(def, out);
+    return out;
+  }
+
+  Plan plan_;
+  PassContext &ctx_;
+};
+
+//===----------------------------------------------------------------------===//
+// The pass.
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<Function> canonicalize(const Function &fn, const IRModule &module,
+                                      PassContext &ctx) {
+  Function out = fn;
+  MatchCastFinder finder;
+  finder.visitExpr(fn.get());
+  if (finder.found) {
+    SymbolicVarCanonicalizer symbolic(&module, ctx);
+    llvm::Expected<Function> step = symbolic.rewriteFunction(out);
+    if (!step)
+      return step.takeError();
+    out = std::move(*step);
+  }
+  Plan plan = BindingPlanner::collect(*out);
+  if (plan.empty())
+    return out;
+  BindingCanonicalizer mutator(&module, std::move(plan), ctx);
+  return mutator.rewriteFunction(out);
+}
+
+class CanonicalizeBindingsPass : public Pass {
+public:
+  llvm::Expected<bool> run(IRModule &module, PassContext &ctx) override {
+    bool changed = false;
+    // Copy the entries: replacing a function updates the module in place.
+    std::vector<ModuleEntry> entries = module.entries();
+    for (const ModuleEntry &entry : entries) {
+      const FunctionNode *fn = entry.asFunction();
+      if (!fn)
+        continue;
+      llvm::Expected<Function> out = canonicalize(Function(fn), module, ctx);
+      if (!out)
+        return llvm::make_error<llvm::StringError>(
+            "pass canonicalize-bindings failed in function '" + entry.gvar->name +
+                "': " + llvm::toString(out.takeError()),
+            llvm::inconvertibleErrorCode());
+      if (out->get() == fn)
+        continue;
+      module.add(entry.gvar, *out);
+      changed = true;
+    }
+    return changed;
+  }
+};
+
+} // namespace
+
+void graft::registerCanonicalizeBindingsPass() {
+  PassInfo info;
+  info.name = kPassName;
+  info.alias = "CanonicalizeBindings";
+  info.summary = "Folds trivial bindings and match_casts, inlines constants, substitutes "
+                 "symbolic vars fixed by match_cast";
+  info.preconditions = "none (any well-formed module)";
+  info.create = [](const PassOptions &) {
+    return std::make_unique<CanonicalizeBindingsPass>();
+  };
+  registerPass(std::move(info));
+}

@@ -1,0 +1,234 @@
+//===- transforms/DeadCodeElimination.cpp - Remove unused code --------------===//
+//
+// `dead-code-elimination` (TVM's DeadCodeElimination, reference §3.10):
+//
+//  1. Functions not reachable from the entries through GlobalVar references
+//     are removed. Entries: the `entry-functions` option, every ExternFunc
+//     and every function with external linkage (a `global_symbol`). Nothing
+//     is removed when a reachable function refers to a GlobalVar the module
+//     lacks (the call graph is then incomplete).
+//  2. In every Relax function (nested functions and `if` branches included),
+//     VarBindings whose var is unused are removed, to a fixpoint. Roots: vars
+//     read outside any VarBinding value (results, match_cast values) and the
+//     vars of bindings whose value contains an impure call. match_cast
+//     bindings stay: they are runtime checks.
+//  3. Step 1 again, since step 2 may have removed the last call to a
+//     function.
+//
+//===----------------------------------------------------------------------===//
+
+#include "transforms/Pass.h"
+#include "transforms/Passes.h"
+
+#include "analysis/Purity.h"
+#include "analysis/UseDef.h"
+#include "ir/Visitor.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace graft;
+
+static constexpr const char *kPassName = "dead-code-elimination";
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Unreachable functions.
+//===----------------------------------------------------------------------===//
+
+class GlobalRefCollector : public ExprVisitor {
+public:
+  std::vector<std::string> names;
+  void visitGlobalVar(const GlobalVarNode *gv) override { names.push_back(gv->name); }
+};
+
+bool hasExternalLinkage(const ModuleEntry &entry) {
+  if (const FunctionNode *fn = entry.asFunction())
+    return !fn->globalSymbol().empty();
+  if (entry.asExtern())
+    return true;
+  if (const PrimFuncNode *pf = entry.asPrimFunc())
+    return pf->attrs && pf->attrs->lookup("global_symbol");
+  return false;
+}
+
+/// Removes the functions no entry reaches; returns how many.
+unsigned removeUnreachable(IRModule &module, const llvm::StringSet<> &entries) {
+  llvm::StringSet<> reachable;
+  std::vector<std::string> work;
+  for (const ModuleEntry &e : module.entries())
+    if (entries.count(e.gvar->name) && reachable.insert(e.gvar->name).second)
+      work.push_back(e.gvar->name);
+  while (!work.empty()) {
+    std::string name = std::move(work.back());
+    work.pop_back();
+    const ModuleEntry *entry = module.lookup(name);
+    if (!entry)
+      return 0; // A callee outside the module: the graph is incomplete.
+    const FunctionNode *fn = entry->asFunction();
+    if (!fn)
+      continue; // PrimFunc bodies are opaque tokens; ExternFuncs call nothing.
+    GlobalRefCollector refs;
+    refs.visitExpr(fn);
+    for (std::string &callee : refs.names)
+      if (reachable.insert(callee).second)
+        work.push_back(std::move(callee));
+  }
+  std::vector<std::string> dead;
+  for (const ModuleEntry &e : module.entries())
+    if (!reachable.count(e.gvar->name))
+      dead.push_back(e.gvar->name);
+  for (const std::string &name : dead)
+    module.remove(name);
+  return dead.size();
+}
+
+//===----------------------------------------------------------------------===//
+// Unused bindings.
+//===----------------------------------------------------------------------===//
+
+/// The VarBindings of `fn` whose vars nothing live reads (TVM's
+/// RemoveAllUnused), found with a work list instead of TVM's repeated
+/// sweeps: a var dies when its last user dies. Everything is indexed by the
+/// use-def numbering, so the cost is linear in the function's size.
+llvm::DenseSet<const VarNode *> deadVars(const FunctionNode &fn) {
+  UseDefInfo info = computeUseDef(&fn);
+  size_t n = info.vars.size();
+  std::vector<char> live(n, 0), dead(n, 0);
+  for (unsigned i : info.outputs)
+    live[i] = 1;
+  std::vector<unsigned> userCount(n, 0);
+  // Reads of each user, as one flat array (CSR): reads[start[u]..start[u+1]).
+  std::vector<unsigned> start(n + 1, 0);
+  for (unsigned v = 0; v < n; ++v) {
+    const UseDefInfo::VarInfo &vi = info.vars[v];
+    userCount[v] = vi.users.size();
+    for (unsigned u : vi.users)
+      ++start[u + 1];
+    const auto *vb = llvm::dyn_cast_or_null<VarBindingNode>(vi.binding);
+    if (vb && containsImpureCall(vb->value.get()))
+      live[v] = 1;
+  }
+  for (size_t u = 0; u < n; ++u)
+    start[u + 1] += start[u];
+  std::vector<unsigned> reads(start[n]), fill(start.begin(), start.end() - 1);
+  for (unsigned v = 0; v < n; ++v)
+    for (unsigned u : info.vars[v].users)
+      reads[fill[u]++] = v;
+
+  std::vector<unsigned> work;
+  for (unsigned v : info.defOrder)
+    if (!live[v] && userCount[v] == 0) {
+      dead[v] = 1;
+      work.push_back(v);
+    }
+  while (!work.empty()) {
+    unsigned d = work.back();
+    work.pop_back();
+    for (unsigned i = start[d]; i < start[d + 1]; ++i) {
+      unsigned v = reads[i];
+      if (userCount[v] > 0 && --userCount[v] == 0 && !live[v] && info.vars[v].defined &&
+          !dead[v]) {
+        dead[v] = 1;
+        work.push_back(v);
+      }
+    }
+  }
+  // Only VarBindings are removed; params and match_casts stay whatever.
+  llvm::DenseSet<const VarNode *> removable;
+  for (unsigned v : info.defOrder)
+    if (dead[v] && llvm::isa_and_nonnull<VarBindingNode>(info.vars[v].binding))
+      removable.insert(info.vars[v].var);
+  return removable;
+}
+
+class UnusedBindingRemover : public ExprMutator {
+public:
+  UnusedBindingRemover(const IRModule *module, llvm::DenseSet<const VarNode *> dead)
+      : ExprMutator(module), dead_(std::move(dead)) {}
+  unsigned removed = 0;
+
+  llvm::Error rewriteBinding(const BindingNode *binding) override {
+    if (llvm::isa<VarBindingNode>(binding) && dead_.count(binding->var.get())) {
+      ++removed;
+      return llvm::Error::success();
+    }
+    return ExprMutator::rewriteBinding(binding);
+  }
+
+private:
+  llvm::DenseSet<const VarNode *> dead_;
+};
+
+class DeadCodeEliminationPass : public Pass {
+public:
+  explicit DeadCodeEliminationPass(std::vector<std::string> entries)
+      : entryNames_(std::move(entries)) {}
+
+  llvm::Expected<bool> run(IRModule &module, PassContext &ctx) override {
+    llvm::StringSet<> entries;
+    for (const std::string &name : entryNames_) {
+      if (!module.lookup(name))
+        return llvm::make_error<llvm::StringError>(
+            "pass dead-code-elimination needs entry function '" + name +
+                "' to be in the module",
+            llvm::inconvertibleErrorCode());
+      entries.insert(name);
+    }
+    for (const ModuleEntry &e : module.entries())
+      if (hasExternalLinkage(e))
+        entries.insert(e.gvar->name);
+
+    unsigned removedFunctions = removeUnreachable(module, entries);
+    llvm::Expected<unsigned> removedBindings = removeUnusedBindings(module);
+    if (!removedBindings)
+      return removedBindings.takeError();
+    removedFunctions += removeUnreachable(module, entries);
+    if (removedFunctions)
+      ctx.addStat(kPassName, "removed-functions", removedFunctions);
+    if (*removedBindings)
+      ctx.addStat(kPassName, "removed-bindings", *removedBindings);
+    return removedFunctions + *removedBindings > 0;
+  }
+
+private:
+  llvm::Expected<unsigned> removeUnusedBindings(IRModule &module) {
+    unsigned removed = 0;
+    std::vector<ModuleEntry> entries = module.entries();
+    for (const ModuleEntry &entry : entries) {
+      const FunctionNode *fn = entry.asFunction();
+      if (!fn)
+        continue;
+      llvm::DenseSet<const VarNode *> dead = deadVars(*fn);
+      if (dead.empty())
+        continue;
+      UnusedBindingRemover remover(&module, std::move(dead));
+      llvm::Expected<Function> out = remover.rewriteFunction(Function(fn));
+      if (!out)
+        return out.takeError();
+      removed += remover.removed;
+      module.add(entry.gvar, *out);
+    }
+    return removed;
+  }
+
+  std::vector<std::string> entryNames_;
+};
+
+} // namespace
+
+void graft::registerDeadCodeEliminationPass() {
+  PassInfo info;
+  info.name = kPassName;
+  info.alias = "DeadCodeElimination";
+  info.summary = "Removes unreachable functions and unused pure bindings";
+  info.options.push_back(
+      {"entry-functions", PassOptionSpec::Kind::List, "",
+       "Functions kept as roots besides every externally visible function and ExternFunc"});
+  info.preconditions = "none (any well-formed module; entry-functions must name functions of the module)";
+  info.create = [](const PassOptions &opts) {
+    return std::make_unique<DeadCodeEliminationPass>(opts.getList("entry-functions"));
+  };
+  registerPass(std::move(info));
+}

@@ -1,0 +1,329 @@
+//===- transforms/KillAfterLastUse.cpp - Free values after their last use -----===//
+//
+// `kill-after-last-use` (TVM's KillAfterLastUse, reference §2) releases each
+// value right after its last use, so the VM frees memory early:
+//
+//  1. canonicalize-bindings runs first (the same pass, reached through the
+//     registry, so its logic lives in one place): aliases `y = x` fold into x,
+//     so a kill hits the last holder of a value rather than a copy.
+//  2. Unused trivial bindings that canonicalization left (`y = x`, a
+//     match_cast to x's own struct info) are dropped.
+//  3. In every sequence (function body, `if` branch, local function body),
+//     after the binding that last uses a var bound in that sequence, it emits
+//     `_ = R.memory.kill_tensor(t)` for tensors, then `R.memory.kill_storage(s)`
+//     for storages (vars bound to memory/vm alloc_storage), then
+//     `R.vm.kill_object(o)` for other objects, each group in binding order.
+//
+// Never killed: params, sequence outputs, vars already passed to a kill op,
+// Func/Shape/Prim-typed vars, and (seeds/001, TVM #20267) every var whose
+// binding VM codegen gives no register, as analysis/RegisterlessBindings.h
+// lists them: `R.null_value()`, constants, shapes, strings, dtypes, void
+// calls, functions. A kill op's argument is not a use.
+//
+// `if` (and local functions) differ from TVM on purpose. TVM stops killing
+// for the rest of a sequence once it has met an `if`, and never kills an
+// outer var whose last use is inside a branch. Here an `if` binding is one
+// use of every outer var it reads (condition and branches), so such a var is
+// killed right after the `if`, and the sequence after it gets kills as usual.
+// That is safe: codegen copies a branch's result into the `if`'s own
+// register, so killing a var read by a branch cannot clear the result. A var
+// that a branch returns stays alive, as in TVM.
+//
+// Preconditions (checked before anything changes): a kill is impure, so it
+// may not land in a dataflow block or in a pure function without
+// `relax.force_pure`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "transforms/LoweringSupport.h"
+#include "transforms/Pass.h"
+#include "transforms/Passes.h"
+#include "transforms/UseDefInfo.h"
+
+#include "analysis/RegisterlessBindings.h"
+#include "ir/StructuralEqual.h"
+#include "ir/Visitor.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace graft;
+
+static constexpr const char *kPassName = "kill-after-last-use";
+
+namespace {
+
+enum class KillKind : uint8_t { Tensor, Storage, Object };
+
+bool isKillCall(const ExprNode *e) {
+  return asOpCall(e, "relax.memory.kill_tensor") || asOpCall(e, "relax.memory.kill_storage") ||
+         asOpCall(e, "relax.vm.kill_object");
+}
+
+bool isAllocStorage(const ExprNode *e) {
+  return asOpCall(e, "relax.memory.alloc_storage") || asOpCall(e, "relax.vm.alloc_storage");
+}
+
+/// Every var read by an expression, nested `if` branches and local
+/// functions included.
+class UseCollector : public ExprVisitor {
+public:
+  explicit UseCollector(llvm::function_ref<void(const VarNode *)> onUse) : onUse_(onUse) {}
+  void visitVarUse(const VarNode *var) override { onUse_(var); }
+  void visitCall(const CallNode *call) override {
+    // A kill's argument is not a use: otherwise an existing kill would count
+    // as the last use and the value would be killed twice.
+    if (isKillCall(call))
+      return;
+    ExprVisitor::visitCall(call);
+  }
+
+private:
+  llvm::function_ref<void(const VarNode *)> onUse_;
+};
+
+/// `y = x`, or `y = match_cast(x, T)` with T x's own struct info.
+bool isTrivialBinding(const BindingNode &b) {
+  const auto *src = llvm::dyn_cast<VarNode>(b.value.get());
+  if (!src)
+    return false;
+  const auto *cast = llvm::dyn_cast<MatchCastNode>(&b);
+  return !cast || structuralEqual(cast->castSInfo.get(), src->sinfo.get());
+}
+
+/// What the kill of `var` (bound by `binding`) would be, or None when the var
+/// must never be killed because of what it is.
+llvm::Optional<KillKind> killKindOf(const BindingNode &binding, bool isStorage) {
+  if (isStorage)
+    return KillKind::Storage;
+  if (!bindingHasRegister(binding))
+    return llvm::None;
+  const StructInfoNode *s = binding.var->sinfo.get();
+  if (!s || llvm::isa<FuncSInfoNode, ShapeSInfoNode, PrimSInfoNode>(s))
+    return llvm::None;
+  return llvm::isa<TensorSInfoNode>(s) ? KillKind::Tensor : KillKind::Object;
+}
+
+Binding killBinding(KillKind kind, const Var &var) {
+  static const char *const kOps[] = {"relax.memory.kill_tensor", "relax.memory.kill_storage",
+                                     "relax.vm.kill_object"};
+  Expr call = make<CallNode>(getOp(kOps[static_cast<int>(kind)]), std::vector<Expr>{var},
+                             nullptr, std::vector<StructInfo>{}, voidSInfo());
+  return make<VarBindingNode>(make<VarNode>("_", voidSInfo()), std::move(call));
+}
+
+/// Inserts kills into one function, sequence by sequence.
+class KillInserter {
+public:
+  KillInserter(const UseDefInfo &info, std::string fnName)
+      : info_(info), fnName_(std::move(fnName)) {}
+
+  int64_t kills = 0;
+
+  llvm::Expected<Function> rewriteFunction(const FunctionNode *fn) {
+    bool saved = mayKill_;
+    mayKill_ = !fn->isPure || hasForcePure(*fn);
+    llvm::Expected<SeqExpr> body = rewriteSeq(fn->body.get());
+    mayKill_ = saved;
+    if (!body)
+      return body.takeError();
+    if (body->get() == fn->body.get())
+      return Function(fn);
+    Function out = make<FunctionNode>(fn->params, *body, fn->retSInfo, fn->isPure, fn->attrs,
+                                      fn->loc);
+    const_cast<FunctionNode *>(out.get())->checkWellFormed = fn->checkWellFormed;
+    return out;
+  }
+
+private:
+  struct Entry {
+    const BindingNode *binding;
+    bool inDataflow;
+  };
+
+  llvm::Expected<SeqExpr> rewriteSeq(const SeqExprNode *seq);
+  llvm::Expected<Expr> rewriteNested(const Expr &value);
+  llvm::Error checkCanKill(const Entry &at) const;
+
+  const UseDefInfo &info_;
+  std::string fnName_;
+  bool mayKill_ = true;
+};
+
+llvm::Expected<Expr> KillInserter::rewriteNested(const Expr &value) {
+  if (const auto *fn = llvm::dyn_cast<FunctionNode>(value.get())) {
+    llvm::Expected<Function> out = rewriteFunction(fn);
+    if (!out)
+      return out.takeError();
+    return Expr(*out);
+  }
+  const auto *ifNode = llvm::dyn_cast<IfNode>(value.get());
+  if (!ifNode)
+    return value;
+  llvm::Expected<SeqExpr> thenB = rewriteSeq(ifNode->thenBranch.get());
+  if (!thenB)
+    return thenB.takeError();
+  llvm::Expected<SeqExpr> elseB = rewriteSeq(ifNode->elseBranch.get());
+  if (!elseB)
+    return elseB.takeError();
+  if (thenB->get() == ifNode->thenBranch.get() && elseB->get() == ifNode->elseBranch.get())
+    return value;
+  return Expr(make<IfNode>(ifNode->cond, *thenB, *elseB, ifNode->sinfo));
+}
+
+llvm::Error KillInserter::checkCanKill(const Entry &at) const {
+  if (at.inDataflow)
+    return needsError(kPassName, "no dataflow block where it inserts a kill (run "
+                                 "to-non-dataflow first); function '" +
+                                     fnName_ + "', after binding '" + at.binding->var->name +
+                                     "'");
+  if (!mayKill_)
+    return needsError(kPassName, "function '" + fnName_ +
+                                     "' to be impure or relax.force_pure (run "
+                                     "remove-purity-checking first)");
+  return llvm::Error::success();
+}
+
+llvm::Expected<SeqExpr> KillInserter::rewriteSeq(const SeqExprNode *seq) {
+  // Step 2 and collection: the bindings this sequence keeps, where each var
+  // bound here is last used (~0u: by the sequence's result), which vars are
+  // storages and which are killed already.
+  constexpr unsigned kOutput = ~0u;
+  std::vector<Entry> entries;
+  llvm::DenseMap<const VarNode *, unsigned> index, lastUse;
+  llvm::DenseSet<const VarNode *> storages, killed;
+  bool dropped = false;
+  for (const BindingBlock &block : seq->blocks)
+    for (const Binding &b : block->bindings) {
+      if (isTrivialBinding(*b) && info_.useCount(b->var.get()) == 0) {
+        dropped = true;
+        continue;
+      }
+      unsigned at = entries.size();
+      entries.push_back({b.get(), block->isDataflow});
+      index[b->var.get()] = at;
+      const ExprNode *value = b->value.get();
+      if (isAllocStorage(value)) {
+        storages.insert(b->var.get());
+        continue; // Its args are shapes and immediates.
+      }
+      if (isKillCall(value)) {
+        if (const auto *v = llvm::dyn_cast<VarNode>(llvm::cast<CallNode>(value)->args[0].get()))
+          killed.insert(v);
+        continue;
+      }
+      UseCollector([&](const VarNode *v) {
+        if (index.count(v))
+          lastUse[v] = at;
+      }).visitExpr(value);
+    }
+  UseCollector([&](const VarNode *v) {
+    if (index.count(v))
+      lastUse[v] = kOutput;
+  }).visitExpr(seq->body.get());
+
+  // Kills after each binding, in binding order of the killed vars.
+  llvm::DenseMap<unsigned, llvm::SmallVector<std::pair<KillKind, Var>, 2>> after;
+  for (const Entry &e : entries) {
+    const VarNode *v = e.binding->var.get();
+    auto it = lastUse.find(v);
+    if (it == lastUse.end() || it->second == kOutput || killed.count(v))
+      continue;
+    if (llvm::Optional<KillKind> kind = killKindOf(*e.binding, storages.count(v) != 0)) {
+      if (llvm::Error err = checkCanKill(entries[it->second]))
+        return err;
+      after[it->second].push_back({*kind, e.binding->var});
+    }
+  }
+
+  bool changed = dropped || !after.empty();
+  std::vector<BindingBlock> blocks;
+  unsigned at = 0;
+  for (const BindingBlock &block : seq->blocks) {
+    std::vector<Binding> out;
+    for (const Binding &b : block->bindings) {
+      if (at >= entries.size() || entries[at].binding != b.get())
+        continue; // Dropped by step 2.
+      llvm::Expected<Expr> value = rewriteNested(b->value);
+      if (!value)
+        return value.takeError();
+      if (value->get() == b->value.get())
+        out.push_back(b);
+      else if (const auto *cast = llvm::dyn_cast<MatchCastNode>(b.get()))
+        out.push_back(make<MatchCastNode>(b->var, *value, cast->castSInfo, b->loc));
+      else
+        out.push_back(make<VarBindingNode>(b->var, *value, b->loc));
+      changed |= value->get() != b->value.get();
+      auto here = after.find(at++);
+      if (here == after.end())
+        continue;
+      for (KillKind kind : {KillKind::Tensor, KillKind::Storage, KillKind::Object})
+        for (const auto &[k, var] : here->second)
+          if (k == kind) {
+            out.push_back(killBinding(kind, var));
+            ++kills;
+          }
+    }
+    if (!out.empty())
+      blocks.push_back(make<BindingBlockNode>(std::move(out), block->isDataflow, block->loc));
+  }
+  if (!changed)
+    return SeqExpr(seq);
+  return make<SeqExprNode>(BlockBuilder::mergeBlocks(std::move(blocks)), seq->body, seq->sinfo);
+}
+
+class KillAfterLastUsePass : public Pass {
+public:
+  llvm::Expected<bool> run(IRModule &module, PassContext &ctx) override {
+    // Canonicalize a copy: nothing reaches `module` unless every function
+    // passes the preconditions.
+    IRModule canonical = module;
+    PassContext scratch;
+    scratch.config = ctx.config;
+    const PassInfo *canon = lookupPass("canonicalize-bindings");
+    if (!canon)
+      return needsError(kPassName, "the pass canonicalize-bindings to be registered");
+    llvm::Expected<PassOptions> opts = PassOptions::build(canon->name, canon->options, {});
+    if (!opts)
+      return opts.takeError();
+    llvm::Expected<bool> canonChanged = canon->create(*opts)->run(canonical, scratch);
+    if (!canonChanged)
+      return canonChanged.takeError();
+
+    int64_t kills = 0;
+    std::vector<std::pair<GlobalVar, Function>> updates;
+    for (const ModuleEntry &entry : canonical.entries()) {
+      const FunctionNode *fn = entry.asFunction();
+      if (!fn)
+        continue;
+      UseDefInfo info = UseDefInfo::build(*fn);
+      KillInserter inserter(info, entry.gvar->name);
+      llvm::Expected<Function> out = inserter.rewriteFunction(fn);
+      if (!out)
+        return out.takeError();
+      kills += inserter.kills;
+      const ModuleEntry *original = module.lookup(entry.gvar->name);
+      if (!original || original->func.get() != out->get())
+        updates.emplace_back(entry.gvar, std::move(*out));
+    }
+    for (auto &[gvar, fn] : updates)
+      module.add(gvar, fn);
+    if (kills)
+      ctx.addStat(kPassName, "kills", kills);
+    return !updates.empty();
+  }
+};
+
+} // namespace
+
+void graft::registerKillAfterLastUsePass() {
+  PassInfo info;
+  info.name = kPassName;
+  info.alias = "KillAfterLastUse";
+  info.summary = "Kills tensors, storages and objects right after their last use (after "
+                 "canonicalizing bindings); never a var codegen keeps out of registers";
+  info.preconditions = "no dataflow block and no pure function without relax.force_pure where "
+                       "a kill goes (to-non-dataflow, remove-purity-checking)";
+  info.create = [](const PassOptions &) { return std::make_unique<KillAfterLastUsePass>(); };
+  registerPass(std::move(info));
+}

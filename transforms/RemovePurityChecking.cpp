@@ -1,0 +1,105 @@
+//===- transforms/RemovePurityChecking.cpp - Mark pure functions force_pure -===//
+//
+// `remove-purity-checking` (TVM's RemovePurityChecking, reference §3.5): the
+// lowering passes after it replace pure ops by impure VM calls inside pure
+// functions, so every pure function (nested ones included) gets
+// `relax.force_pure: True`, and the purity wrappers are unwrapped:
+// `R.call_pure_packed(f, args...)` becomes `f(args...)` (attrs and sinfo_args
+// kept), `R.call_inplace_packed(f, args...)` becomes `f(args...)` without
+// attrs, and `R.invoke_pure_closure` becomes `R.invoke_closure`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "transforms/LoweringSupport.h"
+#include "transforms/Pass.h"
+#include "transforms/Passes.h"
+
+#include "ir/Visitor.h"
+
+using namespace graft;
+
+static constexpr const char *kPassName = "remove-purity-checking";
+
+namespace {
+
+class PurityUnwrapper : public ExprMutator {
+public:
+  explicit PurityUnwrapper(const IRModule *module) : ExprMutator(module) {}
+
+  int64_t unwrapped = 0;
+  int64_t marked = 0;
+
+  llvm::Expected<Expr> rewriteCall(const CallNode *call) override {
+    llvm::Expected<Expr> out = ExprMutator::rewriteCall(call);
+    if (!out)
+      return out;
+    const auto *c = llvm::dyn_cast<CallNode>(out->get());
+    const OpInfo *info = c ? c->opInfo() : nullptr;
+    if (!info)
+      return out;
+    Expr fresh;
+    if (info->name == "relax.call_pure_packed" || info->name == "relax.call_inplace_packed") {
+      if (c->args.empty())
+        return out;
+      std::vector<Expr> args(c->args.begin() + 1, c->args.end());
+      Attrs attrs = info->name == "relax.call_pure_packed" ? c->attrs : nullptr;
+      fresh = make<CallNode>(c->args[0], std::move(args), std::move(attrs), c->sinfoArgs);
+    } else if (info->name == "relax.invoke_pure_closure") {
+      fresh = make<CallNode>(getOp("relax.invoke_closure"), c->args, c->attrs, c->sinfoArgs);
+    } else {
+      return out;
+    }
+    ++unwrapped;
+    const_cast<ExprNode *>(fresh.get())->loc = call->loc;
+    return builder_.normalize(std::move(fresh));
+  }
+
+  llvm::Expected<Expr> rewriteFunctionExpr(const FunctionNode *fn) override {
+    llvm::Expected<Expr> out = ExprMutator::rewriteFunctionExpr(fn);
+    if (!out)
+      return out;
+    const auto *f = llvm::cast<FunctionNode>(out->get());
+    if (!f->isPure || hasForcePure(*f))
+      return out;
+    ++marked;
+    return Expr(withFunctionAttrs(
+        *f, withAttr(f->attrs.get(), "relax.force_pure", AttrValue::boolean(true))));
+  }
+};
+
+class RemovePurityCheckingPass : public Pass {
+public:
+  llvm::Expected<bool> run(IRModule &module, PassContext &ctx) override {
+    int64_t unwrapped = 0, marked = 0;
+    llvm::Expected<bool> changed =
+        rewriteRelaxFunctions(module, [&](const Function &fn) -> llvm::Expected<Function> {
+          PurityUnwrapper unwrapper(&module);
+          llvm::Expected<Function> out = unwrapper.rewriteFunction(fn);
+          unwrapped += unwrapper.unwrapped;
+          marked += unwrapper.marked;
+          return out;
+        });
+    if (changed && *changed) {
+      if (marked)
+        ctx.addStat(kPassName, "force-pure-marked", marked);
+      if (unwrapped)
+        ctx.addStat(kPassName, "calls-unwrapped", unwrapped);
+    }
+    return changed;
+  }
+};
+
+} // namespace
+
+void graft::registerRemovePurityCheckingPass() {
+  PassInfo info;
+  info.name = kPassName;
+  info.alias = "RemovePurityChecking";
+  info.summary = "Marks pure functions relax.force_pure and unwraps call_pure_packed, "
+                 "call_inplace_packed and invoke_pure_closure";
+  info.preconditions = "none";
+  info.create = [](const PassOptions &) {
+    return std::make_unique<RemovePurityCheckingPass>();
+  };
+  registerPass(std::move(info));
+}

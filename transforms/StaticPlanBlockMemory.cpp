@@ -1,0 +1,505 @@
+//===- transforms/StaticPlanBlockMemory.cpp - Plan storages of allocations ---===//
+//
+// `static-plan-block-memory` (TVM's StaticPlanBlockMemory, reference §3.1)
+// gives each planned `R.builtin.alloc_tensor` a storage, reusing storages of
+// tensors that are dead, per function:
+//
+//  1. Tokens. Each alloc_tensor whose struct info has a ShapeExpr shape and a
+//     dtype is a request of `elem bytes × dims` bytes, symbolic dims replaced
+//     by their `tir_var_upper_bound` when the function gives one. Aliases
+//     (reshape, memory.view, ensure_zero_offset, `vm.builtin.reshape`, and
+//     match_cast or `y = x` of a token) share their input's token. A token is
+//     discarded (left as builtin.alloc_tensor) when it reaches a sequence
+//     result or an `if` condition, is passed to a call that is not a PrimFunc,
+//     an ExternFunc or `vm.call_tir_dyn`, or is used outside its block.
+//     Every use as such a call's argument adds a reference.
+//  2. Allocation, in binding order: a request with no reference gets a fresh
+//     storage; else the free pool of its (scope, dtype) offers the smallest
+//     storage of [S, 16S] bytes, else the largest of [S/16, S) (enlarged to
+//     S), else a fresh one; a symbolic size reuses only a provably equal one.
+//     After each call, its tokens lose a reference; at zero their storage is
+//     free again.
+//  3. Rewrite: the first request of a storage emits
+//     `storage = R.memory.alloc_storage(R.shape([bytes]), dev, scope, dtype)`
+//     with the final size; each planned request becomes
+//     `R.memory.alloc_tensor(storage, 0, shape, dtype, dev)`.
+//
+// Later TVM fixes kept over v0.23 (product.md §1): match_cast and
+// `vm.builtin.reshape` alias their input (#20190), and an `if` branch never
+// takes a storage first allocated in the other branch, nor does code after
+// the `if` take one first allocated in a branch (#20191): each branch starts
+// from the pool as it was before the `if`, and the pool is restored after.
+//
+//===----------------------------------------------------------------------===//
+
+#include "transforms/LoweringSupport.h"
+#include "transforms/Pass.h"
+#include "transforms/Passes.h"
+
+#include "ir/StructInfoAnalysis.h"
+#include "ir/StructuralEqual.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <deque>
+#include <memory>
+
+using namespace graft;
+
+static constexpr const char *kPassName = "static-plan-block-memory";
+
+namespace {
+
+constexpr int64_t kMatchRange = 16;
+
+struct Storage {
+  int64_t bytes = 0;  ///< Constant size (grows when a smaller storage is enlarged).
+  PrimExpr symBytes;  ///< Set when the size is symbolic.
+  DataType dtype;
+  std::string scope;
+  Var var; ///< Set when the rewrite emits its alloc_storage.
+};
+
+/// One planned allocation request.
+struct Token {
+  const BindingNode *alloc = nullptr;
+  const BindingBlockNode *block = nullptr;
+  int64_t bytes = 0;
+  PrimExpr symBytes;
+  DataType dtype;
+  std::string scope;
+  int refs = 0;
+  bool discarded = false;
+  Storage *storage = nullptr;
+};
+
+/// The tokens an expression may hold: a flat leaf set, or one per tuple field.
+struct Tokens {
+  llvm::SmallVector<Token *, 1> leaves;
+  std::vector<Tokens> fields;
+  bool isTuple = false;
+  void collect(llvm::SmallVectorImpl<Token *> &out) const {
+    out.append(leaves.begin(), leaves.end());
+    for (const Tokens &f : fields)
+      f.collect(out);
+  }
+};
+
+const StringImmNode *asString(const ExprNode *e) { return llvm::dyn_cast_or_null<StringImmNode>(e); }
+
+/// The ExternFunc symbol a call goes to (`R.call_packed("sym", ...)`), or "".
+llvm::StringRef externSymbol(const CallNode &call) {
+  if (const auto *ext = llvm::dyn_cast<ExternFuncNode>(call.op.get()))
+    return ext->symbol;
+  return "";
+}
+
+class Planner {
+public:
+  Planner(const IRModule &module, const FunctionNode &fn) : module_(module), fn_(fn) {}
+
+  llvm::Error readBounds();
+  void collect(const SeqExprNode *seq);
+  void allocate(const SeqExprNode *seq);
+  llvm::Expected<SeqExpr> rewrite(const SeqExprNode *seq);
+  bool planned() const { return plannedCount_ > 0; }
+  int64_t storages() const { return static_cast<int64_t>(storagePool_.size()); }
+  int64_t plannedCount() const { return plannedCount_; }
+
+private:
+  Tokens tokensOf(const ExprNode *e) const;
+  void discard(const ExprNode *e);
+  void use(const ExprNode *e, const BindingBlockNode *block);
+  void collectBinding(const BindingNode *b, const BindingBlockNode *block);
+  Token *makeToken(const BindingNode *b, const CallNode &call, const BindingBlockNode *block);
+  bool countsAsUse(const CallNode &call) const;
+  bool isAlias(const CallNode &call) const;
+  void assign(Token *t);
+  void release(const CallNode &call);
+  llvm::Expected<Binding> rewriteAlloc(const BindingNode *b, Token *t,
+                                       std::vector<Binding> &out);
+
+  const IRModule &module_;
+  const FunctionNode &fn_;
+  TirVarMap upperBounds_;
+  llvm::DenseMap<const VarNode *, Tokens> varTokens_;
+  llvm::DenseMap<const BindingNode *, Token *> allocTokens_;
+  std::deque<Token> tokens_;
+  std::deque<Storage> storagePool_;
+  std::vector<Storage *> free_;
+  int64_t plannedCount_ = 0;
+};
+
+llvm::Error Planner::readBounds() {
+  const AttrValue *bounds = fn_.attr("tir_var_upper_bound");
+  if (!bounds)
+    return llvm::Error::success();
+  if (bounds->kind() != AttrValue::Kind::Dict)
+    return needsError(kPassName, "tir_var_upper_bound to be a dict of integers");
+  llvm::StringMap<int64_t> byName;
+  for (const auto &[name, value] : bounds->getDict()) {
+    if (value.kind() != AttrValue::Kind::Int)
+      return needsError(kPassName, "integer values in tir_var_upper_bound; '" + name +
+                                       "' is not an integer");
+    byName[name] = value.getInt();
+  }
+  // Only symbolic vars of the signature are bounded.
+  auto bind = [&](const TirVarNode *v) {
+    auto it = byName.find(v->name);
+    if (it != byName.end())
+      upperBounds_[v] = intImm(it->second, v->dtype);
+  };
+  for (const Var &p : fn_.params)
+    if (const auto *t = llvm::dyn_cast_or_null<TensorSInfoNode>(p->sinfo.get()))
+      if (const std::vector<PrimExpr> *dims = t->shapeValues())
+        for (const PrimExpr &d : *dims)
+          forEachTirVar(d.get(), bind);
+  return llvm::Error::success();
+}
+
+Tokens Planner::tokensOf(const ExprNode *e) const {
+  if (const auto *v = llvm::dyn_cast_or_null<VarNode>(e)) {
+    auto it = varTokens_.find(v);
+    return it == varTokens_.end() ? Tokens() : it->second;
+  }
+  if (const auto *t = llvm::dyn_cast_or_null<TupleNode>(e)) {
+    Tokens out;
+    out.isTuple = true;
+    for (const Expr &f : t->fields)
+      out.fields.push_back(tokensOf(f.get()));
+    return out;
+  }
+  if (const auto *g = llvm::dyn_cast_or_null<TupleGetItemNode>(e)) {
+    Tokens tuple = tokensOf(g->tuple.get());
+    if (tuple.isTuple && g->index >= 0 && static_cast<size_t>(g->index) < tuple.fields.size())
+      return tuple.fields[g->index];
+    return tuple;
+  }
+  return Tokens();
+}
+
+void Planner::discard(const ExprNode *e) {
+  llvm::SmallVector<Token *, 4> ts;
+  tokensOf(e).collect(ts);
+  for (Token *t : ts)
+    t->discarded = true;
+}
+
+void Planner::use(const ExprNode *e, const BindingBlockNode *block) {
+  llvm::SmallVector<Token *, 4> ts;
+  tokensOf(e).collect(ts);
+  for (Token *t : ts) {
+    if (t->block != block)
+      t->discarded = true;
+    ++t->refs;
+  }
+}
+
+bool Planner::countsAsUse(const CallNode &call) const {
+  if (asOpCall(&call, "relax.vm.call_tir_dyn") || llvm::isa<ExternFuncNode>(call.op.get()))
+    return true;
+  if (const auto *gv = llvm::dyn_cast<GlobalVarNode>(call.op.get()))
+    if (const ModuleEntry *e = module_.lookup(gv->name))
+      return e->asPrimFunc() != nullptr;
+  return false;
+}
+
+bool Planner::isAlias(const CallNode &call) const {
+  return asOpCall(&call, "relax.reshape") || asOpCall(&call, "relax.memory.view") ||
+         asOpCall(&call, "relax.memory.ensure_zero_offset") ||
+         externSymbol(call) == "vm.builtin.reshape";
+}
+
+Token *Planner::makeToken(const BindingNode *b, const CallNode &call,
+                          const BindingBlockNode *block) {
+  const auto *t = llvm::dyn_cast_or_null<TensorSInfoNode>(b->var->sinfo.get());
+  const std::vector<PrimExpr> *dims = t ? t->shapeValues() : nullptr;
+  if (!dims || t->dtype.isVoid() || call.args.size() < 3)
+    return nullptr;
+  Token tok;
+  tok.alloc = b;
+  tok.block = block;
+  tok.dtype = t->dtype;
+  const StringImmNode *scope = call.args.size() > 3 ? asString(call.args[3].get()) : nullptr;
+  tok.scope = scope ? scope->value : "global";
+  // coeff = element bytes × constant dims; symbolic dims multiply onto 1.
+  int64_t coeff = t->dtype.storageBytes();
+  PrimExpr rest;
+  for (const PrimExpr &d : *dims) {
+    PrimExpr bounded = upperBounds_.empty() ? d : substitutePrim(d, upperBounds_);
+    if (llvm::Optional<int64_t> c = asConstInt(bounded.get()))
+      coeff *= *c;
+    else
+      rest = rest ? primBinary(PrimOp::Mul, rest, bounded) : bounded;
+  }
+  if (rest)
+    tok.symBytes = primBinary(PrimOp::Mul, intImm(coeff), rest); // TVM's `128 * n`, unsimplified
+
+  else
+    tok.bytes = coeff;
+  tokens_.push_back(std::move(tok));
+  return &tokens_.back();
+}
+
+void Planner::collectBinding(const BindingNode *b, const BindingBlockNode *block) {
+  const ExprNode *value = b->value.get();
+  if (const auto *call = llvm::dyn_cast<CallNode>(value)) {
+    if (asOpCall(call, "relax.builtin.alloc_tensor")) {
+      if (Token *t = makeToken(b, *call, block)) {
+        allocTokens_[b] = t;
+        varTokens_[b->var.get()].leaves.push_back(t);
+      }
+      return;
+    }
+    if (isAlias(*call) && !call->args.empty()) {
+      varTokens_[b->var.get()] = tokensOf(call->args[0].get());
+      return;
+    }
+    // call_tir_dyn passes its arguments as one tuple: use() looks inside.
+    bool counts = countsAsUse(*call);
+    for (const Expr &a : call->args) {
+      if (counts)
+        use(a.get(), block);
+      else
+        discard(a.get());
+    }
+    return;
+  }
+  if (const auto *ifNode = llvm::dyn_cast<IfNode>(value)) {
+    discard(ifNode->cond.get());
+    collect(ifNode->thenBranch.get());
+    collect(ifNode->elseBranch.get());
+    return;
+  }
+  if (llvm::isa<VarNode, TupleNode, TupleGetItemNode>(value)) {
+    // Aliases: `y = x`, match_cast (#20190), tuples and their fields.
+    varTokens_[b->var.get()] = tokensOf(value);
+    return;
+  }
+}
+
+void Planner::collect(const SeqExprNode *seq) {
+  for (const BindingBlock &block : seq->blocks)
+    for (const Binding &b : block->bindings)
+      collectBinding(b.get(), block.get());
+  discard(seq->body.get());
+}
+
+void Planner::assign(Token *t) {
+  ++plannedCount_;
+  auto fresh = [&] {
+    storagePool_.push_back(Storage{t->bytes, t->symBytes, t->dtype, t->scope, nullptr});
+    t->storage = &storagePool_.back();
+  };
+  if (t->refs == 0)
+    return fresh();
+  Storage *best = nullptr;
+  size_t bestAt = 0;
+  auto consider = [&](bool (*better)(const Storage *, const Storage *), int64_t lo, int64_t hi) {
+    for (size_t i = 0; i < free_.size(); ++i) {
+      Storage *s = free_[i];
+      if (s->dtype != t->dtype || s->scope != t->scope || s->symBytes)
+        continue;
+      if (s->bytes < lo || s->bytes > hi)
+        continue;
+      if (!best || better(s, best)) {
+        best = s;
+        bestAt = i;
+      }
+    }
+  };
+  if (t->symBytes) {
+    for (size_t i = 0; i < free_.size() && !best; ++i)
+      if (free_[i]->dtype == t->dtype && free_[i]->scope == t->scope && free_[i]->symBytes &&
+          proveEqual(free_[i]->symBytes, t->symBytes)) {
+        best = free_[i];
+        bestAt = i;
+      }
+  } else {
+    consider([](const Storage *a, const Storage *b) { return a->bytes < b->bytes; }, t->bytes,
+             t->bytes * kMatchRange);
+    if (!best) {
+      consider([](const Storage *a, const Storage *b) { return a->bytes > b->bytes; },
+               t->bytes / kMatchRange, t->bytes - 1);
+      if (best)
+        best->bytes = t->bytes;
+    }
+  }
+  if (!best)
+    return fresh();
+  free_.erase(free_.begin() + bestAt);
+  t->storage = best;
+}
+
+void Planner::release(const CallNode &call) {
+  if (!countsAsUse(call) || isAlias(call))
+    return;
+  llvm::SmallVector<Token *, 4> ts;
+  for (const Expr &a : call.args)
+    tokensOf(a.get()).collect(ts);
+  for (Token *t : ts) {
+    if (t->discarded || !t->storage || t->refs <= 0)
+      continue;
+    if (--t->refs == 0)
+      free_.push_back(t->storage);
+  }
+}
+
+void Planner::allocate(const SeqExprNode *seq) {
+  for (const BindingBlock &block : seq->blocks)
+    for (const Binding &b : block->bindings) {
+      if (Token *t = allocTokens_.lookup(b.get())) {
+        if (!t->discarded)
+          assign(t);
+        continue;
+      }
+      if (const auto *call = llvm::dyn_cast<CallNode>(b->value.get())) {
+        release(*call);
+        continue;
+      }
+      if (const auto *ifNode = llvm::dyn_cast<IfNode>(b->value.get())) {
+        // #20191: each branch sees only storages that exist before the if.
+        std::vector<Storage *> saved = free_;
+        allocate(ifNode->thenBranch.get());
+        free_ = saved;
+        allocate(ifNode->elseBranch.get());
+        free_ = std::move(saved);
+      }
+    }
+}
+
+llvm::Expected<Binding> Planner::rewriteAlloc(const BindingNode *b, Token *t,
+                                              std::vector<Binding> &out) {
+  const auto *call = llvm::cast<CallNode>(b->value.get());
+  Expr dev = call->args[2];
+  Storage *s = t->storage;
+  InferContext ictx{&module_};
+  if (!s->var) {
+    PrimExpr size = s->symBytes ? s->symBytes : intImm(s->bytes);
+    Expr sizeExpr = shapeExpr({size});
+    std::vector<Expr> args{sizeExpr, dev, stringImm(s->scope), dataTypeImm(s->dtype)};
+    CallNode probe(getOp("relax.memory.alloc_storage"), args);
+    llvm::Expected<StructInfo> sinfo = inferCallSInfo(probe, ictx);
+    if (!sinfo)
+      return sinfo.takeError();
+    Expr alloc = make<CallNode>(getOp("relax.memory.alloc_storage"), std::move(args), nullptr,
+                                std::vector<StructInfo>{}, *sinfo);
+    s->var = make<VarNode>("storage", *sinfo);
+    out.push_back(make<VarBindingNode>(s->var, std::move(alloc)));
+  }
+  std::vector<Expr> args{s->var, primValueInt(0), call->args[0], call->args[1], dev};
+  CallNode probe(getOp("relax.memory.alloc_tensor"), args);
+  llvm::Expected<StructInfo> sinfo = inferCallSInfo(probe, ictx);
+  if (!sinfo)
+    return sinfo.takeError();
+  Expr tensor = make<CallNode>(getOp("relax.memory.alloc_tensor"), std::move(args), nullptr,
+                               std::vector<StructInfo>{}, *sinfo);
+  return Binding(make<VarBindingNode>(b->var, std::move(tensor), b->loc));
+}
+
+llvm::Expected<SeqExpr> Planner::rewrite(const SeqExprNode *seq) {
+  bool changed = false;
+  std::vector<BindingBlock> blocks;
+  for (const BindingBlock &block : seq->blocks) {
+    std::vector<Binding> out;
+    bool blockChanged = false;
+    for (const Binding &b : block->bindings) {
+      Token *t = allocTokens_.lookup(b.get());
+      if (t && !t->discarded && t->storage) {
+        llvm::Expected<Binding> nb = rewriteAlloc(b.get(), t, out);
+        if (!nb)
+          return nb.takeError();
+        out.push_back(*nb);
+        blockChanged = true;
+        continue;
+      }
+      const auto *ifNode = llvm::dyn_cast<IfNode>(b->value.get());
+      if (!ifNode) {
+        out.push_back(b);
+        continue;
+      }
+      llvm::Expected<SeqExpr> thenB = rewrite(ifNode->thenBranch.get());
+      if (!thenB)
+        return thenB.takeError();
+      llvm::Expected<SeqExpr> elseB = rewrite(ifNode->elseBranch.get());
+      if (!elseB)
+        return elseB.takeError();
+      if (thenB->get() == ifNode->thenBranch.get() && elseB->get() == ifNode->elseBranch.get()) {
+        out.push_back(b);
+        continue;
+      }
+      Expr nif = make<IfNode>(ifNode->cond, *thenB, *elseB, ifNode->sinfo);
+      if (const auto *cast = llvm::dyn_cast<MatchCastNode>(b.get()))
+        out.push_back(make<MatchCastNode>(b->var, nif, cast->castSInfo, b->loc));
+      else
+        out.push_back(make<VarBindingNode>(b->var, nif, b->loc));
+      blockChanged = true;
+    }
+    changed |= blockChanged;
+    blocks.push_back(blockChanged ? make<BindingBlockNode>(std::move(out), block->isDataflow,
+                                                           block->loc)
+                                  : block);
+  }
+  if (!changed)
+    return SeqExpr(seq);
+  return make<SeqExprNode>(std::move(blocks), seq->body, seq->sinfo);
+}
+
+/// A copy of `fn` with `body`, without `relax.memory_plan_dynamic_func_output`.
+Function rebuild(const FunctionNode &fn, SeqExpr body) {
+  Attrs attrs = fn.attrs;
+  if (fn.attr("relax.memory_plan_dynamic_func_output")) {
+    AttrDict kept;
+    for (const auto &entry : fn.attrs->entries)
+      if (entry.first != "relax.memory_plan_dynamic_func_output")
+        kept.push_back(entry);
+    attrs = kept.empty() ? Attrs() : Attrs(make<AttrsNode>(std::move(kept)));
+  }
+  Function out = make<FunctionNode>(fn.params, std::move(body), fn.retSInfo, fn.isPure,
+                                    std::move(attrs), fn.loc);
+  const_cast<FunctionNode *>(out.get())->checkWellFormed = fn.checkWellFormed;
+  return out;
+}
+
+class StaticPlanBlockMemoryPass : public Pass {
+public:
+  llvm::Expected<bool> run(IRModule &module, PassContext &ctx) override {
+    int64_t planned = 0, storages = 0;
+    llvm::Expected<bool> changed =
+        rewriteRelaxFunctions(module, [&](const Function &fn) -> llvm::Expected<Function> {
+          Planner planner(module, *fn);
+          if (llvm::Error err = planner.readBounds())
+            return err;
+          planner.collect(fn->body.get());
+          planner.allocate(fn->body.get());
+          llvm::Expected<SeqExpr> body = planner.rewrite(fn->body.get());
+          if (!body)
+            return body.takeError();
+          planned += planner.plannedCount();
+          storages += planner.storages();
+          bool dropAttr = fn->attr("relax.memory_plan_dynamic_func_output") != nullptr;
+          if (body->get() == fn->body.get() && !dropAttr)
+            return fn;
+          return rebuild(*fn, *body);
+        });
+    if (changed && planned) {
+      ctx.addStat(kPassName, "planned-allocs", planned);
+      ctx.addStat(kPassName, "storages", storages);
+    }
+    return changed;
+  }
+};
+
+} // namespace
+
+void graft::registerStaticPlanBlockMemoryPass() {
+  PassInfo info;
+  info.name = kPassName;
+  info.alias = "StaticPlanBlockMemory";
+  info.summary = "Plans R.builtin.alloc_tensor onto shared R.memory.alloc_storage storages, "
+                 "reusing dead ones (sizes in bytes, tir_var_upper_bound for symbolic dims)";
+  info.preconditions = "none (allocations are pure); tir_var_upper_bound values must be integers";
+  info.create = [](const PassOptions &) { return std::make_unique<StaticPlanBlockMemoryPass>(); };
+  registerPass(std::move(info));
+}
