@@ -6,7 +6,9 @@
 //
 //  1. Tokens. Each alloc_tensor whose struct info has a ShapeExpr shape and a
 //     dtype is a request of `elem bytes × dims` bytes, symbolic dims replaced
-//     by their `tir_var_upper_bound` when the function gives one. Aliases
+//     by their largest value over the ranges that `tir_var_upper_bound`,
+//     `tir_var_lower_bound` and `tir_non_negative_var` give the signature's
+//     vars (interval arithmetic, BoundEvaluator). Aliases
 //     (reshape, memory.view, ensure_zero_offset, `vm.builtin.reshape`, and
 //     match_cast or `y = x` of a token) share their input's token. A token is
 //     discarded (left as builtin.alloc_tensor) when it reaches a sequence
@@ -22,7 +24,10 @@
 //  3. Rewrite: the first request of a storage emits
 //     `storage = R.memory.alloc_storage(R.shape([bytes]), dev, scope, dtype)`
 //     with the final size; each planned request becomes
-//     `R.memory.alloc_tensor(storage, 0, shape, dtype, dev)`.
+//     `R.memory.alloc_tensor(storage, 0, shape, dtype, dev)`. With
+//     `relax.memory_plan_dynamic_func_output` (removed by the pass), an
+//     unplanned alloc of symbolic shape gets a storage of its own sized by
+//     the upper bounds.
 //
 // Later TVM fixes kept over v0.23 (product.md §1): match_cast and
 // `vm.builtin.reshape` alias their input (#20190), and an `if` branch never
@@ -40,7 +45,11 @@
 #include "ir/StructuralEqual.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <algorithm>
 
 #include <deque>
 #include <memory>
@@ -95,6 +104,142 @@ llvm::StringRef externSymbol(const CallNode &call) {
   return "";
 }
 
+/// TVM's constant folding of `a * b` (TryConstFold): constants fold, `x * 1`
+/// and `1 * x` are x; nothing else is simplified.
+PrimExpr mulFold(const PrimExpr &a, const PrimExpr &b) {
+  llvm::Optional<int64_t> ca = asConstInt(a.get()), cb = asConstInt(b.get());
+  if (ca && cb)
+    return intImm(*ca * *cb, a->dtype);
+  if (ca && *ca == 1)
+    return b;
+  if (cb && *cb == 1)
+    return a;
+  return primBinary(PrimOp::Mul, a, b);
+}
+
+/// `a op b` for + - max min, folding two constants and `x + 0`, `x - 0`.
+PrimExpr foldBinary(PrimOp op, const PrimExpr &a, const PrimExpr &b) {
+  llvm::Optional<int64_t> ca = asConstInt(a.get()), cb = asConstInt(b.get());
+  if (ca && cb) {
+    switch (op) {
+    case PrimOp::Add: return intImm(*ca + *cb, a->dtype);
+    case PrimOp::Sub: return intImm(*ca - *cb, a->dtype);
+    case PrimOp::Max: return intImm(std::max(*ca, *cb), a->dtype);
+    case PrimOp::Min: return intImm(std::min(*ca, *cb), a->dtype);
+    case PrimOp::FloorDiv: {
+      int64_t q = *ca / *cb;
+      return intImm((*ca % *cb != 0 && ((*ca < 0) != (*cb < 0))) ? q - 1 : q, a->dtype);
+    }
+    default: break;
+    }
+  }
+  if ((op == PrimOp::Add || op == PrimOp::Sub) && cb && *cb == 0)
+    return a;
+  if (op == PrimOp::Add && ca && *ca == 0)
+    return b;
+  return primBinary(op, a, b);
+}
+
+/// A range of values; a null end is infinite. `point` marks a single value.
+struct Interval {
+  PrimExpr lo, hi;
+  bool point = false;
+};
+
+/// Symbolic interval arithmetic in the manner of TVM's IntSet evaluation:
+/// the upper-bounded vars of a function range over [lower or 0, upper],
+/// every other var is a single point, known non-negative when the function
+/// says so (`tir_var_lower_bound`, `tir_non_negative_var`, size vars).
+class BoundEvaluator {
+public:
+  llvm::DenseMap<const TirVarNode *, std::pair<int64_t, int64_t>> ranges;
+  llvm::DenseSet<const TirVarNode *> nonNegative;
+
+  /// The largest value of `e`, or `e` itself when it has no finite bound.
+  PrimExpr upperBound(const PrimExpr &e) const {
+    if (ranges.empty())
+      return e;
+    Interval i = eval(e);
+    return i.hi ? i.hi : e;
+  }
+
+private:
+  bool bounded(const PrimExprNode *e) const {
+    bool any = false;
+    forEachTirVar(e, [&](const TirVarNode *v) { any |= ranges.count(v) != 0; });
+    return any;
+  }
+  bool provablyNonNegative(const PrimExpr &e) const {
+    if (llvm::Optional<int64_t> c = asConstInt(e.get()))
+      return *c >= 0;
+    if (const auto *v = llvm::dyn_cast<TirVarNode>(e.get()))
+      return v->isSizeVar || nonNegative.count(v);
+    if (const auto *b = llvm::dyn_cast<PrimBinaryNode>(e.get()))
+      if (b->op == PrimOp::Mul || b->op == PrimOp::Add)
+        return provablyNonNegative(b->a) && provablyNonNegative(b->b);
+    return false;
+  }
+  static Interval everything() { return Interval(); }
+
+  Interval eval(const PrimExpr &e) const {
+    if (!bounded(e.get()))
+      return Interval{e, e, true};
+    if (const auto *v = llvm::dyn_cast<TirVarNode>(e.get())) {
+      auto [lo, hi] = ranges.lookup(v);
+      return Interval{intImm(lo, v->dtype), intImm(hi, v->dtype), lo == hi};
+    }
+    const auto *b = llvm::dyn_cast<PrimBinaryNode>(e.get());
+    if (!b)
+      return everything();
+    Interval x = eval(b->a), y = eval(b->b);
+    auto both = [](const PrimExpr &p, const PrimExpr &q, auto f) {
+      return p && q ? f(p, q) : PrimExpr();
+    };
+    auto fold = [](PrimOp op) {
+      return [op](const PrimExpr &p, const PrimExpr &q) { return foldBinary(op, p, q); };
+    };
+    switch (b->op) {
+    case PrimOp::Add:
+      return Interval{both(x.lo, y.lo, fold(PrimOp::Add)), both(x.hi, y.hi, fold(PrimOp::Add))};
+    case PrimOp::Sub:
+      return Interval{both(x.lo, y.hi, fold(PrimOp::Sub)), both(x.hi, y.lo, fold(PrimOp::Sub))};
+    case PrimOp::Max:
+    case PrimOp::Min:
+      return Interval{both(x.lo, y.lo, fold(b->op)), both(x.hi, y.hi, fold(b->op))};
+    case PrimOp::Mul:
+      return mul(x, y);
+    case PrimOp::FloorDiv:
+      // Only a positive constant divisor keeps the order of the bounds.
+      if (y.point && asConstInt(y.lo.get()) && *asConstInt(y.lo.get()) > 0)
+        return Interval{both(x.lo, y.lo, fold(PrimOp::FloorDiv)),
+                        both(x.hi, y.lo, fold(PrimOp::FloorDiv))};
+      return everything();
+    default:
+      return everything();
+    }
+  }
+
+  /// A range times a single non-negative value scales both ends; two ranges
+  /// of constants take the extreme corners; anything else is unbounded.
+  Interval mul(Interval x, Interval y) const {
+    if (x.point)
+      std::swap(x, y);
+    if (y.point && provablyNonNegative(y.lo))
+      return Interval{x.lo ? mulFold(x.lo, y.lo) : PrimExpr(),
+                      x.hi ? mulFold(x.hi, y.lo) : PrimExpr()};
+    llvm::Optional<int64_t> a = x.lo ? asConstInt(x.lo.get()) : llvm::None;
+    llvm::Optional<int64_t> b = x.hi ? asConstInt(x.hi.get()) : llvm::None;
+    llvm::Optional<int64_t> c = y.lo ? asConstInt(y.lo.get()) : llvm::None;
+    llvm::Optional<int64_t> d = y.hi ? asConstInt(y.hi.get()) : llvm::None;
+    if (!a || !b || !c || !d)
+      return everything();
+    int64_t corners[] = {*a * *c, *a * *d, *b * *c, *b * *d};
+    DataType t = x.lo->dtype;
+    return Interval{intImm(*std::min_element(corners, corners + 4), t),
+                    intImm(*std::max_element(corners, corners + 4), t)};
+  }
+};
+
 class Planner {
 public:
   Planner(const IRModule &module, const FunctionNode &fn) : module_(module), fn_(fn) {}
@@ -106,6 +251,7 @@ public:
   bool planned() const { return plannedCount_ > 0; }
   int64_t storages() const { return static_cast<int64_t>(storagePool_.size()); }
   int64_t plannedCount() const { return plannedCount_; }
+  int64_t dynamicOutputs() const { return dynamicOutputs_; }
 
 private:
   Tokens tokensOf(const ExprNode *e) const;
@@ -117,44 +263,77 @@ private:
   bool isAlias(const CallNode &call) const;
   void assign(Token *t);
   void release(const CallNode &call);
+  llvm::Expected<Var> emitStorage(PrimExpr bytes, Expr dev, const std::string &scope,
+                                  DataType dtype, std::vector<Binding> &out);
+  llvm::Expected<Binding> tensorIn(const BindingNode *b, Var storage, Expr shape);
   llvm::Expected<Binding> rewriteAlloc(const BindingNode *b, Token *t,
                                        std::vector<Binding> &out);
+  llvm::Expected<llvm::Optional<Binding>> rewriteDynamicOutput(const BindingNode *b,
+                                                               std::vector<Binding> &out);
 
   const IRModule &module_;
   const FunctionNode &fn_;
-  TirVarMap upperBounds_;
+  BoundEvaluator bounds_;
+  bool planDynamicOutput_ = false;
   llvm::DenseMap<const VarNode *, Tokens> varTokens_;
   llvm::DenseMap<const BindingNode *, Token *> allocTokens_;
   std::deque<Token> tokens_;
   std::deque<Storage> storagePool_;
   std::vector<Storage *> free_;
   int64_t plannedCount_ = 0;
+  int64_t dynamicOutputs_ = 0;
 };
 
-llvm::Error Planner::readBounds() {
-  const AttrValue *bounds = fn_.attr("tir_var_upper_bound");
-  if (!bounds)
+/// Reads `attr` ({name: int}) into `out`; a non-integer value is an error.
+static llvm::Error readIntDict(const FunctionNode &fn, llvm::StringRef attr,
+                               llvm::StringMap<int64_t> &out) {
+  const AttrValue *dict = fn.attr(attr);
+  if (!dict)
     return llvm::Error::success();
-  if (bounds->kind() != AttrValue::Kind::Dict)
-    return needsError(kPassName, "tir_var_upper_bound to be a dict of integers");
-  llvm::StringMap<int64_t> byName;
-  for (const auto &[name, value] : bounds->getDict()) {
+  if (dict->kind() != AttrValue::Kind::Dict)
+    return needsError(kPassName, attr + " to be a dict of integers");
+  for (const auto &[name, value] : dict->getDict()) {
     if (value.kind() != AttrValue::Kind::Int)
-      return needsError(kPassName, "integer values in tir_var_upper_bound; '" + name +
+      return needsError(kPassName, "integer values in " + attr + "; '" + name +
                                        "' is not an integer");
-    byName[name] = value.getInt();
+    out[name] = value.getInt();
   }
-  // Only symbolic vars of the signature are bounded.
-  auto bind = [&](const TirVarNode *v) {
-    auto it = byName.find(v->name);
-    if (it != byName.end())
-      upperBounds_[v] = intImm(it->second, v->dtype);
-  };
+  return llvm::Error::success();
+}
+
+llvm::Error Planner::readBounds() {
+  llvm::StringMap<int64_t> upper, lower;
+  if (llvm::Error err = readIntDict(fn_, "tir_var_upper_bound", upper))
+    return err;
+  if (llvm::Error err = readIntDict(fn_, "tir_var_lower_bound", lower))
+    return err;
+  llvm::StringSet<> nonNegative;
+  if (const AttrValue *names = fn_.attr("tir_non_negative_var")) {
+    if (names->kind() != AttrValue::Kind::Array)
+      return needsError(kPassName, "tir_non_negative_var to be a list of names");
+    for (const AttrValue &name : names->getArray()) {
+      if (name.kind() != AttrValue::Kind::String)
+        return needsError(kPassName, "tir_non_negative_var to be a list of names");
+      nonNegative.insert(name.getString());
+    }
+  }
+  if (const AttrValue *flag = fn_.attr("relax.memory_plan_dynamic_func_output"))
+    planDynamicOutput_ = (flag->kind() == AttrValue::Kind::Bool && flag->getBool()) ||
+                         (flag->kind() == AttrValue::Kind::Int && flag->getInt() != 0);
+  // Only the symbolic vars of the signature are bounded: an upper bound gives
+  // the range [lower or 0, upper]; a lower bound alone (PR #18663) or
+  // tir_non_negative_var only tells that the var is not negative.
+  llvm::SmallVector<const TirVarNode *, 8> vars;
   for (const Var &p : fn_.params)
-    if (const auto *t = llvm::dyn_cast_or_null<TensorSInfoNode>(p->sinfo.get()))
-      if (const std::vector<PrimExpr> *dims = t->shapeValues())
-        for (const PrimExpr &d : *dims)
-          forEachTirVar(d.get(), bind);
+    collectTirVars(p->sinfo.get(), vars);
+  for (const TirVarNode *v : vars) {
+    auto lo = lower.find(v->name);
+    auto hi = upper.find(v->name);
+    if (hi != upper.end())
+      bounds_.ranges[v] = {lo != lower.end() ? lo->second : 0, hi->second};
+    if ((lo != lower.end() && lo->second >= 0) || nonNegative.count(v->name))
+      bounds_.nonNegative.insert(v);
+  }
   return llvm::Error::success();
 }
 
@@ -223,21 +402,21 @@ Token *Planner::makeToken(const BindingNode *b, const CallNode &call,
   tok.dtype = t->dtype;
   const StringImmNode *scope = call.args.size() > 3 ? asString(call.args[3].get()) : nullptr;
   tok.scope = scope ? scope->value : "global";
-  // coeff = element bytes × constant dims; symbolic dims multiply onto 1.
+  // coeff = element bytes × constant dims; the other dims, upper-bounded,
+  // multiply onto 1 left to right; bytes = coeff * rest, folded as TVM does.
   int64_t coeff = t->dtype.storageBytes();
-  PrimExpr rest;
+  PrimExpr rest = intImm(1);
   for (const PrimExpr &d : *dims) {
-    PrimExpr bounded = upperBounds_.empty() ? d : substitutePrim(d, upperBounds_);
+    PrimExpr bounded = bounds_.upperBound(d);
     if (llvm::Optional<int64_t> c = asConstInt(bounded.get()))
       coeff *= *c;
     else
-      rest = rest ? primBinary(PrimOp::Mul, rest, bounded) : bounded;
+      rest = mulFold(rest, bounded);
   }
-  if (rest)
-    tok.symBytes = primBinary(PrimOp::Mul, intImm(coeff), rest); // TVM's `128 * n`, unsimplified
-
-  else
+  if (asConstInt(rest.get()))
     tok.bytes = coeff;
+  else
+    tok.symBytes = mulFold(intImm(coeff), rest); // TVM's `128 * n`, unsimplified
   tokens_.push_back(std::move(tok));
   return &tokens_.back();
 }
@@ -369,33 +548,89 @@ void Planner::allocate(const SeqExprNode *seq) {
     }
 }
 
-llvm::Expected<Binding> Planner::rewriteAlloc(const BindingNode *b, Token *t,
-                                              std::vector<Binding> &out) {
-  const auto *call = llvm::cast<CallNode>(b->value.get());
-  Expr dev = call->args[2];
-  Storage *s = t->storage;
-  InferContext ictx{&module_};
-  if (!s->var) {
-    PrimExpr size = s->symBytes ? s->symBytes : intImm(s->bytes);
-    Expr sizeExpr = shapeExpr({size});
-    std::vector<Expr> args{sizeExpr, dev, stringImm(s->scope), dataTypeImm(s->dtype)};
-    CallNode probe(getOp("relax.memory.alloc_storage"), args);
-    llvm::Expected<StructInfo> sinfo = inferCallSInfo(probe, ictx);
-    if (!sinfo)
-      return sinfo.takeError();
-    Expr alloc = make<CallNode>(getOp("relax.memory.alloc_storage"), std::move(args), nullptr,
-                                std::vector<StructInfo>{}, *sinfo);
-    s->var = make<VarNode>("storage", *sinfo);
-    out.push_back(make<VarBindingNode>(s->var, std::move(alloc)));
-  }
-  std::vector<Expr> args{s->var, primValueInt(0), call->args[0], call->args[1], dev};
-  CallNode probe(getOp("relax.memory.alloc_tensor"), args);
+/// `probe` with its inferred struct info, as a call the normalizer accepts.
+static llvm::Expected<Expr> inferredCall(const IRModule &module, const char *op,
+                                         std::vector<Expr> args) {
+  CallNode probe(getOp(op), args);
+  InferContext ictx{&module};
   llvm::Expected<StructInfo> sinfo = inferCallSInfo(probe, ictx);
   if (!sinfo)
     return sinfo.takeError();
-  Expr tensor = make<CallNode>(getOp("relax.memory.alloc_tensor"), std::move(args), nullptr,
-                               std::vector<StructInfo>{}, *sinfo);
-  return Binding(make<VarBindingNode>(b->var, std::move(tensor), b->loc));
+  return Expr(make<CallNode>(getOp(op), std::move(args), nullptr, std::vector<StructInfo>{},
+                             *sinfo));
+}
+
+/// Emits `storage = R.memory.alloc_storage(R.shape([bytes]), dev, scope, dtype)`.
+llvm::Expected<Var> Planner::emitStorage(PrimExpr bytes, Expr dev, const std::string &scope,
+                                         DataType dtype, std::vector<Binding> &out) {
+  llvm::Expected<Expr> alloc =
+      inferredCall(module_, "relax.memory.alloc_storage",
+                   {shapeExpr({std::move(bytes)}), std::move(dev), stringImm(scope),
+                    dataTypeImm(dtype)});
+  if (!alloc)
+    return alloc.takeError();
+  Var storage = make<VarNode>("storage", (*alloc)->sinfo);
+  out.push_back(make<VarBindingNode>(storage, std::move(*alloc)));
+  return storage;
+}
+
+/// `b`'s var bound to `R.memory.alloc_tensor(storage, 0, shape, dtype, dev)`.
+llvm::Expected<Binding> Planner::tensorIn(const BindingNode *b, Var storage, Expr shape) {
+  const auto *call = llvm::cast<CallNode>(b->value.get());
+  llvm::Expected<Expr> tensor =
+      inferredCall(module_, "relax.memory.alloc_tensor",
+                   {std::move(storage), primValueInt(0), std::move(shape), call->args[1],
+                    call->args[2]});
+  if (!tensor)
+    return tensor.takeError();
+  return Binding(make<VarBindingNode>(b->var, std::move(*tensor), b->loc));
+}
+
+llvm::Expected<Binding> Planner::rewriteAlloc(const BindingNode *b, Token *t,
+                                              std::vector<Binding> &out) {
+  const auto *call = llvm::cast<CallNode>(b->value.get());
+  Storage *s = t->storage;
+  if (!s->var) {
+    llvm::Expected<Var> storage = emitStorage(s->symBytes ? s->symBytes : intImm(s->bytes),
+                                              call->args[2], s->scope, s->dtype, out);
+    if (!storage)
+      return storage.takeError();
+    s->var = *storage;
+  }
+  return tensorIn(b, s->var, call->args[0]);
+}
+
+/// With `relax.memory_plan_dynamic_func_output`, an unplanned alloc whose
+/// shape is symbolic (typically a function output) still gets a storage of
+/// its own, sized by the upper bounds: the product of the bounded dims left
+/// to right, times the element bytes. Returns None when that does not apply.
+llvm::Expected<llvm::Optional<Binding>>
+Planner::rewriteDynamicOutput(const BindingNode *b, std::vector<Binding> &out) {
+  const auto *call = llvm::dyn_cast<CallNode>(b->value.get());
+  const auto *t = llvm::dyn_cast_or_null<TensorSInfoNode>(b->var->sinfo.get());
+  const std::vector<PrimExpr> *dims = t ? t->shapeValues() : nullptr;
+  if (!planDynamicOutput_ || !asOpCall(call, "relax.builtin.alloc_tensor") || !dims ||
+      dims->empty() || t->dtype.isVoid() || call->args.size() < 3)
+    return llvm::None;
+  bool dynamic = false;
+  for (const PrimExpr &d : *dims)
+    dynamic |= !asConstInt(d.get());
+  if (!dynamic)
+    return llvm::None;
+  PrimExpr bytes;
+  for (const PrimExpr &d : *dims)
+    bytes = bytes ? mulFold(bytes, bounds_.upperBound(d)) : bounds_.upperBound(d);
+  bytes = mulFold(bytes, intImm(t->dtype.storageBytes()));
+  const StringImmNode *scope = call->args.size() > 3 ? asString(call->args[3].get()) : nullptr;
+  llvm::Expected<Var> storage =
+      emitStorage(bytes, call->args[2], scope ? scope->value : "global", t->dtype, out);
+  if (!storage)
+    return storage.takeError();
+  ++dynamicOutputs_;
+  llvm::Expected<Binding> tensor = tensorIn(b, *storage, shapeExpr(*dims));
+  if (!tensor)
+    return tensor.takeError();
+  return llvm::Optional<Binding>(*tensor);
 }
 
 llvm::Expected<SeqExpr> Planner::rewrite(const SeqExprNode *seq) {
@@ -411,6 +646,14 @@ llvm::Expected<SeqExpr> Planner::rewrite(const SeqExprNode *seq) {
         if (!nb)
           return nb.takeError();
         out.push_back(*nb);
+        blockChanged = true;
+        continue;
+      }
+      llvm::Expected<llvm::Optional<Binding>> dyn = rewriteDynamicOutput(b.get(), out);
+      if (!dyn)
+        return dyn.takeError();
+      if (*dyn) {
+        out.push_back(**dyn);
         blockChanged = true;
         continue;
       }
@@ -465,7 +708,7 @@ Function rebuild(const FunctionNode &fn, SeqExpr body) {
 class StaticPlanBlockMemoryPass : public Pass {
 public:
   llvm::Expected<bool> run(IRModule &module, PassContext &ctx) override {
-    int64_t planned = 0, storages = 0;
+    int64_t planned = 0, storages = 0, dynamicOutputs = 0;
     llvm::Expected<bool> changed =
         rewriteRelaxFunctions(module, [&](const Function &fn) -> llvm::Expected<Function> {
           Planner planner(module, *fn);
@@ -477,6 +720,7 @@ public:
           if (!body)
             return body.takeError();
           planned += planner.plannedCount();
+          dynamicOutputs += planner.dynamicOutputs();
           storages += planner.storages();
           bool dropAttr = fn->attr("relax.memory_plan_dynamic_func_output") != nullptr;
           if (body->get() == fn->body.get() && !dropAttr)
@@ -487,6 +731,8 @@ public:
       ctx.addStat(kPassName, "planned-allocs", planned);
       ctx.addStat(kPassName, "storages", storages);
     }
+    if (changed && dynamicOutputs)
+      ctx.addStat(kPassName, "dynamic-output-storages", dynamicOutputs);
     return changed;
   }
 };
@@ -499,7 +745,8 @@ void graft::registerStaticPlanBlockMemoryPass() {
   info.alias = "StaticPlanBlockMemory";
   info.summary = "Plans R.builtin.alloc_tensor onto shared R.memory.alloc_storage storages, "
                  "reusing dead ones (sizes in bytes, tir_var_upper_bound for symbolic dims)";
-  info.preconditions = "none (allocations are pure); tir_var_upper_bound values must be integers";
+  info.preconditions =
+      "none (allocations are pure); tir_var_upper_bound/lower_bound values must be integers";
   info.create = [](const PassOptions &) { return std::make_unique<StaticPlanBlockMemoryPass>(); };
   registerPass(std::move(info));
 }
