@@ -4,6 +4,7 @@ timings) and the MLIR module of the same op count (for mlir-opt-14).
 
 usage: bench/gen-module.py relax N > big.py
        bench/gen-module.py mlir N > big.mlir
+       bench/gen-module.py calltir N > big.py   (input for `graft opt -p finalize`)
 """
 import sys
 
@@ -38,6 +39,27 @@ def mlir(n):
     out += [f'  return %v{n-1} : {t}', '}', '']
     return '\n'.join(out)
 
+def calltir(n):
+    """N call_tir bindings over a static shape: what finalize lowers."""
+    out = ['@I.ir_module', 'class Module:', '    @T.prim_func(private=True)',
+           '    def add(A: T.Buffer((T.int64(16), T.int64(16)), "float32"), '
+           'B: T.Buffer((T.int64(16), T.int64(16)), "float32"), '
+           'C: T.Buffer((T.int64(16), T.int64(16)), "float32")):',
+           '        for i, j in T.grid(T.int64(16), T.int64(16)):',
+           '            C[i, j] = A[i, j] + B[i, j]', '',
+           '    @R.function',
+           '    def main(x: R.Tensor((16, 16), dtype="float32"), y: R.Tensor((16, 16), '
+           'dtype="float32")) -> R.Tensor((16, 16), dtype="float32"):',
+           '        cls = Module', '        with R.dataflow():',
+           '            v0 = R.call_tir(cls.add, (x, y), out_sinfo=R.Tensor((16, 16), '
+           'dtype="float32"))']
+    for i in range(1, n):
+        other = 'y' if i % 2 else f'v{i // 2}'
+        out.append(f'            v{i} = R.call_tir(cls.add, (v{i-1}, {other}), '
+                   'out_sinfo=R.Tensor((16, 16), dtype="float32"))')
+    out += [f'            gv = v{n-1}', '            R.output(gv)', '        return gv', '']
+    return '\n'.join(out)
+
 if __name__ == '__main__':
     kind, n = sys.argv[1], int(sys.argv[2])
-    sys.stdout.write(relax(n) if kind == 'relax' else mlir(n))
+    sys.stdout.write({'relax': relax, 'mlir': mlir, 'calltir': calltir}[kind](n))

@@ -77,11 +77,17 @@ llvm::Error PassManager::runOne(IRModule &module, const PassInvocation &inv, uns
   IRModule input = module;
   uint64_t hashBefore = options_.checkChangeReport ? structuralHash(module) : 0;
 
-  static llvm::TimerGroup timers("graft", "graft pass execution timing");
-  llvm::Timer timer(info.name, info.name, timers);
+  llvm::Timer *timer = nullptr;
+  if (options_.timing) {
+    if (!options_.timerGroup) {
+      ownTimers_ = std::make_unique<llvm::TimerGroup>("graft", "graft pass execution timing");
+      options_.timerGroup = ownTimers_.get();
+    }
+    timer = &passTimers_.emplace_back(info.name, info.name, *options_.timerGroup);
+  }
   std::unique_ptr<Pass> pass = info.create(inv.values);
   llvm::Expected<bool> changed = [&] {
-    llvm::TimeRegion region(options_.timing ? &timer : nullptr);
+    llvm::TimeRegion region(timer);
     return pass->run(module, ctx);
   }();
   if (!changed) {
@@ -97,7 +103,7 @@ llvm::Error PassManager::runOne(IRModule &module, const PassInvocation &inv, uns
         "pass '" + info.name + "' changed the IR but reported no change");
   }
   if (options_.verifyEach && *changed) {
-    std::vector<Violation> violations = verifyModule(module);
+    std::vector<Violation> violations = verifyModule(module, VerifyOptions(), options_.verifyCache);
     if (!violations.empty()) {
       writeReproducer(input, inv, ctx);
       return brokenIR(inv, module, violations);

@@ -9,12 +9,17 @@
 #ifndef GRAFT_TRANSFORMS_PASSMANAGER_H
 #define GRAFT_TRANSFORMS_PASSMANAGER_H
 
+#include "analysis/VerifyCache.h"
 #include "ir/Diagnostics.h"
 #include "transforms/Pipeline.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "llvm/Support/Timer.h"
+
+#include <deque>
+#include <memory>
 #include <set>
 #include <string>
 
@@ -27,6 +32,9 @@ struct PassManagerOptions {
   std::set<std::string> printBefore; ///< Pass names (kebab or alias).
   std::set<std::string> printAfter;
   bool timing = false;
+  /// With `timing`: the group that per-pass timers join, so one report
+  /// covers parse, passes and print (the PassManager makes one if null).
+  llvm::TimerGroup *timerGroup = nullptr;
   bool stats = false;
   std::string dumpDir;    ///< "" = none; else NNN-<pass>.py per pass.
   std::string reproducer; ///< "" = none; else written on failure.
@@ -39,6 +47,10 @@ struct PassManagerOptions {
       false;
 #endif
   llvm::raw_ostream *irStream = nullptr; ///< Where --print-* go (stderr if null).
+  /// Shared with the verification of the input (graft opt) so verify-each
+  /// skips the struct-info re-inference of nodes a pass left untouched
+  /// (spec §5); null: every verification starts afresh.
+  VerifyCache *verifyCache = nullptr;
 };
 
 /// A failed pipeline. `exitCode` is 2 for a violated precondition or bad
@@ -75,6 +87,10 @@ private:
   void dump(const IRModule &module, unsigned index, llvm::StringRef passName);
 
   PassManagerOptions options_;
+  // Timers live as long as the manager: LLVM prints a group when its last
+  // timer goes, and the report should come once, at the end.
+  std::unique_ptr<llvm::TimerGroup> ownTimers_;
+  std::deque<llvm::Timer> passTimers_;
 };
 
 /// Turns a failure into the located diagnostic the command line prints.

@@ -33,17 +33,19 @@ int reportFailure(llvm::Error err, const LoadedFile &file) {
 } // namespace
 
 int driver::runOpt(const OptArgs &args) {
-  llvm::TimerGroup timers("graft-io", "graft parse and print timing");
+  llvm::TimerGroup timers("graft", "graft execution timing (parse, passes, print)");
   llvm::Timer parseTimer("parse", "parse + verify input", timers);
   llvm::Timer printTimer("print", "print output", timers);
 
   std::unique_ptr<Input> input;
+  // verify-each reuses what the input verification checked.
+  VerifyCache verifyCache;
   {
     llvm::TimeRegion region(args.pm.timing ? &parseTimer : nullptr);
     input = openInput(args.file, args.moduleName, /*exactlyOne=*/true);
     if (!input)
       return kBadInput;
-    if (!verifyAndReport(*input->modules.front(), input->file, false))
+    if (!verifyAndReport(*input->modules.front(), input->file, false, &verifyCache))
       return kNegative;
   }
   LoadedFile *file = &input->file;
@@ -63,7 +65,10 @@ int driver::runOpt(const OptArgs &args) {
     return kBadInput;
   }
 
-  PassManager pm(args.pm);
+  PassManagerOptions pmOptions = args.pm;
+  pmOptions.verifyCache = &verifyCache;
+  pmOptions.timerGroup = &timers;
+  PassManager pm(pmOptions);
   if (llvm::Error err = pm.run(*module, *pipeline, ctx))
     return reportFailure(std::move(err), *file);
 
