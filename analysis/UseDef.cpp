@@ -81,8 +81,24 @@ private:
 
 } // namespace
 
+/// The top-level vars of a function, known from block sizes without a walk:
+/// reserving for them spares the rehashes of a growing 200k-entry map.
+static size_t expectedVars(const ExprNode *e) {
+  const auto *fn = llvm::dyn_cast_or_null<FunctionNode>(e);
+  if (!fn || !fn->body)
+    return 0;
+  size_t n = fn->params.size();
+  for (const BindingBlock &block : fn->body->blocks)
+    n += block->bindings.size();
+  return n;
+}
+
 UseDefInfo graft::computeUseDef(const ExprNode *e) {
   UseDefCollector collector;
+  size_t expected = expectedVars(e);
+  collector.info.vars.reserve(expected);
+  collector.info.index.reserve(expected);
+  collector.info.defOrder.reserve(expected);
   collector.visitExpr(e);
   return std::move(collector.info);
 }

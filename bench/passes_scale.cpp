@@ -9,6 +9,7 @@
 
 #include "ModuleGen.h"
 
+#include "analysis/VerifyCache.h"
 #include "analysis/WellFormed.h"
 #include "ir/Parser.h"
 #include "ir/Printer.h"
@@ -106,8 +107,11 @@ void BM_OptPipeline(benchmark::State &state) {
   for (auto _ : state) {
     ParsedFile file = parseOrDie(text);
     IRModule &module = *file.modules.front();
-    if (!verifyModule(module).empty())
+    // As graft opt: verify-each shares the input verification's cache.
+    VerifyCache cache;
+    if (!verifyModule(module, VerifyOptions(), &cache).empty())
       die("generated module is not well-formed");
+    options.verifyCache = &cache;
     PassManager pm(options);
     PassContext ctx;
     if (llvm::Error err = pm.run(module, pipeline, ctx))

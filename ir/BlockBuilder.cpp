@@ -11,6 +11,7 @@
 #include "ir/BlockBuilder.h"
 
 #include "ir/Diagnostics.h"
+#include "ir/MapExprs.h"
 #include "ir/Printer.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -220,16 +221,11 @@ llvm::Expected<Expr> BlockBuilder::normalize(Expr e) {
   case NodeKind::Tuple: {
     const auto *t = llvm::cast<TupleNode>(e.get());
     std::vector<Expr> fields;
-    fields.reserve(t->fields.size());
-    bool changed = false;
-    for (const Expr &f : t->fields) {
-      llvm::Expected<Expr> nf = normalizeArgument(f);
-      if (!nf)
-        return nf.takeError();
-      changed |= nf->get() != f.get();
-      fields.push_back(std::move(*nf));
-    }
-    if (!changed && e->sinfo)
+    llvm::Expected<bool> changed =
+        mapExprs(t->fields, fields, [&](const Expr &f) { return normalizeArgument(f); });
+    if (!changed)
+      return changed.takeError();
+    if (!*changed && e->sinfo)
       return e;
     Expr out = make<TupleNode>(std::move(fields));
     const_cast<ExprNode *>(out.get())->loc = e->loc;
@@ -281,16 +277,12 @@ llvm::Expected<Expr> BlockBuilder::normalizeCall(const Expr &e) {
       return nop.takeError();
     op = std::move(*nop);
   }
-  bool changed = op.get() != call->op.get();
   std::vector<Expr> args;
-  args.reserve(call->args.size());
-  for (const Expr &a : call->args) {
-    llvm::Expected<Expr> na = normalizeArgument(a);
-    if (!na)
-      return na.takeError();
-    changed |= na->get() != a.get();
-    args.push_back(std::move(*na));
-  }
+  llvm::Expected<bool> argsChanged =
+      mapExprs(call->args, args, [&](const Expr &a) { return normalizeArgument(a); });
+  if (!argsChanged)
+    return argsChanged.takeError();
+  bool changed = *argsChanged || op.get() != call->op.get();
   if (!changed && call->sinfo)
     return e;
   Expr out = e;

@@ -54,6 +54,11 @@ private:
   llvm::StringRef buf_;
   size_t pos_ = 0;
   int depth_ = 0;
+  size_t outerOpen_ = 0; ///< The bracket that opened the outermost group.
+  void openBracket() {
+    if (depth_++ == 0)
+      outerOpen_ = pos_;
+  }
   llvm::SmallVector<unsigned, 16> indents_{0};
   size_t tooLong_ = SIZE_MAX; ///< Start of the first token over Token::kMaxLength.
   LexResult out_;
@@ -212,9 +217,9 @@ llvm::Error Lexer::punct() {
     return oneKind;
   };
   switch (c) {
-  case '(': kind = Tok::LParen; ++depth_; break;
-  case '[': kind = Tok::LBracket; ++depth_; break;
-  case '{': kind = Tok::LBrace; ++depth_; break;
+  case '(': kind = Tok::LParen; openBracket(); break;
+  case '[': kind = Tok::LBracket; openBracket(); break;
+  case '{': kind = Tok::LBrace; openBracket(); break;
   case ')': kind = Tok::RParen; depth_ = depth_ > 0 ? depth_ - 1 : 0; break;
   case ']': kind = Tok::RBracket; depth_ = depth_ > 0 ? depth_ - 1 : 0; break;
   case '}': kind = Tok::RBrace; depth_ = depth_ > 0 ? depth_ - 1 : 0; break;
@@ -309,6 +314,10 @@ llvm::Expected<LexResult> Lexer::run() {
       return err;
     }
   }
+  // An open bracket joins every later line into one logical line: left open,
+  // it would swallow whatever the printer puts after it.
+  if (depth_ > 0)
+    return error(outerOpen_, "'" + llvm::Twine(buf_[outerOpen_]) + "' was never closed");
   if (!lastIsLineEnd())
     push(Tok::Newline, buf_.size(), buf_.size());
   while (indents_.size() > 1) {

@@ -46,6 +46,14 @@ public:
   /// For PrimFuncs graft generates (shape_func, compute_symbolic_expr): the
   /// value they compute, which the printer and the VM use instead of tokens.
   PrimExpr computed;
+  /// For generated shape_funcs (`H[slot] = expr`, H the int64 heap buffer
+  /// params[0]): the stores in order. Their values read the heap through
+  /// `heapLoads` vars only, so every PrimExpr algorithm applies unchanged.
+  std::vector<std::pair<int64_t, PrimExpr>> heapStores;
+  /// The vars that stand for `H[slot]` in heapStores' values (definitions,
+  /// in first-use order). Loads and stores never share a slot (vars are
+  /// loaded, composites stored), so binding them on entry is exact.
+  std::vector<std::pair<int64_t, TirVar>> heapLoads;
   llvm::SMLoc loc;
 
   PrimFuncNode() : Node(NodeKind::PrimFunc) {}

@@ -4,6 +4,10 @@
 // T.func_attr / T.match_buffer (and symbolic var) statements, and the rest
 // of its body as canonical tokens with "<NEWLINE>", "<INDENT>", "<DEDENT>"
 // layout markers, which ir/PrintPrimFunc.cpp re-indents (spec §1).
+// Exception: the bodies of the PrimFuncs graft generates, a shape_func's
+// `H[T.int64(slot)] = expr` stores and compute_symbolic_expr's
+// `T.ret(expr)`, become PrimExprs (heapStores, computed) that compare
+// structurally and that the VM evaluates.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,7 +30,122 @@ llvm::Optional<DataType> tirType(llvm::StringRef name) {
   return DataType::parse(name);
 }
 
+/// `H` of a shape_func: one 1-D int64 buffer, no return value.
+bool isHeapSignature(const PrimFuncNode &f) {
+  return f.retType.isVoid() && f.params.size() == 1 &&
+         f.params[0].kind == PrimParam::Kind::Buffer && f.params[0].shape.size() == 1 &&
+         f.params[0].dtype == DataType::int64();
+}
+
+/// compute_symbolic_expr: scalar params and a scalar result.
+bool isScalarSignature(const PrimFuncNode &f) {
+  if (f.retType.isVoid() || f.retType.isHandle())
+    return false;
+  for (const PrimParam &p : f.params)
+    if (p.kind != PrimParam::Kind::Scalar || p.dtype.isHandle())
+      return false;
+  return true;
+}
+
 } // namespace
+
+bool Parser::parseGeneratedPrimBody(PrimFuncNode &f) {
+  bool heapForm = isHeapSignature(f);
+  if (!heapForm && !isScalarSignature(f))
+    return false;
+  size_t start = pos_;
+  auto fail = [&](llvm::Error err) {
+    llvm::consumeError(std::move(err));
+    pos_ = start;
+    f.heapStores.clear();
+    f.heapLoads.clear();
+    f.computed = nullptr;
+    return false;
+  };
+  auto mismatch = [] {
+    return llvm::make_error<llvm::StringError>("", llvm::inconvertibleErrorCode());
+  };
+
+  // `H[T.int64(k)]`: one var per slot read, in first-use order.
+  llvm::StringRef heap = heapForm ? llvm::StringRef(f.params[0].name) : llvm::StringRef();
+  SInfoCtx ctx{false, false, DataType::int32()};
+  auto slotOf = [&](uint32_t n) -> llvm::Expected<int64_t> {
+    if (node(n).kind != AK::Subscript || node(kid(n, 0)).kind != AK::Name ||
+        node(kid(n, 0)).text != heap)
+      return mismatch();
+    llvm::Expected<PrimExpr> index = toPrim(kid(n, 1), ctx);
+    if (!index)
+      return index.takeError();
+    const auto *imm = llvm::dyn_cast<IntImmNode>(index->get());
+    if (!imm || imm->dtype != DataType::int64() || imm->value < 0)
+      return mismatch();
+    return imm->value;
+  };
+  auto load = [&](uint32_t n) -> llvm::Expected<PrimExpr> {
+    llvm::Expected<int64_t> slot = slotOf(n);
+    if (!slot)
+      return slot.takeError();
+    for (const auto &l : f.heapLoads)
+      if (l.first == *slot)
+        return PrimExpr(l.second);
+    TirVar v = make<TirVarNode>("h" + std::to_string(*slot), DataType::int64());
+    f.heapLoads.emplace_back(*slot, v);
+    return PrimExpr(v);
+  };
+  if (heapForm) {
+    ctx.subscript = load;
+  } else {
+    for (const PrimParam &p : f.params) {
+      Sym s;
+      s.kind = Sym::Tir;
+      s.node = make<TirVarNode>(p.name, p.dtype);
+      define(p.name, s);
+    }
+  }
+
+  while (kind() != Tok::Dedent) {
+    resetAst();
+    llvm::Expected<uint32_t> lhs = parseExpr();
+    if (!lhs)
+      return fail(lhs.takeError());
+    int64_t slot = -1;
+    if (heapForm) {
+      llvm::Expected<int64_t> s = slotOf(*lhs);
+      if (!s)
+        return fail(s.takeError());
+      slot = *s;
+      if (!consume(Tok::Assign))
+        return fail(mismatch());
+    } else {
+      const Ast &call = node(*lhs);
+      if (call.kind != AK::Call || node(kid(*lhs, 0)).text != "T.ret" || call.count != 2 ||
+          f.computed)
+        return fail(mismatch());
+    }
+    uint32_t valueAst = heapForm ? 0 : kid(*lhs, 1);
+    if (heapForm) {
+      llvm::Expected<uint32_t> rhs = parseExpr();
+      if (!rhs)
+        return fail(rhs.takeError());
+      valueAst = *rhs;
+    }
+    llvm::Expected<PrimExpr> value = toPrim(valueAst, ctx);
+    if (!value)
+      return fail(value.takeError());
+    if (!consume(Tok::Newline))
+      return fail(mismatch());
+    if (heapForm)
+      f.heapStores.emplace_back(slot, std::move(*value));
+    else
+      f.computed = std::move(*value);
+  }
+  if (heapForm ? f.heapStores.empty() : !f.computed)
+    return fail(mismatch());
+
+  ++pos_; // The body's Dedent.
+  f.isPure = !heapForm;
+  return true;
+}
 
 llvm::Expected<PrimFunc> Parser::parsePrimFunc(uint32_t decoAst, std::string &name) {
   auto pf = make<PrimFuncNode>();
@@ -248,6 +367,9 @@ llvm::Expected<PrimFunc> Parser::parsePrimFunc(uint32_t decoAst, std::string &na
   }
   if (!attrs.empty())
     f.attrs = make<AttrsNode>(std::move(attrs));
+
+  if (decls.empty() && parseGeneratedPrimBody(f))
+    return PrimFunc(pf);
 
   // The rest of the body as canonical tokens; purity from stores into
   // parameter buffers.

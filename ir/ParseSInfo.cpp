@@ -289,6 +289,10 @@ llvm::Expected<PrimExpr> Parser::toPrim(uint32_t n, const SInfoCtx &ctx) {
     return primString(n, ctx);
   case AK::Name:
     return primName(a.text, astLoc(n), ctx);
+  case AK::Subscript:
+    if (ctx.subscript)
+      return ctx.subscript(n);
+    return astError(n, "expected a symbolic expression");
   case AK::Unary: {
     if (isIntLit(n)) {
       auto v = intValue(n);

@@ -75,6 +75,9 @@ struct SInfoCtx {
   /// A bare integer literal's type: int64 in Relax, int32 in TIR buffer
   /// shapes (as TVM parses and prints them).
   DataType intLiteral = DataType::int64();
+  /// Generated PrimFunc bodies only: resolves a subscript (`H[T.int64(k)]`,
+  /// a heap load); without it a subscript is not a symbolic expression.
+  llvm::function_ref<llvm::Expected<PrimExpr>(uint32_t)> subscript = nullptr;
 };
 
 class Parser {
@@ -201,6 +204,9 @@ public:
   llvm::Error parseFuncAttr(uint32_t call, Attrs &attrs);
   llvm::Error parseLocalFunction();
   llvm::Expected<PrimFunc> parsePrimFunc(uint32_t decoAst, std::string &name);
+  /// The body of a generated PrimFunc (shape_func, compute_symbolic_expr)
+  /// exactly as printed; false with nothing consumed otherwise.
+  bool parseGeneratedPrimBody(PrimFuncNode &f);
   llvm::Error parseModuleItemStmt(IRModule &mod);
   llvm::Error parseGlobalInfos(IRModule &mod, uint32_t call);
 

@@ -140,6 +140,9 @@ bool proveNotEqual(const PrimExpr &a, const PrimExpr &b);
 
 /// Structural equality without var mapping (vars by identity).
 bool primExprIdentical(const PrimExprNode *a, const PrimExprNode *b);
+/// As primExprIdentical, but float immediates must have the same bits (0.0
+/// and -0.0 differ, a NaN equals only the same NaN): equal means prints the same.
+bool primExprBitIdentical(const PrimExprNode *a, const PrimExprNode *b);
 
 /// Calls `fn` on every TirVar in `e`, in pre-order, left to right.
 void forEachTirVar(const PrimExprNode *e, llvm::function_ref<void(const TirVarNode *)> fn);

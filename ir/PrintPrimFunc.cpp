@@ -84,6 +84,11 @@ bool isCloseBracket(llvm::StringRef t) { return t == ")" || t == "]" || t == "}"
 
 /// Whether `prev` and `cur` (adjacent tokens of one line) need a space.
 bool needsSpace(llvm::StringRef prev, llvm::StringRef cur, int depth) {
+  // A number and an adjacent '.' would lex as one number literal ("2 .v",
+  // "v. 5").
+  if ((cur == "." && !prev.empty() && llvm::isDigit(prev.front())) ||
+      (prev == "." && !cur.empty() && llvm::isDigit(cur.front())))
+    return true;
   if (prev.empty() || isOpenBracket(prev) || prev == "." || prev == "@")
     return false;
   if (isCloseBracket(cur) || cur == "," || cur == "." || cur == ":")
@@ -103,17 +108,40 @@ void ScriptPrinter::printTirDim(llvm::raw_ostream &os, const PrimExprNode *e) {
   printTirExpr(os, e);
 }
 
+bool graft::printGeneratedPrimFuncBody(llvm::raw_ostream &os, const PrimFuncNode &pf,
+                                       unsigned indent) {
+  if (!pf.heapStores.empty() && !pf.params.empty()) {
+    // TVM's shape_func: `H[T.int64(slot)] = expr`, each var of expr a load.
+    const std::string &heap = pf.params.front().name;
+    auto printVar = [&](llvm::raw_ostream &out, const TirVarNode *v) {
+      for (const auto &load : pf.heapLoads)
+        if (load.second.get() == v) {
+          out << heap << "[T.int64(" << load.first << ")]";
+          return;
+        }
+      out << v->name;
+    };
+    for (const auto &store : pf.heapStores) {
+      os.indent(indent * 4) << heap << "[T.int64(" << store.first << ")] = ";
+      printPrimExpr(os, withTirLiterals(store.second).get(), printVar);
+      os << '\n';
+    }
+    return true;
+  }
+  if (pf.computed) {
+    os.indent(indent * 4) << (pf.retType.isVoid() ? "T.evaluate(" : "T.ret(");
+    printPrimExpr(os, withTirLiterals(pf.computed).get());
+    os << ")\n";
+    return true;
+  }
+  return false;
+}
+
 void ScriptPrinter::printPrimFuncBody(llvm::raw_ostream &os, const PrimFuncNode &pf,
                                       unsigned indent) {
   if (pf.bodyTokens.empty()) {
-    os.indent(indent * 4);
-    if (pf.computed) {
-      os << (pf.retType.isVoid() ? "T.evaluate(" : "T.ret(");
-      printPrimExpr(os, withTirLiterals(pf.computed).get());
-      os << ")\n";
-    } else {
-      os << "T.evaluate(0)\n";
-    }
+    if (!printGeneratedPrimFuncBody(os, pf, indent))
+      os.indent(indent * 4) << "T.evaluate(0)\n";
     return;
   }
   // Layout tokens are "<NEWLINE>", "<INDENT>" and "<DEDENT>" (a real token

@@ -16,8 +16,6 @@
 
 #include "llvm/ADT/SmallString.h"
 
-#include <cstring>
-
 using namespace graft;
 using namespace graft::printer;
 
@@ -244,45 +242,11 @@ void ScriptPrinter::printSInfo(llvm::raw_ostream &os, const StructInfoNode *s) {
 
 namespace {
 
-bool samePrim(const PrimExprNode *a, const PrimExprNode *b) {
-  if (a == b)
-    return true;
-  if (!a || !b || a->getKind() != b->getKind() || a->dtype != b->dtype)
-    return false;
-  switch (a->getKind()) {
-  case NodeKind::IntImm:
-    return llvm::cast<IntImmNode>(a)->value == llvm::cast<IntImmNode>(b)->value;
-  case NodeKind::FloatImm: {
-    double x = llvm::cast<FloatImmNode>(a)->value, y = llvm::cast<FloatImmNode>(b)->value;
-    return std::memcmp(&x, &y, sizeof x) == 0;
-  }
-  case NodeKind::PrimBinary: {
-    const auto *x = llvm::cast<PrimBinaryNode>(a);
-    const auto *y = llvm::cast<PrimBinaryNode>(b);
-    return x->op == y->op && samePrim(x->a.get(), y->a.get()) && samePrim(x->b.get(), y->b.get());
-  }
-  case NodeKind::PrimNot:
-    return samePrim(llvm::cast<PrimNotNode>(a)->a.get(), llvm::cast<PrimNotNode>(b)->a.get());
-  case NodeKind::PrimCast:
-    return samePrim(llvm::cast<PrimCastNode>(a)->value.get(),
-                    llvm::cast<PrimCastNode>(b)->value.get());
-  case NodeKind::PrimSelect: {
-    const auto *x = llvm::cast<PrimSelectNode>(a);
-    const auto *y = llvm::cast<PrimSelectNode>(b);
-    return samePrim(x->cond.get(), y->cond.get()) &&
-           samePrim(x->trueValue.get(), y->trueValue.get()) &&
-           samePrim(x->falseValue.get(), y->falseValue.get());
-  }
-  default:
-    return false; // Distinct TirVars.
-  }
-}
-
 bool samePrims(const std::vector<PrimExpr> &a, const std::vector<PrimExpr> &b) {
   if (a.size() != b.size())
     return false;
   for (size_t i = 0; i < a.size(); ++i)
-    if (!samePrim(a[i].get(), b[i].get()))
+    if (!primExprBitIdentical(a[i].get(), b[i].get()))
       return false;
   return true;
 }
@@ -300,7 +264,7 @@ bool ScriptPrinter::sameSInfo(const StructInfoNode *a, const StructInfoNode *b) 
   case NodeKind::PrimSInfo: {
     const auto *x = llvm::cast<PrimSInfoNode>(a);
     const auto *y = llvm::cast<PrimSInfoNode>(b);
-    return x->dtype == y->dtype && samePrim(x->value.get(), y->value.get());
+    return x->dtype == y->dtype && primExprBitIdentical(x->value.get(), y->value.get());
   }
   case NodeKind::ShapeSInfo: {
     const auto *x = llvm::cast<ShapeSInfoNode>(a);

@@ -167,6 +167,16 @@ bool ScriptPrinter::printsBare(const BindingNode &b) {
   if (!isVoidSInfo(b.var->sinfo.get()) || !b.value->sinfo ||
       !isVoidSInfo(b.value->sinfo.get()) || !llvm::isa<CallNode>(b.value.get()))
     return false;
+  // An op without inference (unknown to the registry) gets its struct info
+  // only from the annotation, so a bare statement would not parse again.
+  // Likewise a packed call whose struct info is not spelled `sinfo_args=[R.Tuple]`.
+  const auto &call = *llvm::cast<CallNode>(b.value.get());
+  const OpInfo *info = call.opInfo();
+  if (info && (info->unknown || !info->infer))
+    return false;
+  if (llvm::isa_and_nonnull<ExternFuncNode>(call.op.get()) &&
+      (call.sinfoArgs.size() != 1 || !isVoidSInfo(call.sinfoArgs[0].get())))
+    return false;
   if (!usesCollected_ && topFunction_)
     collectUses(*topFunction_);
   return !usedVars_.count(b.var.get());

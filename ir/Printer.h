@@ -33,6 +33,10 @@ std::string printModule(const IRModule &module, const PrintOptions &opts = {});
 void printFunction(llvm::raw_ostream &os, const FunctionNode &fn, llvm::StringRef name,
                    const IRModule *module, const PrintOptions &opts = {});
 
+/// The body of a PrimFunc graft generates (heapStores or computed) as TVM
+/// v0.23 prints it, at `indent` levels; false (nothing printed) otherwise.
+bool printGeneratedPrimFuncBody(llvm::raw_ostream &os, const PrimFuncNode &pf, unsigned indent);
+
 /// Short forms for diagnostics and mismatch reports.
 std::string printStructInfo(const StructInfoNode *s);
 std::string printExpr(const ExprNode *e);

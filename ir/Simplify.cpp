@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 using namespace graft;
 
@@ -502,7 +503,12 @@ bool graft::proveNotEqual(const PrimExpr &a, const PrimExpr &b) {
   return ia && ib && *ia != *ib;
 }
 
-bool graft::primExprIdentical(const PrimExprNode *a, const PrimExprNode *b) {
+namespace {
+
+/// Structural identity of two PrimExprs; `BitwiseFloats` picks how float
+/// immediates compare (same bits, or == with NaN equal to NaN).
+template <bool BitwiseFloats>
+bool primIdentical(const PrimExprNode *a, const PrimExprNode *b) {
   if (a == b)
     return true;
   if (!a || !b || a->getKind() != b->getKind() || a->dtype != b->dtype)
@@ -512,30 +518,42 @@ bool graft::primExprIdentical(const PrimExprNode *a, const PrimExprNode *b) {
     return llvm::cast<IntImmNode>(a)->value == llvm::cast<IntImmNode>(b)->value;
   case NodeKind::FloatImm: {
     double x = llvm::cast<FloatImmNode>(a)->value, y = llvm::cast<FloatImmNode>(b)->value;
+    if (BitwiseFloats)
+      return std::memcmp(&x, &y, sizeof x) == 0;
     return x == y || (std::isnan(x) && std::isnan(y));
   }
   case NodeKind::TirVar:
     return false; // Vars compare by identity, handled above.
   case NodeKind::PrimBinary: {
     const auto *x = llvm::cast<PrimBinaryNode>(a), *y = llvm::cast<PrimBinaryNode>(b);
-    return x->op == y->op && primExprIdentical(x->a.get(), y->a.get()) &&
-           primExprIdentical(x->b.get(), y->b.get());
+    return x->op == y->op && primIdentical<BitwiseFloats>(x->a.get(), y->a.get()) &&
+           primIdentical<BitwiseFloats>(x->b.get(), y->b.get());
   }
   case NodeKind::PrimNot:
-    return primExprIdentical(llvm::cast<PrimNotNode>(a)->a.get(),
+    return primIdentical<BitwiseFloats>(llvm::cast<PrimNotNode>(a)->a.get(),
                              llvm::cast<PrimNotNode>(b)->a.get());
   case NodeKind::PrimCast:
-    return primExprIdentical(llvm::cast<PrimCastNode>(a)->value.get(),
+    return primIdentical<BitwiseFloats>(llvm::cast<PrimCastNode>(a)->value.get(),
                              llvm::cast<PrimCastNode>(b)->value.get());
   case NodeKind::PrimSelect: {
     const auto *x = llvm::cast<PrimSelectNode>(a), *y = llvm::cast<PrimSelectNode>(b);
-    return primExprIdentical(x->cond.get(), y->cond.get()) &&
-           primExprIdentical(x->trueValue.get(), y->trueValue.get()) &&
-           primExprIdentical(x->falseValue.get(), y->falseValue.get());
+    return primIdentical<BitwiseFloats>(x->cond.get(), y->cond.get()) &&
+           primIdentical<BitwiseFloats>(x->trueValue.get(), y->trueValue.get()) &&
+           primIdentical<BitwiseFloats>(x->falseValue.get(), y->falseValue.get());
   }
   default:
     return false;
   }
+}
+
+} // namespace
+
+bool graft::primExprIdentical(const PrimExprNode *a, const PrimExprNode *b) {
+  return primIdentical<false>(a, b);
+}
+
+bool graft::primExprBitIdentical(const PrimExprNode *a, const PrimExprNode *b) {
+  return primIdentical<true>(a, b);
 }
 
 void graft::forEachTirVar(const PrimExprNode *e,

@@ -479,6 +479,47 @@ bool identicalShapeExpr(const ExprNode *a, const ExprNode *b) {
   return true;
 }
 
+/// Calls `fn` on every PrimExpr that `s` carries: prim values, shape values
+/// and tensor dims, through tuple fields; through function params and return
+/// too when `intoFunctions` (a function's params define vars of its own
+/// scope only, so collecting definable vars stops there).
+template <typename Fn>
+void forEachSInfoPrimExpr(const StructInfoNode *s, bool intoFunctions, Fn &fn) {
+  if (!s)
+    return;
+  switch (s->getKind()) {
+  case NodeKind::PrimSInfo:
+    fn(llvm::cast<PrimSInfoNode>(s)->value);
+    return;
+  case NodeKind::ShapeSInfo:
+    if (const auto &vals = llvm::cast<ShapeSInfoNode>(s)->values)
+      for (const PrimExpr &v : *vals)
+        fn(v);
+    return;
+  case NodeKind::TensorSInfo:
+    if (const auto *vals = llvm::cast<TensorSInfoNode>(s)->shapeValues())
+      for (const PrimExpr &v : *vals)
+        fn(v);
+    return;
+  case NodeKind::TupleSInfo:
+    for (const StructInfo &f : llvm::cast<TupleSInfoNode>(s)->fields)
+      forEachSInfoPrimExpr(f.get(), intoFunctions, fn);
+    return;
+  case NodeKind::FuncSInfo: {
+    if (!intoFunctions)
+      return;
+    const auto *f = llvm::cast<FuncSInfoNode>(s);
+    if (f->params)
+      for (const StructInfo &p : *f->params)
+        forEachSInfoPrimExpr(p.get(), intoFunctions, fn);
+    forEachSInfoPrimExpr(f->ret.get(), intoFunctions, fn);
+    return;
+  }
+  default:
+    return;
+  }
+}
+
 void collectDefinable(const StructInfoNode *s, llvm::SmallVectorImpl<const TirVarNode *> &out,
                       llvm::SmallPtrSetImpl<const TirVarNode *> &seen) {
   auto addBare = [&](const PrimExpr &e) {
@@ -486,29 +527,7 @@ void collectDefinable(const StructInfoNode *s, llvm::SmallVectorImpl<const TirVa
       if (seen.insert(v).second)
         out.push_back(v);
   };
-  if (!s)
-    return;
-  switch (s->getKind()) {
-  case NodeKind::PrimSInfo:
-    addBare(llvm::cast<PrimSInfoNode>(s)->value);
-    return;
-  case NodeKind::ShapeSInfo:
-    if (const auto &vals = llvm::cast<ShapeSInfoNode>(s)->values)
-      for (const PrimExpr &v : *vals)
-        addBare(v);
-    return;
-  case NodeKind::TensorSInfo:
-    if (const auto *vals = llvm::cast<TensorSInfoNode>(s)->shapeValues())
-      for (const PrimExpr &v : *vals)
-        addBare(v);
-    return;
-  case NodeKind::TupleSInfo:
-    for (const StructInfo &f : llvm::cast<TupleSInfoNode>(s)->fields)
-      collectDefinable(f.get(), out, seen);
-    return;
-  default:
-    return; // A function's params define vars of its own scope only.
-  }
+  forEachSInfoPrimExpr(s, /*intoFunctions=*/false, addBare);
 }
 
 void collectAll(const StructInfoNode *s, llvm::SmallVectorImpl<const TirVarNode *> &out,
@@ -519,37 +538,7 @@ void collectAll(const StructInfoNode *s, llvm::SmallVectorImpl<const TirVarNode 
         out.push_back(v);
     });
   };
-  if (!s)
-    return;
-  switch (s->getKind()) {
-  case NodeKind::PrimSInfo:
-    add(llvm::cast<PrimSInfoNode>(s)->value);
-    return;
-  case NodeKind::ShapeSInfo:
-    if (const auto &vals = llvm::cast<ShapeSInfoNode>(s)->values)
-      for (const PrimExpr &v : *vals)
-        add(v);
-    return;
-  case NodeKind::TensorSInfo:
-    if (const auto *vals = llvm::cast<TensorSInfoNode>(s)->shapeValues())
-      for (const PrimExpr &v : *vals)
-        add(v);
-    return;
-  case NodeKind::TupleSInfo:
-    for (const StructInfo &f : llvm::cast<TupleSInfoNode>(s)->fields)
-      collectAll(f.get(), out, seen);
-    return;
-  case NodeKind::FuncSInfo: {
-    const auto *f = llvm::cast<FuncSInfoNode>(s);
-    if (f->params)
-      for (const StructInfo &p : *f->params)
-        collectAll(p.get(), out, seen);
-    collectAll(f->ret.get(), out, seen);
-    return;
-  }
-  default:
-    return;
-  }
+  forEachSInfoPrimExpr(s, /*intoFunctions=*/true, add);
 }
 
 std::string sinfoText(const StructInfoNode *s) { return s ? printStructInfo(s) : "None"; }

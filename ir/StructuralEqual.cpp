@@ -131,6 +131,7 @@ private:
   bool moduleGlobalInfos(const IRModule &a, const IRModule &b);
   bool entryFunc(const ModuleEntry &a, const ModuleEntry &b);
   bool primFunc(const PrimFuncNode *a, const PrimFuncNode *b);
+  bool scalarParamVars(const PrimFuncNode *a, const PrimFuncNode *b);
 
   // Relax.
   bool expr(const ExprNode *a, const ExprNode *b, bool def);
@@ -353,9 +354,52 @@ bool Comparer::primFunc(const PrimFuncNode *a, const PrimFuncNode *b) {
   ok = ok && array("body", llvm::ArrayRef<std::string>(a->bodyTokens),
                    llvm::ArrayRef<std::string>(b->bodyTokens),
                    [&](const std::string &x, const std::string &y) { return x == y || fail(); });
+  ok = ok && scalarParamVars(a, b);
   ok = ok && inField("computed",
                      [&] { return optPrim(a->computed.get(), b->computed.get(), true); });
+  ok = ok && array("heap_loads", llvm::ArrayRef<std::pair<int64_t, TirVar>>(a->heapLoads),
+                   llvm::ArrayRef<std::pair<int64_t, TirVar>>(b->heapLoads),
+                   [&](const std::pair<int64_t, TirVar> &x, const std::pair<int64_t, TirVar> &y) {
+                     return scalar("slot", x.first, y.first) &&
+                            tirVar(x.second.get(), y.second.get(), true);
+                   });
+  ok = ok && array("heap_stores", llvm::ArrayRef<std::pair<int64_t, PrimExpr>>(a->heapStores),
+                   llvm::ArrayRef<std::pair<int64_t, PrimExpr>>(b->heapStores),
+                   [&](const std::pair<int64_t, PrimExpr> &x,
+                       const std::pair<int64_t, PrimExpr> &y) {
+                     return scalar("slot", x.first, y.first) &&
+                            inField("value", [&] {
+                              return optPrim(x.second.get(), y.second.get(), false);
+                            });
+                   });
   return ok;
+}
+
+/// A computed value names its scalar params by name: pair the vars of the
+/// same param first, so `a - b` and `b - a` over `(a, b)` differ.
+bool Comparer::scalarParamVars(const PrimFuncNode *a, const PrimFuncNode *b) {
+  if (!a->computed || !b->computed)
+    return true;
+  auto varNamed = [](const PrimExprNode *e, llvm::StringRef name) {
+    const TirVarNode *found = nullptr;
+    forEachTirVar(e, [&](const TirVarNode *v) {
+      if (!found && v->name == name)
+        found = v;
+    });
+    return found;
+  };
+  for (size_t i = 0; i < a->params.size() && i < b->params.size(); ++i) {
+    const TirVarNode *va = varNamed(a->computed.get(), a->params[i].name);
+    const TirVarNode *vb = varNamed(b->computed.get(), b->params[i].name);
+    if (!va || !vb) {
+      if (va != vb)
+        return inField("computed", [&] { return fail(); });
+      continue;
+    }
+    if (!inField("computed", [&] { return tirVar(va, vb, true); }))
+      return false;
+  }
+  return true;
 }
 
 //===----------------------------------------------------------------------===//

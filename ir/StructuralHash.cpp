@@ -162,6 +162,16 @@ void Hasher::primFunc(const PrimFuncNode *pf) {
     prim(pf->computed.get(), true);
   else
     add(TagNull);
+  add(pf->heapLoads.size());
+  for (const auto &load : pf->heapLoads) {
+    add(static_cast<uint64_t>(load.first));
+    prim(load.second.get(), true);
+  }
+  add(pf->heapStores.size());
+  for (const auto &store : pf->heapStores) {
+    add(static_cast<uint64_t>(store.first));
+    prim(store.second.get(), false);
+  }
 }
 
 //===----------------------------------------------------------------------===//

@@ -8,6 +8,7 @@
 #include "ir/Visitor.h"
 
 #include "ir/Diagnostics.h"
+#include "ir/MapExprs.h"
 #include "ir/StructInfoAnalysis.h"
 
 using namespace graft;
@@ -246,16 +247,11 @@ llvm::Expected<Expr> ExprMutator::rewriteExpr(const Expr &e) {
   case NodeKind::Tuple: {
     const auto *t = llvm::cast<TupleNode>(e.get());
     std::vector<Expr> fields;
-    fields.reserve(t->fields.size());
-    bool changed = false;
-    for (const Expr &f : t->fields) {
-      llvm::Expected<Expr> nf = rewriteExpr(f);
-      if (!nf)
-        return nf.takeError();
-      changed |= nf->get() != f.get();
-      fields.push_back(std::move(*nf));
-    }
+    llvm::Expected<bool> changed =
+        mapExprs(t->fields, fields, [&](const Expr &f) { return rewriteExpr(f); });
     if (!changed)
+      return changed.takeError();
+    if (!*changed)
       return e;
     return builder_.normalize(make<TupleNode>(std::move(fields)));
   }
@@ -285,17 +281,12 @@ llvm::Expected<Expr> ExprMutator::rewriteCall(const CallNode *call) {
   llvm::Expected<Expr> op = rewriteExpr(call->op);
   if (!op)
     return op.takeError();
-  bool changed = op->get() != call->op.get();
   std::vector<Expr> args;
-  args.reserve(call->args.size());
-  for (const Expr &a : call->args) {
-    llvm::Expected<Expr> na = rewriteExpr(a);
-    if (!na)
-      return na.takeError();
-    changed |= na->get() != a.get();
-    args.push_back(std::move(*na));
-  }
-  if (!changed)
+  llvm::Expected<bool> argsChanged =
+      mapExprs(call->args, args, [&](const Expr &a) { return rewriteExpr(a); });
+  if (!argsChanged)
+    return argsChanged.takeError();
+  if (!*argsChanged && op->get() == call->op.get())
     return Expr(call);
   Expr fresh = make<CallNode>(*op, args, call->attrs, call->sinfoArgs);
   const_cast<ExprNode *>(fresh.get())->loc = call->loc;
@@ -349,6 +340,7 @@ llvm::Expected<Expr> ExprMutator::rewriteSeqExpr(const SeqExprNode *seq) {
     BindingBlock out = builder_.endBlock();
     if (err)
       return err;
+    out = finishBlock(block.get(), std::move(out));
     bool same = out->bindings.size() == block->bindings.size();
     for (size_t i = 0; same && i < out->bindings.size(); ++i)
       same = out->bindings[i].get() == block->bindings[i].get();

@@ -93,6 +93,13 @@ public:
   /// still holds, and re-emits (VarBinding or MatchCast alike).
   virtual llvm::Error rewriteBinding(const BindingNode *binding);
   virtual llvm::Error rewriteBlock(const BindingBlockNode *block);
+  /// The block rewriteSeqExpr keeps for `original` once its bindings were
+  /// rewritten into `rewritten`: the default keeps `rewritten`; a pass that
+  /// post-processes whole blocks overrides this instead of rewriteSeqExpr.
+  virtual BindingBlock finishBlock(const BindingBlockNode *original, BindingBlock rewritten) {
+    (void)original;
+    return rewritten;
+  }
 
   /// Uses of a var map through here (after a def was replaced).
   Expr lookupVar(const VarNode *var) const;

@@ -50,6 +50,7 @@ void insert(const KernelInfo *info) {
 void ensureCpuKernels() {
   static const bool done = [] {
     cpu::registerElementwiseKernels();
+    cpu::registerElementwiseExtraKernels();
     cpu::registerReduceKernels();
     cpu::registerMatmulKernels();
     cpu::registerLayoutKernels();

@@ -8,12 +8,12 @@ mode=${1:-smoke}
 runs=${2:-1000000}
 [ "$mode" = smoke ] && runs=3000
 
-# Seed folders per target: the text corpora for the parser, fuzz/seeds/NAME
-# (written by the target's seed generator) for the others.
+# Seed folders per target: the text corpora for the parser; the other targets
+# write their own seeds (`-write_seeds=DIR`) into an empty corpus.
 seeds_for() {
   case "$1" in
     parser) echo tests/text tests/verify tests/diff tests/passes examples ;;
-    *) echo "fuzz/seeds/$1" ;;
+    *) ;;
   esac
 }
 
@@ -22,14 +22,17 @@ for target in build-fuzz/fuzz/graft-fuzz-*; do
   [ -x "$target" ] || continue
   name=${target##*/graft-fuzz-}
   corpus="build-fuzz/corpus-$name"
-  mkdir -p "$corpus"
+  mkdir -p "$corpus" "build-fuzz/artifacts-$name"
+  if [ "$name" != parser ] && [ -z "$(ls -A "$corpus")" ]; then
+    "$target" -write_seeds="$corpus" >/dev/null 2>&1 || true
+  fi
   for dir in $(seeds_for "$name"); do
     [ -d "$dir" ] && find "$dir" -maxdepth 2 -type f -size -64k -exec cp -n {} "$corpus"/ \;
   done
   log="build-fuzz/fuzz-$name.log"
   echo "fuzz: $name, $runs runs"
-  if ! "$target" "$corpus" -runs="$runs" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
-      -print_final_stats=1 >"$log" 2>&1; then
+  if ! UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$target" "$corpus" -runs="$runs" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+      -print_final_stats=1 -artifact_prefix="build-fuzz/artifacts-$name/" >"$log" 2>&1; then
     status=1
     tail -40 "$log"
   fi

@@ -45,6 +45,8 @@ PrimFunc withSymbol(const PrimFuncNode &pf, const std::string &symbol) {
   f.isPure = pf.isPure;
   f.bodyTokens = pf.bodyTokens;
   f.computed = pf.computed;
+  f.heapStores = pf.heapStores;
+  f.heapLoads = pf.heapLoads;
   f.loc = pf.loc;
   return out;
 }

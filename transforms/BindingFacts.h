@@ -1,9 +1,10 @@
 //===- transforms/BindingFacts.h - Definitions and use counts of one function -*- C++ -*-===//
 //
-// What fuse-masked-copy and remove-device-asserts need to know about a
-// top-level function, nested functions and If branches included: where each
-// var is bound, in which block, how often each var and each symbolic var is
-// mentioned. One walk, linear in the size of the function.
+// What fuse-masked-copy, remove-device-asserts and kill-after-last-use need
+// to know about a top-level function, nested functions and If branches
+// included: where each var is bound, in which block, how often each var and
+// each symbolic var is mentioned. One walk, linear in the size of the
+// function.
 //
 // Uses count every mention outside a definition: call arguments, returns,
 // If conditions, captures by nested functions and struct info (a tensor
@@ -13,7 +14,7 @@
 //
 // Unlike analysis/UseDef.h (TVM's CollectVarUsage, for dead-code
 // elimination), this counts struct-info mentions and symbolic vars and
-// records each binding's block, which the two passes' checks need.
+// records each binding's block, which those passes' checks need.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAFT_TRANSFORMS_BINDINGFACTS_H

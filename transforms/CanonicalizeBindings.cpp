@@ -593,40 +593,11 @@ public:
     return builder_.emitBinding(make<VarBindingNode>(out, std::move(*value), binding->loc));
   }
 
-  /// As ExprMutator's, with the dataflow-block fold after each block.
-  llvm::Expected<Expr> rewriteSeqExpr(const SeqExprNode *seq) override {
-    std::vector<BindingBlock> blocks;
-    blocks.reserve(seq->blocks.size() + 1);
-    bool changed = false;
-    for (const BindingBlock &block : seq->blocks) {
-      builder_.beginBlock(block->isDataflow);
-      llvm::Error err = rewriteBlock(block.get());
-      BindingBlock out = builder_.endBlock();
-      if (err)
-        return err;
-      if (block->isDataflow && plan_.hasOutputCopy)
-        out = foldOutputCopies(out, ctx_);
-      bool same = out->bindings.size() == block->bindings.size();
-      for (size_t i = 0; same && i < out->bindings.size(); ++i)
-        same = out->bindings[i].get() == block->bindings[i].get();
-      changed |= !same;
-      blocks.push_back(same ? block : out);
-    }
-    builder_.beginBlock(false);
-    llvm::Expected<Expr> body = rewriteExpr(seq->body);
-    BindingBlock trailing = builder_.endBlock();
-    if (!body)
-      return body.takeError();
-    if (!trailing->bindings.empty()) {
-      blocks.push_back(std::move(trailing));
-      changed = true;
-    }
-    if (!changed && body->get() == seq->body.get())
-      return Expr(seq);
-    llvm::Expected<SeqExpr> out = builder_.finalizeSeqExpr(std::move(blocks), std::move(*body));
-    if (!out)
-      return out.takeError();
-    return Expr(std::move(*out));
+  /// The dataflow-block fold after each block.
+  BindingBlock finishBlock(const BindingBlockNode *original, BindingBlock rewritten) override {
+    if (original->isDataflow && plan_.hasOutputCopy)
+      return foldOutputCopies(rewritten, ctx_);
+    return rewritten;
   }
 
 private:

@@ -106,9 +106,6 @@ llvm::DenseSet<const VarNode *> deadVars(const FunctionNode &fn) {
     userCount[v] = vi.users.size();
     for (unsigned u : vi.users)
       ++start[u + 1];
-    const auto *vb = llvm::dyn_cast_or_null<VarBindingNode>(vi.binding);
-    if (vb && containsImpureCall(vb->value.get()))
-      live[v] = 1;
   }
   for (size_t u = 0; u < n; ++u)
     start[u + 1] += start[u];
@@ -117,9 +114,17 @@ llvm::DenseSet<const VarNode *> deadVars(const FunctionNode &fn) {
     for (unsigned u : info.vars[v].users)
       reads[fill[u]++] = v;
 
+  // A binding whose value runs an impure call is a root. Only a var whose
+  // users are all gone can die, so purity is asked of those alone (a second
+  // walk over every value would cost as much as the use-def walk).
+  auto dies = [&](unsigned v) {
+    const auto *vb = llvm::dyn_cast_or_null<VarBindingNode>(info.vars[v].binding);
+    return !live[v] && !dead[v] && info.vars[v].defined &&
+           !(vb && containsImpureCall(vb->value.get()));
+  };
   std::vector<unsigned> work;
   for (unsigned v : info.defOrder)
-    if (!live[v] && userCount[v] == 0) {
+    if (userCount[v] == 0 && dies(v)) {
       dead[v] = 1;
       work.push_back(v);
     }
@@ -128,8 +133,7 @@ llvm::DenseSet<const VarNode *> deadVars(const FunctionNode &fn) {
     work.pop_back();
     for (unsigned i = start[d]; i < start[d + 1]; ++i) {
       unsigned v = reads[i];
-      if (userCount[v] > 0 && --userCount[v] == 0 && !live[v] && info.vars[v].defined &&
-          !dead[v]) {
+      if (userCount[v] > 0 && --userCount[v] == 0 && dies(v)) {
         dead[v] = 1;
         work.push_back(v);
       }

@@ -35,10 +35,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "transforms/BindingFacts.h"
 #include "transforms/LoweringSupport.h"
 #include "transforms/Pass.h"
 #include "transforms/Passes.h"
-#include "transforms/UseDefInfo.h"
 
 #include "analysis/RegisterlessBindings.h"
 #include "ir/StructuralEqual.h"
@@ -115,7 +115,7 @@ Binding killBinding(KillKind kind, const Var &var) {
 /// Inserts kills into one function, sequence by sequence.
 class KillInserter {
 public:
-  KillInserter(const UseDefInfo &info, std::string fnName)
+  KillInserter(const BindingFacts &info, std::string fnName)
       : info_(info), fnName_(std::move(fnName)) {}
 
   int64_t kills = 0;
@@ -145,7 +145,7 @@ private:
   llvm::Expected<Expr> rewriteNested(const Expr &value);
   llvm::Error checkCanKill(const Entry &at) const;
 
-  const UseDefInfo &info_;
+  const BindingFacts &info_;
   std::string fnName_;
   bool mayKill_ = true;
 };
@@ -296,7 +296,7 @@ public:
       const FunctionNode *fn = entry.asFunction();
       if (!fn)
         continue;
-      UseDefInfo info = UseDefInfo::build(*fn);
+      BindingFacts info = BindingFacts::build(*fn);
       KillInserter inserter(info, entry.gvar->name);
       llvm::Expected<Function> out = inserter.rewriteFunction(fn);
       if (!out)

@@ -31,6 +31,7 @@
 #include "transforms/Passes.h"
 
 #include "analysis/FreeVars.h"
+#include "ir/MapExprs.h"
 #include "ir/StructInfoAnalysis.h"
 #include "ir/StructuralEqual.h"
 #include "ir/Visitor.h"
@@ -671,15 +672,12 @@ public:
     llvm::Expected<Expr> op = rewriteExpr(call->op);
     if (!op)
       return op.takeError();
-    bool changed = op->get() != call->op.get();
     std::vector<Expr> args;
-    for (const Expr &a : call->args) {
-      llvm::Expected<Expr> na = rewriteExpr(a);
-      if (!na)
-        return na.takeError();
-      changed |= na->get() != a.get();
-      args.push_back(std::move(*na));
-    }
+    llvm::Expected<bool> argsChanged =
+        mapExprs(call->args, args, [&](const Expr &a) { return rewriteExpr(a); });
+    if (!argsChanged)
+      return argsChanged.takeError();
+    bool changed = *argsChanged || op->get() != call->op.get();
     std::vector<StructInfo> sinfoArgs;
     for (const StructInfo &s : call->sinfoArgs) {
       sinfoArgs.push_back(subst(s));

@@ -13,7 +13,8 @@
 //     `match_prim_value` calls that store each symbolic var into its slot on
 //     first sight and assert everything else against the heap.
 //  3. A composite expression whose vars have all been stored is computed by a
-//     generated host PrimFunc `shape_func(H)` doing `H[slot] = expr`.
+//     generated host PrimFunc `shape_func(H)` doing `H[slot] = expr`, built
+//     as PrimFuncNode::heapStores.
 //  4. Symbolic ShapeExprs and PrimValues in the body become
 //     `vm.builtin.make_shape` / `make_prim_value` reading the heap. Struct
 //     info annotations are not rewritten.
@@ -25,8 +26,8 @@
 
 #include "ir/Diagnostics.h"
 #include "ir/Op.h"
-#include "ir/Parser.h"
 #include "ir/Printer.h"
+#include "ir/StructuralEqual.h"
 #include "ir/Visitor.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -225,50 +226,53 @@ llvm::SmallVector<const TirVarNode *, 4> distinctVars(const PrimExprNode *e) {
 }
 
 //===----------------------------------------------------------------------===//
-// shape_func text.
+// shape_func construction.
 //===----------------------------------------------------------------------===//
 
-/// `e` with each var replaced by a placeholder named `H[T.int64(slot)]` and
-/// each int64 literal by one named `T.int64(v)`, so that the PrimExpr
-/// printer writes TIR's spelling.
-PrimExpr tirForm(const PrimExpr &e, const SlotTable &table) {
+/// `e` with each var replaced by the PrimFunc's load var of its slot
+/// (created on first use, so heapLoads are in first-use order), rebuilt
+/// without simplification: the shape_func stores the expression as written.
+PrimExpr withHeapLoads(const PrimExpr &e, const SlotTable &table, PrimFuncNode &f) {
   if (const auto *v = llvm::dyn_cast<TirVarNode>(e.get())) {
     Slot *slot = table.find(v);
-    return make<TirVarNode>(llvm::formatv("H[T.int64({0})]", slot ? slot->index : -1).str(),
-                            v->dtype);
+    int64_t index = slot ? slot->index : -1;
+    for (const auto &load : f.heapLoads)
+      if (load.first == index)
+        return load.second;
+    TirVar var = make<TirVarNode>(v->name, DataType::int64());
+    f.heapLoads.emplace_back(index, var);
+    return var;
   }
-  if (const auto *i = llvm::dyn_cast<IntImmNode>(e.get())) {
-    if (i->dtype == DataType::int64())
-      return make<TirVarNode>(llvm::formatv("T.int64({0})", i->value).str(), i->dtype);
-    return e;
+  if (const auto *b = llvm::dyn_cast<PrimBinaryNode>(e.get())) {
+    PrimExpr lhs = withHeapLoads(b->a, table, f);
+    return make<PrimBinaryNode>(b->op, lhs, withHeapLoads(b->b, table, f), b->dtype);
   }
-  if (const auto *b = llvm::dyn_cast<PrimBinaryNode>(e.get()))
-    return make<PrimBinaryNode>(b->op, tirForm(b->a, table), tirForm(b->b, table), b->dtype);
   if (const auto *n = llvm::dyn_cast<PrimNotNode>(e.get()))
-    return make<PrimNotNode>(tirForm(n->a, table));
+    return make<PrimNotNode>(withHeapLoads(n->a, table, f));
   if (const auto *c = llvm::dyn_cast<PrimCastNode>(e.get()))
-    return make<PrimCastNode>(c->dtype, tirForm(c->value, table));
-  if (const auto *s = llvm::dyn_cast<PrimSelectNode>(e.get()))
-    return make<PrimSelectNode>(tirForm(s->cond, table), tirForm(s->trueValue, table),
-                                tirForm(s->falseValue, table));
+    return make<PrimCastNode>(c->dtype, withHeapLoads(c->value, table, f));
+  if (const auto *s = llvm::dyn_cast<PrimSelectNode>(e.get())) {
+    PrimExpr cond = withHeapLoads(s->cond, table, f);
+    PrimExpr t = withHeapLoads(s->trueValue, table, f);
+    return make<PrimSelectNode>(cond, t, withHeapLoads(s->falseValue, table, f));
+  }
   return e;
 }
 
-/// The text TVM v0.23 prints for a shape_func storing `slots` into a heap of
-/// `heapSize` elements.
-std::string shapeFuncText(llvm::ArrayRef<Slot *> slots, const SlotTable &table,
-                          int64_t heapSize) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << "@T.prim_func(private=True)\n"
-     << "def shape_func(H: T.Buffer((T.int64(" << heapSize << "),), \"int64\")):\n"
-     << "    T.func_attr({\"tir.is_host_func\": True})\n";
-  for (const Slot *slot : slots) {
-    os << "    H[T.int64(" << slot->index << ")] = ";
-    printPrimExpr(os, tirForm(slot->expr, table).get());
-    os << '\n';
-  }
-  return os.str();
+/// The host PrimFunc TVM v0.23 generates to store `slots` into a heap of
+/// `heapSize` elements: `def shape_func(H: T.Buffer((T.int64(N),), "int64"))`
+/// doing `H[slot] = expr`, private, attrs only `tir.is_host_func`.
+PrimFunc buildShapeFunc(llvm::ArrayRef<Slot *> slots, const SlotTable &table, int64_t heapSize) {
+  auto pf = make<PrimFuncNode>();
+  PrimFuncNode &f = *const_cast<PrimFuncNode *>(pf.get());
+  f.params.push_back(
+      PrimParam{"H", PrimParam::Kind::Buffer, {intImm(heapSize)}, DataType::int64()});
+  f.attrs = make<AttrsNode>(AttrDict{{"tir.is_host_func", AttrValue::boolean(true)}});
+  f.isPrivate = true;
+  f.isPure = false; // It stores into its parameter buffer.
+  for (const Slot *slot : slots)
+    f.heapStores.emplace_back(slot->index, withHeapLoads(slot->expr, table, f));
+  return pf;
 }
 
 //===----------------------------------------------------------------------===//
@@ -282,11 +286,10 @@ struct MatchTodo {
   std::string errCtx;
 };
 
-/// The PrimFuncs generated for the whole module, deduplicated by text as
-/// TVM's BlockBuilder::AddFunction does by structural equality.
+/// The PrimFuncs generated for the whole module, shared when structurally
+/// equal as TVM's BlockBuilder::AddFunction does.
 struct ShapeFuncs {
   llvm::StringSet<> takenNames;
-  llvm::StringMap<GlobalVar> byText;
   std::vector<std::pair<GlobalVar, PrimFunc>> added;
 };
 
@@ -302,6 +305,7 @@ public:
 private:
   llvm::Expected<Expr> rewriteExpr(const Expr &e) override;
   llvm::Error rewriteBinding(const BindingNode *binding) override;
+  StructInfo remapShapeVars(const StructInfo &s) const;
 
   llvm::Error populateSlotInfo();
   llvm::Error emitHeap();
@@ -523,6 +527,13 @@ llvm::Error ShapeLowerer::checkTensor(const TensorSInfoNode &t, const Expr &valu
                                       bool alwaysCheck, bool dynamicOnly, const std::string &ctx,
                                       std::vector<MatchTodo> &todos) {
   const std::vector<PrimExpr> *dims = t.shapeValues();
+  // A shape held in a var (`R.Tensor(s)`) is matched against the values of
+  // the var's own struct info when they are known; without them only the
+  // tensor info is checked. (TVM's matcher has no case for it.)
+  if (!dims && t.shape)
+    if (const auto *ss = llvm::dyn_cast_or_null<ShapeSInfoNode>(t.shape->sinfo.get()))
+      if (ss->values)
+        dims = &*ss->values;
   if (dynamicOnly && dims &&
       llvm::all_of(*dims, [](const PrimExpr &d) { return llvm::isa<IntImmNode>(d.get()); }))
     return llvm::Error::success(); // A static weight: checked once, elsewhere.
@@ -534,9 +545,6 @@ llvm::Error ShapeLowerer::checkTensor(const TensorSInfoNode &t, const Expr &valu
       return err;
   if (dims)
     todos.push_back({value, *dims, ctx});
-  else if (t.shape)
-    return passError("cannot check a tensor whose shape is held in a var (" +
-                     printStructInfo(&t) + ") in function '" + fnName_ + "'");
   return llvm::Error::success();
 }
 
@@ -687,26 +695,17 @@ llvm::Error ShapeLowerer::emitOutstandingCompute() {
     slot->computed = true;
 
   int64_t heapSize = static_cast<int64_t>(table_.slots.size());
-  std::string text = shapeFuncText(toCompute, table_, heapSize);
+  PrimFunc pf = buildShapeFunc(toCompute, table_, heapSize);
   GlobalVar gv;
-  auto known = funcs_.byText.find(text);
-  if (known != funcs_.byText.end()) {
-    gv = known->second;
-  } else {
-    // Parsing the printed form gives exactly the PrimFunc a test's Expected
-    // module or a printed-and-reparsed module holds.
-    llvm::Expected<ParsedFile> parsed = parseText(text, "<shape_func>");
-    if (!parsed)
-      return parsed.takeError();
-    const IRModule &m = *parsed->modules.front();
-    const ModuleEntry &entry = m.entries().front();
+  for (const auto &[known, existing] : funcs_.added)
+    if (structuralEqual(existing.get(), pf.get()))
+      gv = known;
+  if (!gv) {
     std::string name = "shape_func";
     for (int i = 1; funcs_.takenNames.count(name); ++i)
       name = "shape_func" + std::to_string(i);
     funcs_.takenNames.insert(name);
-    PrimFunc pf(llvm::cast<PrimFuncNode>(entry.func.get()));
     gv = make<GlobalVarNode>(name, pf->relaxSInfo());
-    funcs_.byText[text] = gv;
     funcs_.added.emplace_back(gv, pf);
   }
   llvm::Expected<Var> var = builder_.emit(make<CallNode>(gv, std::vector<Expr>{heap_}), "_");
@@ -781,8 +780,40 @@ llvm::Error ShapeLowerer::rewriteBinding(const BindingNode *binding) {
     return err;
   if (llvm::Error err = settle(std::move(todos)))
     return err;
-  // The match_cast stays; codegen turns it into a plain copy.
-  return ExprMutator::rewriteBinding(binding);
+  // The match_cast stays; codegen turns it into a plain copy. A shape var
+  // in its struct info follows its binding when that was replaced (a
+  // ShapeExpr that became make_shape), as TVM's mutator remaps it.
+  StructInfo cast = remapShapeVars(mc->castSInfo);
+  StructInfo varSInfo = remapShapeVars(mc->var->sinfo);
+  if (cast.get() == mc->castSInfo.get() && varSInfo.get() == mc->var->sinfo.get())
+    return ExprMutator::rewriteBinding(binding);
+  const VarNode *old = mc->var.get();
+  Var fresh = old->isDataflow() ? Var(make<DataflowVarNode>(old->name, varSInfo, old->loc))
+                                : make<VarNode>(old->name, varSInfo, old->loc);
+  remapVar(old, fresh);
+  return builder_.emitBinding(make<MatchCastNode>(fresh, *value, std::move(cast), mc->loc));
+}
+
+StructInfo ShapeLowerer::remapShapeVars(const StructInfo &s) const {
+  if (const auto *t = llvm::dyn_cast_or_null<TensorSInfoNode>(s.get())) {
+    const auto *var = llvm::dyn_cast_or_null<VarNode>(t->shape.get());
+    if (!var)
+      return s;
+    Expr to = lookupVar(var);
+    if (to.get() == var)
+      return s;
+    return make<TensorSInfoNode>(std::move(to), t->dtype, t->ndim, t->vdevice);
+  }
+  if (const auto *tu = llvm::dyn_cast_or_null<TupleSInfoNode>(s.get())) {
+    std::vector<StructInfo> fields;
+    bool changed = false;
+    for (const StructInfo &f : tu->fields) {
+      fields.push_back(remapShapeVars(f));
+      changed |= fields.back().get() != f.get();
+    }
+    return changed ? StructInfo(make<TupleSInfoNode>(std::move(fields))) : s;
+  }
+  return s;
 }
 
 //===----------------------------------------------------------------------===//

@@ -18,6 +18,7 @@ namespace graft::kernels::cpu {
 void addKernel(const KernelInfo *info);
 
 void registerElementwiseKernels();
+void registerElementwiseExtraKernels();
 void registerReduceKernels();
 void registerMatmulKernels();
 void registerLayoutKernels();

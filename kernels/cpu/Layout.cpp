@@ -1,8 +1,9 @@
 //===- kernels/cpu/Layout.cpp - Data movement kernels ---------------------===//
 //
 // permute_dims, reshape, flatten, expand_dims, squeeze, broadcast_to,
-// concat, split, strided_slice and take. Each builds a strided view of the
-// source that matches the destination and copies; none converts dtypes.
+// concat, split, strided_slice, take, tril and triu. Each builds a strided
+// view of the source that matches the destination and copies; none
+// converts dtypes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -358,7 +359,35 @@ llvm::Error takeKernel(const KernelArgs &args) {
   return llvm::Error::success();
 }
 
+/// tril/triu(k): keeps the elements of the last two dims with j - i <= k
+/// (tril) or j - i >= k (triu), zeroes the rest.
+template <bool Upper> llvm::Error triKernel(const KernelArgs &args) {
+  Ctx ctx(args, Upper ? "graft.triu" : "graft.tril");
+  if (!ctx.checkArity(1, 1))
+    return ctx.error();
+  View in = ctx.inView(0), out = ctx.outView(0);
+  int64_t k = ctx.intAttr(0, "k", 0);
+  if (!ctx.ok() || !ctx.expectSameType(out.type, in.type, "output 0"))
+    return ctx.error();
+  if (in.ndim() < 2)
+    return ctx.reject("needs at least 2 dims, got shape " + shapeStr(in.shape));
+  if (!ctx.expectOutShape(0, in.shape))
+    return ctx.error();
+  int64_t r = in.ndim() - 2, c = in.ndim() - 1, size = in.elemSize();
+  forEachIndex(in.shape, [&](llvm::ArrayRef<int64_t> idx) {
+    int64_t diff = idx[c] - idx[r];
+    bool keep = Upper ? diff >= k : diff <= k;
+    char *dst = out.ptr(idx);
+    if (keep)
+      std::memmove(dst, in.ptr(idx), size);
+    else
+      std::memset(dst, 0, size); // Zero bits are 0 in every dtype.
+  });
+  return llvm::Error::success();
+}
+
 const llvm::StringRef kAxesAttrs[] = {"axes"};
+const llvm::StringRef kTriAttrs[] = {"k"};
 const llvm::StringRef kAxisAttrs[] = {"axis"};
 const llvm::StringRef kSplitAttrs[] = {"indices_or_sections", "axis"};
 const llvm::StringRef kSliceAttrs[] = {"axes", "begin", "end", "strides"};
@@ -378,6 +407,8 @@ void registerLayoutKernels() {
       {"graft.split", 1, -1, kSplitAttrs, &splitKernel},
       {"graft.strided_slice", 1, 1, kSliceAttrs, &stridedSliceKernel},
       {"graft.take", 2, 1, kTakeAttrs, &takeKernel},
+      {"graft.tril", 1, 1, kTriAttrs, &triKernel<false>},
+      {"graft.triu", 1, 1, kTriAttrs, &triKernel<true>},
   };
   for (const KernelInfo &k : kernels)
     addKernel(&k);

@@ -1,9 +1,9 @@
 //===- kernels/cpu/Reduce.cpp - Reductions and scans ----------------------===//
 //
-// sum, mean, prod, max, min (axis list, keepdims), argmax/argmin (one axis
-// or all, keepdims) and cumsum. Every output element is reduced over its
-// input elements sequentially in row-major order, so results never depend
-// on threading or layout.
+// sum, mean, prod, max, min, variance, std (axis list, keepdims),
+// argmax/argmin (one axis or all, keepdims), cumsum and cumprod. Every
+// output element is reduced over its input elements sequentially in
+// row-major order, so results never depend on threading or layout.
 //
 //===----------------------------------------------------------------------===//
 
@@ -164,10 +164,11 @@ template <Red Op> llvm::Error reduceKernel(const KernelArgs &args) {
   });
 }
 
-/// cumsum(axis, exclusive): unset axis scans the row-major flattening into
-/// a 1-D output. Sums run in the output's accumulator type.
-llvm::Error cumsumKernel(const KernelArgs &args) {
-  Ctx ctx(args, "graft.cumsum");
+/// cumsum/cumprod(axis, exclusive): unset axis scans the row-major
+/// flattening into a 1-D output. Sums and products run in the output's
+/// accumulator type; an exclusive product starts at 1.
+template <bool Prod> llvm::Error scanKernel(const KernelArgs &args) {
+  Ctx ctx(args, Prod ? "graft.cumprod" : "graft.cumsum");
   if (!ctx.checkArity(1, 1))
     return ctx.error();
   bool exclusive = ctx.boolAttr(1, "exclusive", false);
@@ -193,14 +194,15 @@ llvm::Error cumsumKernel(const KernelArgs &args) {
     Loader<A> load = loaderFor<A>(in.type);
     // Scans n elements; inAt(i)/outAt(i) locate element i of the row.
     auto scan = [&](auto &&inAt, auto &&outAt, int64_t n) {
-      A acc(0);
+      A acc(Prod ? 1 : 0);
+      auto step = [&](A x) { acc = Prod ? mulC(acc, x) : addC(acc, x); };
       for (int64_t i = 0; i < n; ++i) {
         A x = load(inAt(i));
         if (!exclusive)
-          acc = addC(acc, x);
+          step(x);
         Elem<T>::store(outAt(i), acc);
         if (exclusive)
-          acc = addC(acc, x);
+          step(x);
       }
     };
     if (flat) {
@@ -219,6 +221,54 @@ llvm::Error cumsumKernel(const KernelArgs &args) {
   });
 }
 
+/// Population variance (divide by n, as TVM's variance) of one output
+/// element's inputs, by two passes: the mean, then the squared deviations.
+/// Floats accumulate in Acc<T>; integers in double, the result truncated.
+template <class T, bool Sqrt> Compute<T> varianceOf(const View &inner) {
+  using A = std::conditional_t<kIsFloat<T>, Acc<T>, double>;
+  int64_t n = inner.numel();
+  A sum(0);
+  forEach<1>(inner.shape, {&inner}, [&](const std::array<char *, 1> &p) {
+    sum += A(Elem<T>::load(p[0]));
+  });
+  A mean = sum / A(n), sq(0);
+  forEach<1>(inner.shape, {&inner}, [&](const std::array<char *, 1> &p) {
+    A d = A(Elem<T>::load(p[0])) - mean;
+    sq += d * d;
+  });
+  A v = sq / A(n); // An empty reduction gives NaN (0 for integers).
+  return castTo<Compute<T>>(Sqrt ? std::sqrt(v) : v);
+}
+
+/// variance/std(axis, keepdims): attrs as sum; output of x's dtype.
+template <bool Sqrt> llvm::Error varianceKernel(const KernelArgs &args) {
+  Ctx ctx(args, Sqrt ? "graft.std" : "graft.variance");
+  if (!ctx.checkArity(1, 1))
+    return ctx.error();
+  ScalarType t = ctx.inType(0);
+  auto axes = reduceAxes(ctx, 0, ctx.in(0).ndim);
+  bool keepdims = ctx.boolAttr(1, "keepdims", false);
+  if (!axes || !ctx.ok() || !ctx.expectSameType(ctx.outType(0), t, "output 0"))
+    return ctx.error();
+  if (t == ScalarType::Bool)
+    return ctx.reject("does not take bool");
+  auto plan = planReduce(ctx, *axes, keepdims);
+  if (!plan)
+    return ctx.error();
+  return dispatch(t, [&](auto tag) -> llvm::Error {
+    using T = typename decltype(tag)::type;
+    if constexpr (!kIsBool<T>) {
+      View inner = plan->inner;
+      forEach<2>(plan->outer.shape, {&plan->out, &plan->outer},
+                 [&](const std::array<char *, 2> &p) {
+                   inner.data = p[1];
+                   Elem<T>::store(p[0], varianceOf<T, Sqrt>(inner));
+                 });
+    }
+    return llvm::Error::success();
+  });
+}
+
 const llvm::StringRef kReduceAttrs[] = {"axis", "keepdims"};
 const llvm::StringRef kCumsumAttrs[] = {"axis", "exclusive"};
 
@@ -233,7 +283,10 @@ void registerReduceKernels() {
       redInfo<Red::Sum>(),    redInfo<Red::Mean>(), redInfo<Red::Prod>(),
       redInfo<Red::Max>(),    redInfo<Red::Min>(),  redInfo<Red::ArgMax>(),
       redInfo<Red::ArgMin>(),
-      {"graft.cumsum", 1, 1, kCumsumAttrs, &cumsumKernel},
+      {"graft.cumsum", 1, 1, kCumsumAttrs, &scanKernel<false>},
+      {"graft.cumprod", 1, 1, kCumsumAttrs, &scanKernel<true>},
+      {"graft.variance", 1, 1, kReduceAttrs, &varianceKernel<false>},
+      {"graft.std", 1, 1, kReduceAttrs, &varianceKernel<true>},
   };
   for (const KernelInfo &k : kernels)
     addKernel(&k);

@@ -107,4 +107,26 @@ TEST(Layout, TakeModes) {
             "graft.take: index 4 is out of range for a dim of 3");
 }
 
+TEST(Layout, TrilTriuDiagonalOffsets) {
+  TestTensor x(F32, {3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9}), o(F32, {3, 3});
+  RUN_OK("graft.tril", {&x}, {&o}, {int64_t(0)});
+  expectNear(o.values(), {1, 0, 0, 4, 5, 0, 7, 8, 9});
+  RUN_OK("graft.tril", {&x}, {&o}, {int64_t(-1)});
+  expectNear(o.values(), {0, 0, 0, 4, 0, 0, 7, 8, 0});
+  RUN_OK("graft.triu", {&x}, {&o}, {int64_t(1)});
+  expectNear(o.values(), {0, 2, 3, 0, 0, 6, 0, 0, 0});
+  RUN_OK("graft.triu", {&x}, {&o}, {}); // k defaults to 0.
+  expectNear(o.values(), {1, 2, 3, 0, 5, 6, 0, 0, 9});
+  // Batched, with the input stored with its dims reversed.
+  TestTensor b = TestTensor::ints(I8, {2, 2, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, {2, 1, 0});
+  TestTensor bo(I8, {2, 2, 3});
+  RUN_OK("graft.triu", {&b}, {&bo}, {int64_t(0)});
+  EXPECT_EQ(bo.intValues(), (Ints{1, 2, 3, 0, 5, 6, 7, 8, 9, 0, 11, 12}));
+  RUN_OK("graft.tril", {&b}, {&bo}, {int64_t(5)});
+  EXPECT_EQ(bo.intValues(), (Ints{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}));
+  TestTensor v(F32, {3}), vo(F32, {3});
+  EXPECT_EQ(runKernel("graft.tril", {&v}, {&vo}, {int64_t(0)}),
+            "graft.tril: needs at least 2 dims, got shape [3]");
+}
+
 } // namespace

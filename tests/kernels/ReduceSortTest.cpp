@@ -107,6 +107,46 @@ TEST(Cumsum, AxisExclusiveAndFlat) {
   EXPECT_EQ(flat.intValues(), (Ints{1, 3, 6, 10, 15, 21}));
 }
 
+TEST(Reduce, CumprodAxisExclusiveAndFlat) {
+  TestTensor x = TestTensor::ints(I32, {2, 3}, {1, 2, 3, 4, 5, 6}), o(I32, {2, 3});
+  RUN_OK("graft.cumprod", {&x}, {&o}, {int64_t(1), false});
+  EXPECT_EQ(o.intValues(), (Ints{1, 2, 6, 4, 20, 120}));
+  RUN_OK("graft.cumprod", {&x}, {&o}, {int64_t(0), true});
+  EXPECT_EQ(o.intValues(), (Ints{1, 1, 1, 1, 2, 3}));
+  TestTensor flat(F64, {6});
+  RUN_OK("graft.cumprod", {&x}, {&flat}, {kUnset, false});
+  expectNear(flat.values(), {1, 2, 6, 24, 120, 720});
+  TestTensor t(F32, {2, 2}, {2, 3, 4, 5}, {1, 0}), to(F32, {2, 2});
+  RUN_OK("graft.cumprod", {&t}, {&to}, {int64_t(-1), true});
+  expectNear(to.values(), {1, 2, 1, 4});
+}
+
+TEST(Reduce, VarianceAndStdArePopulation) {
+  TestTensor x(F32, {2, 3}, {1, 2, 3, 4, 6, 8}), o(F32, {2});
+  RUN_OK("graft.variance", {&x}, {&o}, {Ints{1}, false});
+  expectNear(o.values(), {2.0 / 3, 8.0 / 3});
+  RUN_OK("graft.std", {&x}, {&o}, {Ints{-1}, false});
+  expectNear(o.values(), {0.816496580927726, 1.632993161855452});
+  TestTensor all(F32, {1, 1});
+  RUN_OK("graft.variance", {&x}, {&all}, {kUnset, true});
+  expectNear(all.values(), {34.0 / 6});
+  TestTensor col(F32, {3});
+  RUN_OK("graft.variance", {&x}, {&col}, {Ints{0}, false});
+  expectNear(col.values(), {2.25, 4, 6.25});
+  TestTensor n(F64, {4}, {1, kNaN, 3, 4}), no(F64, {});
+  RUN_OK("graft.std", {&n}, {&no}, {kUnset, false});
+  expectNear(no.values(), {kNaN});
+  TestTensor i = TestTensor::ints(I32, {4}, {1, 2, 3, 4}), io(I32, {});
+  RUN_OK("graft.variance", {&i}, {&io}, {kUnset, false});
+  EXPECT_EQ(io.intValues(), (Ints{1})); // 1.25 truncated.
+  TestTensor e(F32, {0}), eo(F32, {});
+  RUN_OK("graft.variance", {&e}, {&eo}, {kUnset, false});
+  expectNear(eo.values(), {kNaN});
+  TestTensor b(BOOL, {2}), bo(BOOL, {});
+  EXPECT_EQ(runKernel("graft.std", {&b}, {&bo}, {kUnset, false}),
+            "graft.std: does not take bool");
+}
+
 TEST(Sort, StableWithNaNAndDescending) {
   TestTensor x(F32, {6}, {3, kNaN, 1, 3, -1, 1}), s(F32, {6}), i(I64, {6});
   RUN_OK("graft.sort", {&x}, {&s}, {int64_t(0), false});

@@ -1,9 +1,9 @@
 //===- tests/transforms/ComputePrimValueTest.cpp - compute-prim-value -------===//
 //
-// The generated host PrimFuncs keep the PrimExpr they compute (`computed`),
-// which the parser does not rebuild from `T.ret(...)` text, so these cases
-// are checked on the printed output and the generated nodes instead of as
-// Before/Expected pass-test files. Cases: TVM's
+// The generated host PrimFuncs keep the PrimExpr they compute (`computed`);
+// these cases check the printed output, the generated nodes and the
+// statistics (the Before/Expected files are in tests/passes/compute-prim-value).
+// Cases: TVM's
 // test_transform_compute_prim_value (assert condition, branch condition,
 // pure function) plus sharing, naming and the unchanged cases.
 //

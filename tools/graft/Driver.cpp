@@ -69,11 +69,12 @@ llvm::Expected<IRModule *> driver::selectOneModule(const LoadedFile &file,
   return modules->front();
 }
 
-bool driver::verifyAndReport(const IRModule &module, const LoadedFile &file, bool force) {
+bool driver::verifyAndReport(const IRModule &module, const LoadedFile &file, bool force,
+                             VerifyCache *cache) {
   if (!force && !module.checkWellFormed)
     return true;
   bool ok = true;
-  for (const Violation &v : verifyModule(module)) {
+  for (const Violation &v : verifyModule(module, VerifyOptions(), cache)) {
     // A function parsed with check_well_formed=False opts out, as in TVM.
     const ModuleEntry *entry = module.lookup(v.function);
     const FunctionNode *fn = entry ? entry->asFunction() : nullptr;

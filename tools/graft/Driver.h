@@ -51,7 +51,8 @@ std::unique_ptr<Input> openInput(llvm::StringRef path, llvm::StringRef moduleNam
 
 /// Verifies unless the module opts out with check_well_formed=False (or
 /// `force`); prints each violation. Returns true when well-formed.
-bool verifyAndReport(const IRModule &module, const LoadedFile &file, bool force);
+bool verifyAndReport(const IRModule &module, const LoadedFile &file, bool force,
+                     VerifyCache *cache = nullptr);
 
 /// Subcommand entry points; each returns the process exit code.
 int runPrint(llvm::StringRef file, llvm::StringRef moduleName);
