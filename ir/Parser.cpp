@@ -9,6 +9,8 @@
 #include "ir/Parser.h"
 
 #include "ir/ParserImpl.h"
+#include "ir/StructInfoAnalysis.h"
+#include "ir/Visitor.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -527,6 +529,20 @@ llvm::Error Parser::parseSignature(std::vector<Var> &params, StructInfo &ret,
   return llvm::Error::success();
 }
 
+namespace {
+/// Whether `fn` reads `var` anywhere (a local function calling itself).
+bool readsVar(const FunctionNode &fn, const VarNode *var) {
+  struct Finder : ExprVisitor {
+    const VarNode *target;
+    bool found = false;
+    void visitVarUse(const VarNode *v) override { found |= v == target; }
+  } finder;
+  finder.target = var;
+  finder.visitExpr(&fn);
+  return finder.found;
+}
+} // namespace
+
 llvm::Error Parser::parseRelaxFunction(IRModule &mod, uint32_t decoAst, bool topLevel,
                                        bool declOnly, GlobalVar *declOut, Function *defOut,
                                        Var *localVar) {
@@ -705,6 +721,12 @@ llvm::Error Parser::parseStatement(std::vector<BindingBlock> &blocks, Attrs &att
     llvm::SMLoc defLoc = loc();
     if (auto err = parseRelaxFunction(*mod_, decoAst, false, false, nullptr, &fn, &fv))
       return err;
+    // The var declared from the signature (so a recursive body can call it)
+    // stays only when the body does call it; otherwise, as in TVM, the var
+    // takes the function's final struct info (the return rule may have
+    // refined the annotated return).
+    if (!structInfoIdentical(fv->sinfo.get(), fn->sinfo.get()) && !readsVar(*fn, fv.get()))
+      fv = make<VarNode>(fv->name, fn->sinfo, fv->loc);
     define(fv->name, relaxSym(fv));
     return bb_->emitBinding(make<VarBindingNode>(fv, fn, defLoc));
   }
