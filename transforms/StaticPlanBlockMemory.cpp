@@ -52,6 +52,7 @@
 #include <algorithm>
 
 #include <deque>
+#include <map>
 #include <memory>
 
 using namespace graft;
@@ -68,6 +69,67 @@ struct Storage {
   DataType dtype;
   std::string scope;
   Var var; ///< Set when the rewrite emits its alloc_storage.
+};
+
+/// Storages free for reuse. Constant sizes are kept per (dtype, scope) in a
+/// multimap by size, so a request finds its best fit in logarithmic time
+/// however many storages are free (a linear scan made the pass quadratic on
+/// programs with many live tensors); equal sizes stay in release order, which
+/// keeps the choice deterministic. Symbolic sizes are few and scanned.
+class FreeList {
+public:
+  void add(Storage *s) {
+    if (s->symBytes)
+      symbolic_.push_back(s);
+    else
+      bucket(s->dtype, s->scope).emplace(s->bytes, s);
+  }
+
+  /// The smallest free storage of at least `bytes` (at most `bytes *
+  /// kMatchRange`), else the largest of at least `bytes / kMatchRange`,
+  /// which the caller enlarges. Removed from the list; null if none.
+  Storage *takeStatic(int64_t bytes, DataType dtype, const std::string &scope) {
+    auto found = buckets_.find(keyOf(dtype, scope));
+    if (found == buckets_.end())
+      return nullptr;
+    std::multimap<int64_t, Storage *> &sizes = found->second;
+    auto it = sizes.lower_bound(bytes);
+    if (it == sizes.end() || it->first > bytes * kMatchRange) {
+      if (it == sizes.begin())
+        return nullptr;
+      int64_t largest = std::prev(it)->first;
+      if (largest < bytes / kMatchRange)
+        return nullptr;
+      it = sizes.lower_bound(largest); // The earliest released of that size.
+    }
+    Storage *s = it->second;
+    sizes.erase(it);
+    return s;
+  }
+
+  /// The first free symbolic storage whose size provably equals `bytes`.
+  Storage *takeSymbolic(const PrimExpr &bytes, DataType dtype, const std::string &scope) {
+    for (auto it = symbolic_.begin(); it != symbolic_.end(); ++it) {
+      Storage *s = *it;
+      if (s->dtype == dtype && s->scope == scope && proveEqual(s->symBytes, bytes)) {
+        symbolic_.erase(it);
+        return s;
+      }
+    }
+    return nullptr;
+  }
+
+private:
+  using Key = std::pair<uint32_t, std::string>;
+  static Key keyOf(DataType dt, const std::string &scope) {
+    return {uint32_t(dt.code) << 24 | uint32_t(dt.bits) << 16 | dt.lanes, scope};
+  }
+  std::multimap<int64_t, Storage *> &bucket(DataType dt, const std::string &scope) {
+    return buckets_[keyOf(dt, scope)];
+  }
+
+  std::map<Key, std::multimap<int64_t, Storage *>> buckets_;
+  std::vector<Storage *> symbolic_;
 };
 
 /// One planned allocation request.
@@ -279,7 +341,7 @@ private:
   llvm::DenseMap<const BindingNode *, Token *> allocTokens_;
   std::deque<Token> tokens_;
   std::deque<Storage> storagePool_;
-  std::vector<Storage *> free_;
+  FreeList free_;
   int64_t plannedCount_ = 0;
   int64_t dynamicOutputs_ = 0;
 };
@@ -474,40 +536,15 @@ void Planner::assign(Token *t) {
   if (t->refs == 0)
     return fresh();
   Storage *best = nullptr;
-  size_t bestAt = 0;
-  auto consider = [&](bool (*better)(const Storage *, const Storage *), int64_t lo, int64_t hi) {
-    for (size_t i = 0; i < free_.size(); ++i) {
-      Storage *s = free_[i];
-      if (s->dtype != t->dtype || s->scope != t->scope || s->symBytes)
-        continue;
-      if (s->bytes < lo || s->bytes > hi)
-        continue;
-      if (!best || better(s, best)) {
-        best = s;
-        bestAt = i;
-      }
-    }
-  };
   if (t->symBytes) {
-    for (size_t i = 0; i < free_.size() && !best; ++i)
-      if (free_[i]->dtype == t->dtype && free_[i]->scope == t->scope && free_[i]->symBytes &&
-          proveEqual(free_[i]->symBytes, t->symBytes)) {
-        best = free_[i];
-        bestAt = i;
-      }
+    best = free_.takeSymbolic(t->symBytes, t->dtype, t->scope);
   } else {
-    consider([](const Storage *a, const Storage *b) { return a->bytes < b->bytes; }, t->bytes,
-             t->bytes * kMatchRange);
-    if (!best) {
-      consider([](const Storage *a, const Storage *b) { return a->bytes > b->bytes; },
-               t->bytes / kMatchRange, t->bytes - 1);
-      if (best)
-        best->bytes = t->bytes;
-    }
+    best = free_.takeStatic(t->bytes, t->dtype, t->scope);
+    if (best && best->bytes < t->bytes)
+      best->bytes = t->bytes; // A smaller storage is enlarged to fit.
   }
   if (!best)
     return fresh();
-  free_.erase(free_.begin() + bestAt);
   t->storage = best;
 }
 
@@ -521,7 +558,7 @@ void Planner::release(const CallNode &call) {
     if (t->discarded || !t->storage || t->refs <= 0)
       continue;
     if (--t->refs == 0)
-      free_.push_back(t->storage);
+      free_.add(t->storage);
   }
 }
 
@@ -539,7 +576,7 @@ void Planner::allocate(const SeqExprNode *seq) {
       }
       if (const auto *ifNode = llvm::dyn_cast<IfNode>(b->value.get())) {
         // #20191: each branch sees only storages that exist before the if.
-        std::vector<Storage *> saved = free_;
+        FreeList saved = free_;
         allocate(ifNode->thenBranch.get());
         free_ = saved;
         allocate(ifNode->elseBranch.get());
