@@ -89,6 +89,12 @@ bool needsSpace(llvm::StringRef prev, llvm::StringRef cur, int depth) {
   if ((cur == "." && !prev.empty() && llvm::isDigit(prev.front())) ||
       (prev == "." && !cur.empty() && llvm::isDigit(cur.front())))
     return true;
+  // Two operator tokens written together would lex as one ("=" "=" as
+  // "==", "*" "*" as "**").
+  auto isOperatorChar = [](char c) { return llvm::StringRef("=<>!+-*/%&|^~").contains(c); };
+  if (!prev.empty() && !cur.empty() && isOperatorChar(prev.back()) &&
+      isOperatorChar(cur.front()))
+    return true;
   if (prev.empty() || isOpenBracket(prev) || prev == "." || prev == "@")
     return false;
   if (isCloseBracket(cur) || cur == "," || cur == "." || cur == ":")
