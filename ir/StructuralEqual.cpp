@@ -535,7 +535,9 @@ bool Comparer::constant(const ConstantNode *a, const ConstantNode *b) {
   if (!da || !db || da->shape != db->shape || da->dtype != db->dtype ||
       da->bytes.size() != db->bytes.size())
     return bad();
-  if (std::memcmp(da->bytes.data(), db->bytes.data(), da->bytes.size()) == 0)
+  // An empty tensor has no bytes (and data() may be null, which memcmp must not see).
+  if (da->bytes.empty() ||
+      std::memcmp(da->bytes.data(), db->bytes.data(), da->bytes.size()) == 0)
     return true;
   unsigned width = structural::nanAwareWidth(da->dtype);
   if (width == 0)
