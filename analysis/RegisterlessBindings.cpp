@@ -19,8 +19,7 @@ bool isNullValueCall(const ExprNode *e) {
 // Codegen picks the void register from the call's struct info alone, so any
 // callee counts (packed calls, builtins, kills).
 bool isVoidCall(const ExprNode *e) {
-  return llvm::isa<CallNode>(e) && !isNullValueCall(e) && e->sinfo &&
-         isVoidSInfo(e->sinfo.get());
+  return llvm::isa<CallNode>(e) && !isNullValueCall(e) && e->sinfo && isVoidSInfo(e->sinfo.get());
 }
 
 template <typename T> bool isA(const ExprNode *e) { return llvm::isa<T>(e); }
@@ -37,16 +36,16 @@ const RegisterlessRow kTable[] = {
      "R.shape([2, 3])", isA<ShapeExprNode>},
     {RegisterlessKind::PrimValue, "prim-value", "immediate or constant", "R.Prim(\"int64\")",
      "R.prim_value(7)", isA<PrimValueNode>},
-    {RegisterlessKind::StringImm, "string", "constant-pool string", "R.Object",
-     "R.str(\"text\")", isA<StringImmNode>},
+    {RegisterlessKind::StringImm, "string", "constant-pool string", "R.Object", "R.str(\"text\")",
+     isA<StringImmNode>},
     {RegisterlessKind::DataTypeImm, "dtype", "constant-pool DLDataType", "R.Object",
      "R.dtype(\"float32\")", isA<DataTypeImmNode>},
-    {RegisterlessKind::GlobalVar, "global-var", "function-table index", "",
-     "cls.helper", isA<GlobalVarNode>},
+    {RegisterlessKind::GlobalVar, "global-var", "function-table index", "", "cls.helper",
+     isA<GlobalVarNode>},
     {RegisterlessKind::ExternFunc, "extern-func", "function-table index", "",
      "R.ExternFunc(\"ext\")", isA<ExternFuncNode>},
-    {RegisterlessKind::Function, "function", "lifted before codegen (function-table index)", "",
-     "", isA<FunctionNode>},
+    {RegisterlessKind::Function, "function", "lifted before codegen (function-table index)", "", "",
+     isA<FunctionNode>},
 };
 
 } // namespace

@@ -45,8 +45,8 @@ enum class RegisterlessKind : uint8_t {
 
 struct RegisterlessRow {
   RegisterlessKind kind;
-  llvm::StringRef name;     ///< Short name, e.g. "null-value".
-  llvm::StringRef codegen;  ///< What codegen emits for it.
+  llvm::StringRef name;    ///< Short name, e.g. "null-value".
+  llvm::StringRef codegen; ///< What codegen emits for it.
   /// A binding of this row in TVMScript (`v: <annotation> = <value>`), for
   /// tests and docs; the value may read the param `x: R.Tensor((4,), "float32")`.
   llvm::StringRef annotation;

@@ -51,12 +51,18 @@ std::string wellformed::calleeText(const ExprNode *op) {
 
 const char *wellformed::kindName(const ExprNode *e) {
   switch (e->getKind()) {
-  case NodeKind::Call: return "a Call";
-  case NodeKind::If: return "an If";
-  case NodeKind::SeqExpr: return "a SeqExpr";
-  case NodeKind::Function: return "a Function";
-  case NodeKind::TupleGetItem: return "a TupleGetItem";
-  default: return "an expression";
+  case NodeKind::Call:
+    return "a Call";
+  case NodeKind::If:
+    return "an If";
+  case NodeKind::SeqExpr:
+    return "a SeqExpr";
+  case NodeKind::Function:
+    return "a Function";
+  case NodeKind::TupleGetItem:
+    return "a TupleGetItem";
+  default:
+    return "an expression";
   }
 }
 
@@ -64,8 +70,8 @@ const char *wellformed::kindName(const ExprNode *e) {
 // Reporting
 //===----------------------------------------------------------------------===//
 
-void Verifier::report(Rank rank, llvm::SMLoc loc, const BindingNode *binding,
-                      std::string message, std::vector<DiagNote> notes) {
+void Verifier::report(Rank rank, llvm::SMLoc loc, const BindingNode *binding, std::string message,
+                      std::vector<DiagNote> notes) {
   if (rank == RankScope)
     ++scopeErrors_;
   Violation v;
@@ -90,8 +96,7 @@ llvm::SMLoc Verifier::hereLoc() const {
 std::string Verifier::fnDesc() const {
   if (frame_ && frame_->fn != top_) {
     std::string name = frame_->selfVar ? quoted(frame_->selfVar->name) : "";
-    return "local function " + (name.empty() ? "" : name + " ") + "in function " +
-           quoted(topName_);
+    return "local function " + (name.empty() ? "" : name + " ") + "in function " + quoted(topName_);
   }
   return "function " + quoted(topName_);
 }
@@ -125,10 +130,9 @@ std::vector<Violation> Verifier::run() {
   }
   if (cache_)
     cache_->end();
-  std::stable_sort(out_.begin(), out_.end(),
-                   [](const RankedViolation &a, const RankedViolation &b) {
-                     return a.rank < b.rank;
-                   });
+  std::stable_sort(
+      out_.begin(), out_.end(),
+      [](const RankedViolation &a, const RankedViolation &b) { return a.rank < b.rank; });
   std::vector<Violation> result;
   result.reserve(out_.size());
   for (RankedViolation &rv : out_)
@@ -256,7 +260,9 @@ void Verifier::checkPurity(const FnFrame &frame, bool forcePure) {
   std::string callee = calleeText(frame.impureCall->op.get());
   std::vector<DiagNote> notes;
   const BindingNode *b = frame.impureBinding;
-  llvm::SMLoc callLoc = b ? (b->loc.isValid() ? b->loc : b->value ? b->value->loc : llvm::SMLoc())
+  llvm::SMLoc callLoc = b ? (b->loc.isValid() ? b->loc
+                             : b->value       ? b->value->loc
+                                              : llvm::SMLoc())
                           : frame.impureCall->loc;
   if (callLoc.isValid())
     notes.push_back({callLoc, "the impure call to " + callee + " is here"});
@@ -395,9 +401,9 @@ void Verifier::checkBindingSInfo(const VarBindingNode *binding) {
       cache_->insert(binding);
     return;
   }
-  reportHere(RankSInfo, "value of struct info " + printStructInfo(valS) +
-                            " cannot be bound to " + quoted(binding->var->name) +
-                            " of struct info " + printStructInfo(varS) + inFn());
+  reportHere(RankSInfo, "value of struct info " + printStructInfo(valS) + " cannot be bound to " +
+                            quoted(binding->var->name) + " of struct info " +
+                            printStructInfo(varS) + inFn());
 }
 
 //===----------------------------------------------------------------------===//
@@ -431,4 +437,3 @@ llvm::Error graft::toError(const Violation &v, const IRModule &module) {
   }
   return diagError(v.loc, v.message, std::move(notes));
 }
-

@@ -19,10 +19,10 @@
 namespace graft {
 
 struct Violation {
-  llvm::SMLoc loc;          ///< The binding, or the function's def line.
-  std::string function;     ///< Name of the top-level function.
+  llvm::SMLoc loc;                      ///< The binding, or the function's def line.
+  std::string function;                 ///< Name of the top-level function.
   const BindingNode *binding = nullptr; ///< The binding at fault, if any.
-  std::string message;      ///< e.g. "var 'lv3' is used in function 'main' but not defined"
+  std::string message; ///< e.g. "var 'lv3' is used in function 'main' but not defined"
   std::vector<DiagNote> notes;
 };
 

@@ -120,8 +120,7 @@ struct CallTIRCheck {
   std::string run(const IRModule &module);
 };
 
-std::string CallTIRCheck::checkInput(size_t i, const PrimParam &param,
-                                     const StructInfoNode *arg) {
+std::string CallTIRCheck::checkInput(size_t i, const PrimParam &param, const StructInfoNode *arg) {
   std::string what = opName + " argument " + std::to_string(i);
   switch (param.kind) {
   case PrimParam::Kind::Handle:
@@ -129,8 +128,7 @@ std::string CallTIRCheck::checkInput(size_t i, const PrimParam &param,
   case PrimParam::Kind::Scalar: {
     const auto *prim = llvm::dyn_cast_or_null<PrimSInfoNode>(arg);
     if (!prim)
-      return what + " is " + sinfoText(arg) + expects() + "a " + param.dtype.str() +
-             " scalar";
+      return what + " is " + sinfoText(arg) + expects() + "a " + param.dtype.str() + " scalar";
     if (prim->dtype != param.dtype)
       return what + " has " + dtypeText(prim->dtype) + expects() + param.dtype.str();
     return "";
@@ -144,7 +142,8 @@ std::string CallTIRCheck::checkInput(size_t i, const PrimParam &param,
   int ndim = static_cast<int>(param.shape.size());
   if (tensor->ndim != ndim)
     return what + " has " +
-           (tensor->ndim < 0 ? std::string("unknown ndim") : "ndim " + std::to_string(tensor->ndim)) +
+           (tensor->ndim < 0 ? std::string("unknown ndim")
+                             : "ndim " + std::to_string(tensor->ndim)) +
            expects() + "ndim " + std::to_string(ndim);
   if (tensor->dtype != param.dtype)
     return what + " has " + dtypeText(tensor->dtype) + expects() + param.dtype.str();
@@ -174,8 +173,7 @@ std::string CallTIRCheck::checkTrailing(size_t j, const PrimParam &param, const 
   return "";
 }
 
-std::string CallTIRCheck::checkOutput(size_t k, const PrimParam &param,
-                                      const StructInfoNode *out) {
+std::string CallTIRCheck::checkOutput(size_t k, const PrimParam &param, const StructInfoNode *out) {
   std::string what = opName + " output " + std::to_string(k);
   if (param.kind != PrimParam::Kind::Buffer)
     return ""; // TVM's expectation is then Object or Prim; nothing to compare.
@@ -185,7 +183,8 @@ std::string CallTIRCheck::checkOutput(size_t k, const PrimParam &param,
   int ndim = static_cast<int>(param.shape.size());
   if (tensor->ndim != ndim)
     return what + " has " +
-           (tensor->ndim < 0 ? std::string("unknown ndim") : "ndim " + std::to_string(tensor->ndim)) +
+           (tensor->ndim < 0 ? std::string("unknown ndim")
+                             : "ndim " + std::to_string(tensor->ndim)) +
            expects() + "ndim " + std::to_string(ndim);
   if (tensor->dtype != param.dtype)
     return what + " has " + dtypeText(tensor->dtype) + expects() + param.dtype.str();

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "analysis/WellFormedImpl.h"
 #include "analysis/WellFormedCallTIR.h"
+#include "analysis/WellFormedImpl.h"
 
 #include "ir/Printer.h"
 #include "ir/StructInfoAnalysis.h"
@@ -21,8 +21,7 @@ using namespace graft::wellformed;
 
 void Verifier::visitExpr(const ExprNode *e) {
   if (!e->sinfo && !llvm::isa<OpNode>(e))
-    reportHere(RankForm, std::string(kindName(e)) + " in " + bindingDesc() +
-                             " has no struct info");
+    reportHere(RankForm, std::string(kindName(e)) + " in " + bindingDesc() + " has no struct info");
   switch (e->getKind()) {
   case NodeKind::Var:
   case NodeKind::DataflowVar:
@@ -171,8 +170,8 @@ void Verifier::visitCall(const CallNode *call) {
 
   if (opts_.checkStructInfo && isImpureCall(*call)) {
     if (inDataflow_)
-      reportHere(RankOp, "impure call in a dataflow block: " + calleeText(call->op.get()) +
-                             " (" + bindingDesc() + ")");
+      reportHere(RankOp, "impure call in a dataflow block: " + calleeText(call->op.get()) + " (" +
+                             bindingDesc() + ")");
     bool selfCall = call->op.get() == (frame_->fn == top_ ? static_cast<const ExprNode *>(topGVar_)
                                                           : frame_->selfVar);
     if (!frame_->impureCall && !selfCall) {
@@ -215,8 +214,8 @@ void Verifier::checkCallOp(const CallNode *call, const OpInfo *info) {
   }
   if (info->validate)
     if (llvm::Error err = info->validate(*call, &mod_))
-      reportHere(RankOp, op + " in " + bindingDesc() + " is invalid: " +
-                             llvm::toString(std::move(err)));
+      reportHere(RankOp,
+                 op + " in " + bindingDesc() + " is invalid: " + llvm::toString(std::move(err)));
 }
 
 /// Rule 26: re-inferring must succeed and must not contradict the stored
@@ -232,8 +231,8 @@ void Verifier::checkCallSInfo(const CallNode *call, const OpInfo *info) {
   llvm::Expected<StructInfo> inferred = inferCallSInfo(*call, inferCtx_);
   if (!inferred) {
     reportHere(RankSInfo, "struct info of the call to " + calleeText(call->op.get()) + " in " +
-                              bindingDesc() + " cannot be inferred: " +
-                              llvm::toString(inferred.takeError()));
+                              bindingDesc() +
+                              " cannot be inferred: " + llvm::toString(inferred.takeError()));
     return;
   }
   if (*inferred && structInfoBaseCheck(call->sinfo.get(), inferred->get()) == BaseCheck::FailL0) {
@@ -269,9 +268,8 @@ void Verifier::visitIf(const IfNode *ifNode) {
   restore(m);
   binding_ = enclosing;
   inDataflow_ = savedDataflow;
-  lastSInfoUse_ = opts_.checkStructInfo && enclosing && enclosing->var
-                      ? enclosing->var->sinfo.get()
-                      : nullptr;
+  lastSInfoUse_ =
+      opts_.checkStructInfo && enclosing && enclosing->var ? enclosing->var->sinfo.get() : nullptr;
   if (ifSInfo)
     visitSInfoUse(ifSInfo);
 }
@@ -348,8 +346,8 @@ void Verifier::visitPrim(const PrimExprNode *e, bool isDef) {
 void Verifier::useSym(const TirVarNode *v) {
   if (!symDefined_.count(v)) {
     if (once(v, OnceUndefSym))
-      reportHere(RankScope, "symbolic var " + quoted(v->name) + " is used" + inFn() +
-                                " but not defined");
+      reportHere(RankScope,
+                 "symbolic var " + quoted(v->name) + " is used" + inFn() + " but not defined");
     else
       ++scopeErrors_;
   }
@@ -358,4 +356,3 @@ void Verifier::useSym(const TirVarNode *v) {
     reportHere(RankScope, "symbolic var " + quoted(v->name) + " is used in both function " +
                               quoted(it->second.name) + " and function " + quoted(topName_));
 }
-

@@ -23,7 +23,6 @@
 namespace graft {
 namespace wellformed {
 
-
 /// Sort key of a violation: lower ranks are root causes of higher ones.
 enum Rank : uint8_t {
   RankScope = 0, ///< Definitions, scoping, module-level consistency.
@@ -168,7 +167,6 @@ private:
   llvm::DenseMap<const TirVarNode *, Owner> symOwner_;
   llvm::DenseSet<std::pair<const void *, unsigned>> reported_;
 };
-
 
 } // namespace wellformed
 } // namespace graft

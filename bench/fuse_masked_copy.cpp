@@ -82,11 +82,7 @@ void BM_FuseTwoChains(benchmark::State &state) {
   runPass(state, bench::maskChainModule(length), "fuse-masked-copy", 2.0 * length + 3, 1,
           "fuse-masked-copy.rewrites");
 }
-BENCHMARK(BM_FuseTwoChains)
-    ->Arg(10000)
-    ->Arg(50000)
-    ->Arg(100000)
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FuseTwoChains)->Arg(10000)->Arg(50000)->Arg(100000)->Unit(benchmark::kMillisecond);
 
 /// range(0) masked copies, 5 bindings each.
 void BM_FuseManyCopies(benchmark::State &state) {

@@ -51,8 +51,8 @@ Pipeline pipelineOrDie(llvm::StringRef text) {
 }
 
 void setCounters(benchmark::State &state) {
-  state.counters["bindings/s"] = benchmark::Counter(
-      static_cast<double>(state.range(0)), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["bindings/s"] = benchmark::Counter(static_cast<double>(state.range(0)),
+                                                    benchmark::Counter::kIsIterationInvariantRate);
 }
 
 /// One pass alone on a parsed module; each iteration starts from the same

@@ -42,8 +42,7 @@ void run(benchmark::State &state, VirtualMachine &vm, llvm::StringRef fn,
   }
   // Seconds per unit; printed with an SI prefix ("13.6n" is 13.6 ns).
   state.counters[unit] = benchmark::Counter(
-      perIteration, benchmark::Counter::kIsIterationInvariantRate |
-                        benchmark::Counter::kInvert);
+      perIteration, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 /// 1000 `goto +1` then ret: the bare dispatch loop.
@@ -111,8 +110,7 @@ void BM_TupleBuild(benchmark::State &state) {
   ExecBuilder b;
   b.beginFunction("main", {"x"});
   for (int i = 0; i < 100; ++i) {
-    b.emitCall("vm.builtin.make_tuple",
-               {Arg::reg(0), Arg::imm(i), Arg::reg(0), Arg::imm(2)}, 1);
+    b.emitCall("vm.builtin.make_tuple", {Arg::reg(0), Arg::imm(i), Arg::reg(0), Arg::imm(2)}, 1);
     b.emitCall("vm.builtin.tuple_getitem", {Arg::reg(1), Arg::imm(1)}, 2);
   }
   b.emitRet(2);

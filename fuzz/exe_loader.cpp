@@ -39,8 +39,7 @@ std::unique_ptr<Executable> seedWithEverything() {
   shape.ndim = 1;
   shape.dims = {DimInfo::sym("n")};
   b.beginFunction("main", {"x", "s"},
-                  {ParamInfo::tensor("x", f32, {DimInfo::sym("n"), DimInfo::fixed(2)}),
-                   shape});
+                  {ParamInfo::tensor("x", f32, {DimInfo::sym("n"), DimInfo::fixed(2)}), shape});
   b.emitCall("vm.builtin.read_if_cond", {Arg::imm(1)}, 2);
   b.emitIf(2, 3);
   b.emitCall("vm.builtin.copy", {b.convertConstant(Value::object(*t))}, 3);
@@ -48,10 +47,9 @@ std::unique_ptr<Executable> seedWithEverything() {
   b.emitCall("vm.builtin.copy", {b.convertConstant(Value::shape({1, 2}))}, 3);
   b.emitCall("vm.builtin.make_tuple",
              {Arg::reg(3), b.convertConstant(Value::string("s")),
-              b.convertConstant(Value::real(1.5)),
-              b.convertConstant(Value::dataType(f32)),
-              b.convertConstant(Value::integer(int64_t(1) << 60)),
-              b.functionArg("helper"), Arg::reg(kVMRegister), Arg()},
+              b.convertConstant(Value::real(1.5)), b.convertConstant(Value::dataType(f32)),
+              b.convertConstant(Value::integer(int64_t(1) << 60)), b.functionArg("helper"),
+              Arg::reg(kVMRegister), Arg()},
              4);
   b.emitRet(4);
   b.endFunction();
@@ -100,8 +98,8 @@ void writeSeeds(const std::string &dir) {
     for (size_t len = kExecHeaderBytes; len < bytes.size(); len += 13) {
       std::string cut = bytes.substr(0, len);
       llvm::support::endian::write64le(&cut[16], len - kExecHeaderBytes);
-      llvm::support::endian::write64le(
-          &cut[24], fnv1a64(llvm::StringRef(cut).drop_front(kExecHeaderBytes)));
+      llvm::support::endian::write64le(&cut[24],
+                                       fnv1a64(llvm::StringRef(cut).drop_front(kExecHeaderBytes)));
       writeFile(dir + "/cut-" + std::to_string(n++), cut);
     }
   }

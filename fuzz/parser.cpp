@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "analysis/WellFormed.h"
 #include "ir/Parser.h"
+#include "analysis/WellFormed.h"
 #include "ir/Printer.h"
 
 #include "llvm/Support/Error.h"

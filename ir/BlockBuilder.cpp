@@ -242,9 +242,8 @@ llvm::Expected<Expr> BlockBuilder::normalize(Expr e) {
     if (!ts)
       return diagError(e->loc, "TupleGetItem requires its input to have tuple struct info");
     if (t->index < 0 || static_cast<size_t>(t->index) >= ts->fields.size())
-      return diagError(e->loc, "Index out of bounds: tuple has " +
-                                   llvm::Twine(ts->fields.size()) + " fields, index is " +
-                                   llvm::Twine(t->index));
+      return diagError(e->loc, "Index out of bounds: tuple has " + llvm::Twine(ts->fields.size()) +
+                                   " fields, index is " + llvm::Twine(t->index));
     Expr out = make<TupleGetItemNode>(std::move(*tuple), t->index);
     const_cast<ExprNode *>(out.get())->loc = e->loc;
     return out;
@@ -287,8 +286,7 @@ llvm::Expected<Expr> BlockBuilder::normalizeCall(const Expr &e) {
     return e;
   Expr out = e;
   if (changed) {
-    out = make<CallNode>(std::move(op), std::move(args), call->attrs, call->sinfoArgs,
-                         call->sinfo);
+    out = make<CallNode>(std::move(op), std::move(args), call->attrs, call->sinfoArgs, call->sinfo);
     const_cast<ExprNode *>(out.get())->loc = call->loc;
   }
   if (out->sinfo)
@@ -325,8 +323,7 @@ llvm::Expected<Expr> BlockBuilder::normalizeIf(const Expr &e) {
   llvm::Expected<SeqExpr> elseB = branch(ifNode->elseBranch);
   if (!elseB)
     return elseB.takeError();
-  bool changed = cond->get() != ifNode->cond.get() ||
-                 thenB->get() != ifNode->thenBranch.get() ||
+  bool changed = cond->get() != ifNode->cond.get() || thenB->get() != ifNode->thenBranch.get() ||
                  elseB->get() != ifNode->elseBranch.get();
   if (!changed && e->sinfo)
     return e;
@@ -341,8 +338,7 @@ llvm::Expected<Expr> BlockBuilder::normalizeIf(const Expr &e) {
   return out;
 }
 
-llvm::Expected<SeqExpr> BlockBuilder::finalizeSeqExpr(std::vector<BindingBlock> blocks,
-                                                      Expr body) {
+llvm::Expected<SeqExpr> BlockBuilder::finalizeSeqExpr(std::vector<BindingBlock> blocks, Expr body) {
   if (!body)
     return diagError(llvm::SMLoc(), "internal error: a SeqExpr without a body");
   // A non-leaf body goes into a trailing non-dataflow block.

@@ -68,8 +68,7 @@ public:
   /// TVM's Function constructor rule (reference §1.6): the annotation is
   /// kept only when it is not a base of the body's erased struct info.
   static StructInfo functionRetSInfo(const StructInfoNode *annotation,
-                                     const StructInfoNode *bodySInfo,
-                                     llvm::ArrayRef<Var> params);
+                                     const StructInfoNode *bodySInfo, llvm::ArrayRef<Var> params);
 
   /// Merges adjacent blocks of the same kind and drops empty ones.
   static std::vector<BindingBlock> mergeBlocks(std::vector<BindingBlock> blocks);

@@ -13,12 +13,23 @@ std::string DataType::str() const {
     return lanes == 1 ? "bool" : "boolx" + std::to_string(lanes);
   std::string s;
   switch (code) {
-  case Int: s = "int"; break;
-  case UInt: s = "uint"; break;
-  case Float: s = "float"; break;
-  case BFloat: s = "bfloat"; break;
-  case Handle: return "handle";
-  default: s = "custom" + std::to_string(code) + "_"; break;
+  case Int:
+    s = "int";
+    break;
+  case UInt:
+    s = "uint";
+    break;
+  case Float:
+    s = "float";
+    break;
+  case BFloat:
+    s = "bfloat";
+    break;
+  case Handle:
+    return "handle";
+  default:
+    s = "custom" + std::to_string(code) + "_";
+    break;
   }
   s += std::to_string(bits);
   if (lanes != 1)

@@ -59,9 +59,7 @@ struct DataType {
   static llvm::Optional<DataType> parse(llvm::StringRef text);
 };
 
-inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os, DataType dt) {
-  return os << dt.str();
-}
+inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os, DataType dt) { return os << dt.str(); }
 
 } // namespace graft
 

@@ -10,13 +10,11 @@ char DiagnosticError::ID = 0;
 
 void graft::printDiagnostic(const llvm::SourceMgr *sm, const DiagnosticError &diag,
                             llvm::raw_ostream &os) {
-  auto printOne = [&](llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
-                      const std::string &msg) {
+  auto printOne = [&](llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind, const std::string &msg) {
     if (sm && loc.isValid() && sm->FindBufferContainingLoc(loc) != 0)
       sm->PrintMessage(os, loc, kind, msg);
     else
-      os << "graft: " << (kind == llvm::SourceMgr::DK_Note ? "note: " : "error: ") << msg
-         << "\n";
+      os << "graft: " << (kind == llvm::SourceMgr::DK_Note ? "note: " : "error: ") << msg << "\n";
   };
   printOne(diag.loc, llvm::SourceMgr::DK_Error, diag.message);
   for (const DiagNote &note : diag.notes)

@@ -53,8 +53,7 @@ inline llvm::Error diagError(llvm::SMLoc loc, const llvm::Twine &message,
 void printError(llvm::Error err, const llvm::SourceMgr *sm, llvm::raw_ostream &os);
 
 /// Prints one located diagnostic with notes.
-void printDiagnostic(const llvm::SourceMgr *sm, const DiagnosticError &diag,
-                     llvm::raw_ostream &os);
+void printDiagnostic(const llvm::SourceMgr *sm, const DiagnosticError &diag, llvm::raw_ostream &os);
 
 } // namespace graft
 

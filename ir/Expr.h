@@ -229,11 +229,9 @@ public:
   /// Set by the parser from `check_well_formed=False`; printed back.
   bool checkWellFormed = true;
   /// The struct info is FuncSInfo(param sinfo, retSInfo, isPure).
-  FunctionNode(std::vector<Var> params, SeqExpr body, StructInfo retSInfo, bool isPure,
-               Attrs attrs, llvm::SMLoc loc = {});
-  const AttrValue *attr(llvm::StringRef key) const {
-    return attrs ? attrs->lookup(key) : nullptr;
-  }
+  FunctionNode(std::vector<Var> params, SeqExpr body, StructInfo retSInfo, bool isPure, Attrs attrs,
+               llvm::SMLoc loc = {});
+  const AttrValue *attr(llvm::StringRef key) const { return attrs ? attrs->lookup(key) : nullptr; }
   /// The `global_symbol` attribute, or "" for a private/nested function.
   llvm::StringRef globalSymbol() const;
   static bool classof(const Node *n) { return n->getKind() == NodeKind::Function; }

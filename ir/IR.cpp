@@ -120,8 +120,8 @@ IfNode::IfNode(Expr cond, SeqExpr thenBranch, SeqExpr elseBranch, StructInfo sin
     : ExprNode(NodeKind::If, std::move(sinfo)), cond(std::move(cond)),
       thenBranch(std::move(thenBranch)), elseBranch(std::move(elseBranch)) {}
 
-FunctionNode::FunctionNode(std::vector<Var> params, SeqExpr body, StructInfo retSInfo,
-                           bool isPure, Attrs attrs, llvm::SMLoc loc)
+FunctionNode::FunctionNode(std::vector<Var> params, SeqExpr body, StructInfo retSInfo, bool isPure,
+                           Attrs attrs, llvm::SMLoc loc)
     : ExprNode(NodeKind::Function), params(std::move(params)), body(std::move(body)),
       retSInfo(std::move(retSInfo)), isPure(isPure), attrs(std::move(attrs)) {
   this->loc = loc;
@@ -143,8 +143,8 @@ ExternFuncNode::ExternFuncNode(std::string symbol, StructInfo sinfo, Attrs attrs
     : ExprNode(NodeKind::ExternFunc, std::move(sinfo)), symbol(std::move(symbol)),
       attrs(std::move(attrs)) {
   if (!this->sinfo)
-    this->sinfo = make<FuncSInfoNode>(llvm::None, objectSInfo(), /*purity=*/false,
-                                      kInferBySInfoArgs);
+    this->sinfo =
+        make<FuncSInfoNode>(llvm::None, objectSInfo(), /*purity=*/false, kInferBySInfoArgs);
 }
 
 llvm::StringRef OpNode::name() const { return info->name; }

@@ -64,9 +64,7 @@ private:
   LexResult out_;
 };
 
-bool isNameStart(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
+bool isNameStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool isNameChar(char c) { return isNameStart(c) || (c >= '0' && c <= '9'); }
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
@@ -217,33 +215,78 @@ llvm::Error Lexer::punct() {
     return oneKind;
   };
   switch (c) {
-  case '(': kind = Tok::LParen; openBracket(); break;
-  case '[': kind = Tok::LBracket; openBracket(); break;
-  case '{': kind = Tok::LBrace; openBracket(); break;
-  case ')': kind = Tok::RParen; depth_ = depth_ > 0 ? depth_ - 1 : 0; break;
-  case ']': kind = Tok::RBracket; depth_ = depth_ > 0 ? depth_ - 1 : 0; break;
-  case '}': kind = Tok::RBrace; depth_ = depth_ > 0 ? depth_ - 1 : 0; break;
-  case ',': kind = Tok::Comma; break;
-  case ':': kind = Tok::Colon; break;
-  case '.': kind = Tok::Dot; break;
-  case ';': kind = Tok::Semi; break;
-  case '@': kind = Tok::At; break;
-  case '~': kind = Tok::Tilde; break;
-  case '&': kind = Tok::Amp; break;
-  case '|': kind = Tok::Pipe; break;
-  case '^': kind = Tok::Caret; break;
-  case '%': kind = Tok::Percent; break;
-  case '=': kind = two('=', Tok::EqEq, Tok::Assign); break;
-  case '+': kind = two('=', Tok::PlusAssign, Tok::Plus); break;
+  case '(':
+    kind = Tok::LParen;
+    openBracket();
+    break;
+  case '[':
+    kind = Tok::LBracket;
+    openBracket();
+    break;
+  case '{':
+    kind = Tok::LBrace;
+    openBracket();
+    break;
+  case ')':
+    kind = Tok::RParen;
+    depth_ = depth_ > 0 ? depth_ - 1 : 0;
+    break;
+  case ']':
+    kind = Tok::RBracket;
+    depth_ = depth_ > 0 ? depth_ - 1 : 0;
+    break;
+  case '}':
+    kind = Tok::RBrace;
+    depth_ = depth_ > 0 ? depth_ - 1 : 0;
+    break;
+  case ',':
+    kind = Tok::Comma;
+    break;
+  case ':':
+    kind = Tok::Colon;
+    break;
+  case '.':
+    kind = Tok::Dot;
+    break;
+  case ';':
+    kind = Tok::Semi;
+    break;
+  case '@':
+    kind = Tok::At;
+    break;
+  case '~':
+    kind = Tok::Tilde;
+    break;
+  case '&':
+    kind = Tok::Amp;
+    break;
+  case '|':
+    kind = Tok::Pipe;
+    break;
+  case '^':
+    kind = Tok::Caret;
+    break;
+  case '%':
+    kind = Tok::Percent;
+    break;
+  case '=':
+    kind = two('=', Tok::EqEq, Tok::Assign);
+    break;
+  case '+':
+    kind = two('=', Tok::PlusAssign, Tok::Plus);
+    break;
   case '-':
     kind = n == '>' ? (len = 2, Tok::Arrow) : two('=', Tok::MinusAssign, Tok::Minus);
     break;
-  case '*': kind = n == '*' ? (len = 2, Tok::DoubleStar) : two('=', Tok::StarAssign, Tok::Star);
+  case '*':
+    kind = n == '*' ? (len = 2, Tok::DoubleStar) : two('=', Tok::StarAssign, Tok::Star);
     break;
   case '/':
     kind = n == '/' ? (len = 2, Tok::DoubleSlash) : two('=', Tok::SlashAssign, Tok::Slash);
     break;
-  case '<': kind = n == '<' ? (len = 2, Tok::ShiftL) : two('=', Tok::LessEq, Tok::Less); break;
+  case '<':
+    kind = n == '<' ? (len = 2, Tok::ShiftL) : two('=', Tok::LessEq, Tok::Less);
+    break;
   case '>':
     kind = n == '>' ? (len = 2, Tok::ShiftR) : two('=', Tok::GreaterEq, Tok::Greater);
     break;
@@ -336,28 +379,50 @@ llvm::Expected<LexResult> graft::lex(llvm::StringRef buffer) { return Lexer(buff
 
 llvm::StringRef graft::tokName(Tok kind) {
   switch (kind) {
-  case Tok::Eof: return "end of file";
-  case Tok::Newline: return "newline";
-  case Tok::Indent: return "indent";
-  case Tok::Dedent: return "dedent";
-  case Tok::Name: return "name";
-  case Tok::Int: return "integer";
-  case Tok::Float: return "float";
-  case Tok::String: return "string";
-  case Tok::LParen: return "'('";
-  case Tok::RParen: return "')'";
-  case Tok::LBracket: return "'['";
-  case Tok::RBracket: return "']'";
-  case Tok::LBrace: return "'{'";
-  case Tok::RBrace: return "'}'";
-  case Tok::Comma: return "','";
-  case Tok::Colon: return "':'";
-  case Tok::Dot: return "'.'";
-  case Tok::Semi: return "';'";
-  case Tok::At: return "'@'";
-  case Tok::Arrow: return "'->'";
-  case Tok::Assign: return "'='";
-  default: return "operator";
+  case Tok::Eof:
+    return "end of file";
+  case Tok::Newline:
+    return "newline";
+  case Tok::Indent:
+    return "indent";
+  case Tok::Dedent:
+    return "dedent";
+  case Tok::Name:
+    return "name";
+  case Tok::Int:
+    return "integer";
+  case Tok::Float:
+    return "float";
+  case Tok::String:
+    return "string";
+  case Tok::LParen:
+    return "'('";
+  case Tok::RParen:
+    return "')'";
+  case Tok::LBracket:
+    return "'['";
+  case Tok::RBracket:
+    return "']'";
+  case Tok::LBrace:
+    return "'{'";
+  case Tok::RBrace:
+    return "'}'";
+  case Tok::Comma:
+    return "','";
+  case Tok::Colon:
+    return "':'";
+  case Tok::Dot:
+    return "'.'";
+  case Tok::Semi:
+    return "';'";
+  case Tok::At:
+    return "'@'";
+  case Tok::Arrow:
+    return "'->'";
+  case Tok::Assign:
+    return "'='";
+  default:
+    return "operator";
   }
 }
 
@@ -385,14 +450,29 @@ llvm::StringRef graft::decodeString(llvm::StringRef text, std::string &out) {
     }
     char e = text[++i];
     switch (e) {
-    case 'n': out.push_back('\n'); break;
-    case 't': out.push_back('\t'); break;
-    case 'r': out.push_back('\r'); break;
-    case '0': out.push_back('\0'); break;
-    case '\\': out.push_back('\\'); break;
-    case '\'': out.push_back('\''); break;
-    case '"': out.push_back('"'); break;
-    case '\n': break;
+    case 'n':
+      out.push_back('\n');
+      break;
+    case 't':
+      out.push_back('\t');
+      break;
+    case 'r':
+      out.push_back('\r');
+      break;
+    case '0':
+      out.push_back('\0');
+      break;
+    case '\\':
+      out.push_back('\\');
+      break;
+    case '\'':
+      out.push_back('\'');
+      break;
+    case '"':
+      out.push_back('"');
+      break;
+    case '\n':
+      break;
     case 'x': {
       unsigned v = 0;
       if (i + 2 < text.size() && !text.substr(i + 1, 2).getAsInteger(16, v)) {

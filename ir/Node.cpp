@@ -17,9 +17,9 @@ using namespace graft;
 
 void Node::destroy() const {
   switch (kind_) {
-#define GRAFT_DELETE(KIND, CLASS)                                                              \
-  case NodeKind::KIND:                                                                         \
-    delete static_cast<const CLASS *>(this);                                                   \
+#define GRAFT_DELETE(KIND, CLASS)                                                                  \
+  case NodeKind::KIND:                                                                             \
+    delete static_cast<const CLASS *>(this);                                                       \
     return;
     GRAFT_DELETE(IntImm, IntImmNode)
     GRAFT_DELETE(FloatImm, FloatImmNode)

@@ -32,15 +32,15 @@ class IRModule;
 
 /// How the parser converts the text written for one wrapper parameter.
 enum class ParamKind : uint8_t {
-  Expr,       ///< Any Relax expr; int -> PrimValue(int64), float -> PrimValue(float64),
-              ///< str -> StringImm, list/tuple -> Tuple (generic args_converter).
-  ExprTuple,  ///< A list/tuple written inline becomes a Tuple; a single expr stays.
-  VarArgs,    ///< `*args: Expr`: the rest of the positional args, each as Expr.
-  Shape,      ///< list/tuple of prims -> ShapeExpr; an Expr (shape var) is kept.
-  PrimValue,  ///< int/prim -> PrimValue(int64).
-  String,     ///< str -> StringImm.
-  DType,      ///< str -> DataTypeImm.
-  Attr,       ///< An attribute field; `attrKind` says its value kind.
+  Expr,      ///< Any Relax expr; int -> PrimValue(int64), float -> PrimValue(float64),
+             ///< str -> StringImm, list/tuple -> Tuple (generic args_converter).
+  ExprTuple, ///< A list/tuple written inline becomes a Tuple; a single expr stays.
+  VarArgs,   ///< `*args: Expr`: the rest of the positional args, each as Expr.
+  Shape,     ///< list/tuple of prims -> ShapeExpr; an Expr (shape var) is kept.
+  PrimValue, ///< int/prim -> PrimValue(int64).
+  String,    ///< str -> StringImm.
+  DType,     ///< str -> DataTypeImm.
+  Attr,      ///< An attribute field; `attrKind` says its value kind.
 };
 
 /// The value kind of an attribute field and how text converts to it.
@@ -55,7 +55,7 @@ enum class AttrKind : uint8_t {
   OptionalInt,     ///< None or Int.
   PrimList,        ///< list of PrimExpr (shapes in attrs).
   FloatOrNone,
-  Any,             ///< Kept as written (unknown ops).
+  Any, ///< Kept as written (unknown ops).
 };
 
 struct OpParam {
@@ -86,17 +86,17 @@ using ValidateFn = llvm::Error (*)(const CallNode &call, const IRModule *module)
 
 /// Special text forms the parser and printer handle by hand.
 enum class TextForm : uint8_t {
-  Generic,          ///< R.op(args..., attrs as kwargs)
-  CallTIR,          ///< R.call_tir(gv, (args,), out_sinfo=..., tir_vars=...)
-  CallTIRInplace,   ///< + inplace_indices
-  CallDPSPacked,    ///< R.call_dps_packed("sym" | expr, (args,), out_sinfo=...)
-  CallPurePacked,   ///< R.call_pure_packed("sym", args..., sinfo_args=...)
+  Generic,        ///< R.op(args..., attrs as kwargs)
+  CallTIR,        ///< R.call_tir(gv, (args,), out_sinfo=..., tir_vars=...)
+  CallTIRInplace, ///< + inplace_indices
+  CallDPSPacked,  ///< R.call_dps_packed("sym" | expr, (args,), out_sinfo=...)
+  CallPurePacked, ///< R.call_pure_packed("sym", args..., sinfo_args=...)
   CallInplacePacked,
   CallBuiltinWithCtx,
-  PrintOrAssert,    ///< format= keyword is an argument (first for print, second for assert)
-  WithSInfoArgs,    ///< accepts sinfo_args= (invoke_closure, invoke_pure_closure)
-  HintOnDevice,     ///< R.hint_on_device(x, R.device(device_type=, index=), scope): the
-                    ///< device's two fields fill the device_type and index attrs.
+  PrintOrAssert, ///< format= keyword is an argument (first for print, second for assert)
+  WithSInfoArgs, ///< accepts sinfo_args= (invoke_closure, invoke_pure_closure)
+  HintOnDevice,  ///< R.hint_on_device(x, R.device(device_type=, index=), scope): the
+                 ///< device's two fields fill the device_type and index attrs.
 };
 
 /// The part of a Python wrapper / C++ op constructor that depends on the

@@ -201,4 +201,3 @@ bool graft::isImpureCall(const CallNode &call) {
     return !func->purity;
   return false;
 }
-

@@ -137,8 +137,8 @@ llvm::Expected<AttrValue> Parser::toAnyAttr(uint32_t n) {
       return p.takeError();
     return AttrValue::prim(*p);
   }
-  if (a.kind == AK::Name && (a.text.startswith("R.") && a.text.size() > 2 &&
-                             a.text[2] >= 'A' && a.text[2] <= 'Z')) {
+  if (a.kind == AK::Name &&
+      (a.text.startswith("R.") && a.text.size() > 2 && a.text[2] >= 'A' && a.text[2] <= 'Z')) {
     auto s = toSInfo(n, SInfoCtx{});
     if (!s)
       return s.takeError();
@@ -146,8 +146,8 @@ llvm::Expected<AttrValue> Parser::toAnyAttr(uint32_t n) {
   }
   if (a.kind == AK::Call && ast_[kid(n, 0)].kind == AK::Name) {
     llvm::StringRef c = ast_[kid(n, 0)].text;
-    if (c == "R.Tensor" || c == "R.Tuple" || c == "R.Shape" || c == "R.Prim" ||
-        c == "R.Callable" || c == "R.Object") {
+    if (c == "R.Tensor" || c == "R.Tuple" || c == "R.Shape" || c == "R.Prim" || c == "R.Callable" ||
+        c == "R.Object") {
       auto s = toSInfo(n, SInfoCtx{});
       if (!s)
         return s.takeError();
@@ -424,10 +424,18 @@ void appendScalar(std::vector<uint8_t> &bytes, DataType dt, double f, int64_t i,
   }
   int64_t iv = toInt();
   switch (dt.bits) {
-  case 8: appendRaw(bytes, static_cast<uint8_t>(iv)); break;
-  case 16: appendRaw(bytes, static_cast<uint16_t>(iv)); break;
-  case 32: appendRaw(bytes, static_cast<uint32_t>(iv)); break;
-  default: appendRaw(bytes, static_cast<uint64_t>(iv)); break;
+  case 8:
+    appendRaw(bytes, static_cast<uint8_t>(iv));
+    break;
+  case 16:
+    appendRaw(bytes, static_cast<uint16_t>(iv));
+    break;
+  case 32:
+    appendRaw(bytes, static_cast<uint32_t>(iv));
+    break;
+  default:
+    appendRaw(bytes, static_cast<uint64_t>(iv));
+    break;
   }
 }
 
@@ -459,8 +467,7 @@ llvm::Expected<Expr> Parser::constant(uint32_t n) {
   std::vector<int64_t> shape;
   std::vector<uint32_t> leaves;
   bool anyFloat = false, allBool = true;
-  std::function<llvm::Error(uint32_t, size_t)> walk = [&](uint32_t e,
-                                                           size_t dim) -> llvm::Error {
+  std::function<llvm::Error(uint32_t, size_t)> walk = [&](uint32_t e, size_t dim) -> llvm::Error {
     if (dim > 64)
       return astError(e, "nesting too deep");
     const Ast &a = ast_[e];
@@ -489,8 +496,8 @@ llvm::Expected<Expr> Parser::constant(uint32_t n) {
   if (auto err = walk(value, 0))
     return err;
   DataType dt = allBool && !leaves.empty() ? DataType::boolType()
-                : anyFloat              ? DataType::float32()
-                                        : DataType::int32();
+                : anyFloat                 ? DataType::float32()
+                                           : DataType::int32();
   if (hasDType) {
     auto v = toAttr(dtypeNode, AttrKind::DType, false);
     if (!v)
@@ -524,8 +531,8 @@ llvm::Expected<Expr> Parser::constant(uint32_t n) {
 // Calls
 //===----------------------------------------------------------------------===//
 
-llvm::Expected<Expr> Parser::builtinCall(uint32_t n, llvm::StringRef name,
-                                         StructInfo annotation, bool &handled) {
+llvm::Expected<Expr> Parser::builtinCall(uint32_t n, llvm::StringRef name, StructInfo annotation,
+                                         bool &handled) {
   handled = true;
   llvm::SmallVector<uint32_t, 4> pos, kw;
   callArgs(n, pos, kw);
@@ -640,9 +647,9 @@ llvm::Expected<Expr> Parser::builtinCall(uint32_t n, llvm::StringRef name,
         return s.takeError();
       sargs = std::move(*s);
     }
-    return withLoc(make<CallNode>(getOp(info->name), std::move(args), nullptr,
-                                  std::move(sargs), annotation),
-                   astLoc(n));
+    return withLoc(
+        make<CallNode>(getOp(info->name), std::move(args), nullptr, std::move(sargs), annotation),
+        astLoc(n));
   }
   if (name == "R.match_cast")
     return astError(n, "R.match_cast must be the whole right-hand side of a binding");
@@ -670,8 +677,8 @@ llvm::Expected<Expr> Parser::toCall(uint32_t n, StructInfo annotation) {
       if (const OpInfo *info = lookupOp(opName))
         return opCall(n, info, opName, annotation);
       if (!annotation)
-        return astError(calleeNode, "unknown op " + name +
-                                        ": annotate the binding or register the op");
+        return astError(calleeNode,
+                        "unknown op " + name + ": annotate the binding or register the op");
       return unknownOpCall(n, opName, annotation);
     }
     if (name.startswith("T.")) {
@@ -701,8 +708,8 @@ llvm::Expected<Expr> Parser::toCall(uint32_t n, StructInfo annotation) {
           return dt.takeError();
         Op op = getOp("relax.astype");
         Attrs attrs = make<AttrsNode>(AttrDict{{"dtype", *dt}});
-        return withLoc(make<CallNode>(op, std::vector<Expr>{Expr(llvm::cast<VarNode>(
-                                              hs->node.get()))},
+        return withLoc(make<CallNode>(op,
+                                      std::vector<Expr>{Expr(llvm::cast<VarNode>(hs->node.get()))},
                                       attrs, std::vector<StructInfo>{}, annotation),
                        astLoc(n));
       } else {
@@ -727,9 +734,9 @@ llvm::Expected<Expr> Parser::toCall(uint32_t n, StructInfo annotation) {
       return e;
     args.push_back(*e);
   }
-  return withLoc(make<CallNode>(target, std::move(args), nullptr, std::vector<StructInfo>{},
-                                annotation),
-                 astLoc(n));
+  return withLoc(
+      make<CallNode>(target, std::move(args), nullptr, std::vector<StructInfo>{}, annotation),
+      astLoc(n));
 }
 
 llvm::Expected<Expr> Parser::unknownOpCall(uint32_t n, llvm::StringRef name,
@@ -807,10 +814,9 @@ llvm::Expected<Expr> Parser::opCall(uint32_t n, const OpInfo *info, llvm::String
   // out_sinfo may be positional: call_tir(gv, args, out_sinfo, tir_vars),
   // call_dps_packed(f, args, out_sinfo), call_tir_inplace(gv, args,
   // inplace_indices, out_sinfo, tir_vars). It is not in `params`.
-  size_t outSInfoPos = form == TextForm::CallTIRInplace ? 3
-                       : form == TextForm::CallTIR || form == TextForm::CallDPSPacked
-                           ? 2
-                           : SIZE_MAX;
+  size_t outSInfoPos = form == TextForm::CallTIRInplace                               ? 3
+                       : form == TextForm::CallTIR || form == TextForm::CallDPSPacked ? 2
+                                                                                      : SIZE_MAX;
   if (outSInfoPos < pos.size()) {
     for (uint32_t k : kw)
       if (ast_[k].text == "out_sinfo")
@@ -830,8 +836,8 @@ llvm::Expected<Expr> Parser::opCall(uint32_t n, const OpInfo *info, llvm::String
     while (pi < params.size() && given[pi] && params[pi].kind != ParamKind::VarArgs)
       ++pi;
     if (pi >= params.size())
-      return astError(p, "R." + name + " takes at most " + llvm::Twine(params.size()) +
-                             " arguments");
+      return astError(p,
+                      "R." + name + " takes at most " + llvm::Twine(params.size()) + " arguments");
     filled[pi].push_back(p);
     given[pi] = true;
     if (params[pi].kind != ParamKind::VarArgs)
@@ -916,10 +922,9 @@ llvm::Expected<Expr> Parser::opCall(uint32_t n, const OpInfo *info, llvm::String
       continue;
     }
     // The packed-call forms take the callee as a name string.
-    bool calleeSlot = i == 0 && (form == TextForm::CallPurePacked ||
-                                 form == TextForm::CallInplacePacked ||
-                                 form == TextForm::CallBuiltinWithCtx ||
-                                 form == TextForm::CallDPSPacked);
+    bool calleeSlot =
+        i == 0 && (form == TextForm::CallPurePacked || form == TextForm::CallInplacePacked ||
+                   form == TextForm::CallBuiltinWithCtx || form == TextForm::CallDPSPacked);
     if (calleeSlot && ast_[a].kind == AK::Str) {
       args.push_back(externFunc(strValue(a)));
       continue;
@@ -954,9 +959,8 @@ llvm::Expected<Expr> Parser::opCall(uint32_t n, const OpInfo *info, llvm::String
   Attrs at = anyAttr ? make<AttrsNode>(std::move(attrs)) : Attrs();
   if (info->canonicalize)
     if (auto err = info->canonicalize(args, at))
-      return llvm::handleErrors(std::move(err), [&](const llvm::ErrorInfoBase &e) {
-        return astError(n, e.message());
-      });
+      return llvm::handleErrors(
+          std::move(err), [&](const llvm::ErrorInfoBase &e) { return astError(n, e.message()); });
   // TVM's R.to_vdevice wrapper looks the vdevice up in the module being
   // built (its global infos are parsed first); other ops infer without them.
   if (!annotation && info->name == "relax.to_vdevice" && mod_ && !args.empty() && args[0]->sinfo) {
@@ -968,7 +972,7 @@ llvm::Expected<Expr> Parser::opCall(uint32_t n, const OpInfo *info, llvm::String
     else
       llvm::consumeError(s.takeError());
   }
-  return withLoc(make<CallNode>(getOp(info->name), std::move(args), at, std::move(sargs),
-                                annotation),
-                 astLoc(n));
+  return withLoc(
+      make<CallNode>(getOp(info->name), std::move(args), at, std::move(sargs), annotation),
+      astLoc(n));
 }

@@ -72,8 +72,8 @@ namespace parse {
 struct ExprGrammar {
   Parser &p;
 
-  uint32_t add(AK kind, uint32_t tok, llvm::ArrayRef<uint32_t> kids = {},
-               llvm::StringRef text = {}, Tok op = Tok::Eof) {
+  uint32_t add(AK kind, uint32_t tok, llvm::ArrayRef<uint32_t> kids = {}, llvm::StringRef text = {},
+               Tok op = Tok::Eof) {
     Ast a;
     a.kind = kind;
     a.tok = tok;
@@ -253,8 +253,8 @@ struct ExprGrammar {
         const Token &bt = p.tok(base.tok);
         const Token &nt = p.tok(nameTok);
         // Extend a dotted path in place when the text is contiguous.
-        if (base.kind == AK::Name && base.text.data() + base.text.size() + 1 ==
-                                         p.buf_.data() + nt.offset) {
+        if (base.kind == AK::Name &&
+            base.text.data() + base.text.size() + 1 == p.buf_.data() + nt.offset) {
           base.text = llvm::StringRef(base.text.data(), base.text.size() + 1 + nt.length);
         } else if (base.kind == AK::Name) {
           p.strings_.push_back((base.text + "." + p.text(nameTok)).str());
@@ -449,8 +449,7 @@ bool Parser::isNumLit(uint32_t n) const {
   const Ast &a = ast_[n];
   if (a.kind == AK::Int || a.kind == AK::Float)
     return true;
-  return a.kind == AK::Unary && (a.op == Tok::Minus || a.op == Tok::Plus) &&
-         isNumLit(kid(n, 0));
+  return a.kind == AK::Unary && (a.op == Tok::Minus || a.op == Tok::Plus) && isNumLit(kid(n, 0));
 }
 
 /// The magnitude of an integer literal token (underscores allowed, 0x/0o/0b
@@ -615,17 +614,39 @@ llvm::Expected<Expr> Parser::relaxBinary(uint32_t n) {
     return Expr(call);
   }
   switch (a.op) {
-  case Tok::Plus: opName = "relax.add"; break;
-  case Tok::Minus: opName = "relax.subtract"; break;
-  case Tok::Star: opName = "relax.multiply"; break;
-  case Tok::Slash: opName = "relax.divide"; break;
-  case Tok::DoubleSlash: opName = "relax.floor_divide"; break;
-  case Tok::DoubleStar: opName = "relax.power"; break;
-  case Tok::Percent: opName = "relax.mod"; break;
-  case Tok::Less: opName = "relax.less"; break;
-  case Tok::Greater: opName = "relax.greater"; break;
-  case Tok::LessEq: opName = "relax.less_equal"; break;
-  case Tok::GreaterEq: opName = "relax.greater_equal"; break;
+  case Tok::Plus:
+    opName = "relax.add";
+    break;
+  case Tok::Minus:
+    opName = "relax.subtract";
+    break;
+  case Tok::Star:
+    opName = "relax.multiply";
+    break;
+  case Tok::Slash:
+    opName = "relax.divide";
+    break;
+  case Tok::DoubleSlash:
+    opName = "relax.floor_divide";
+    break;
+  case Tok::DoubleStar:
+    opName = "relax.power";
+    break;
+  case Tok::Percent:
+    opName = "relax.mod";
+    break;
+  case Tok::Less:
+    opName = "relax.less";
+    break;
+  case Tok::Greater:
+    opName = "relax.greater";
+    break;
+  case Tok::LessEq:
+    opName = "relax.less_equal";
+    break;
+  case Tok::GreaterEq:
+    opName = "relax.greater_equal";
+    break;
   default:
     return astError(n, "unsupported operator on Relax expressions");
   }

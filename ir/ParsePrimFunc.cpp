@@ -200,7 +200,7 @@ llvm::Expected<PrimFunc> Parser::parsePrimFunc(uint32_t decoAst, std::string &na
     if (!ty)
       return ty.takeError();
     const Ast &t = node(*ty);
-    llvm::StringRef tn = t.kind == AK::Name ? t.text
+    llvm::StringRef tn = t.kind == AK::Name   ? t.text
                          : t.kind == AK::Call ? node(kid(*ty, 0)).text
                                               : llvm::StringRef();
     if (tn == "T.Buffer") {
@@ -308,9 +308,8 @@ llvm::Expected<PrimFunc> Parser::parsePrimFunc(uint32_t decoAst, std::string &na
       for (uint32_t k : kw)
         if (node(k).text == "is_size_var")
           sizeVar = node(kid(k, 0)).kind == AK::True;
-      TirVar v = make<TirVarNode>(target.str(), callee == "T.int64" ? DataType::int64()
-                                                                     : DataType::int32(),
-                                  sizeVar);
+      TirVar v = make<TirVarNode>(
+          target.str(), callee == "T.int64" ? DataType::int64() : DataType::int32(), sizeVar);
       Sym s;
       s.kind = Sym::Tir;
       s.node = v;
@@ -323,11 +322,11 @@ llvm::Expected<PrimFunc> Parser::parsePrimFunc(uint32_t decoAst, std::string &na
         if (p.kind == PrimParam::Kind::Handle && p.name == node(pos[0]).text)
           param = &p;
       if (!param)
-        return astError(pos[0], "T.match_buffer: '" + node(pos[0]).text +
-                                    "' is not a handle parameter");
-      auto dims = isIntLit(pos[1]) ? llvm::Expected<std::vector<PrimExpr>>(
-                                         std::vector<PrimExpr>{intImm(0)})
-                                   : primList(pos[1], sctx);
+        return astError(pos[0],
+                        "T.match_buffer: '" + node(pos[0]).text + "' is not a handle parameter");
+      auto dims = isIntLit(pos[1])
+                      ? llvm::Expected<std::vector<PrimExpr>>(std::vector<PrimExpr>{intImm(0)})
+                      : primList(pos[1], sctx);
       if (!dims)
         return dims.takeError();
       if (isIntLit(pos[1])) {

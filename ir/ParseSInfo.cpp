@@ -45,9 +45,7 @@ struct PrimStringParser {
   size_t i = 0;
   unsigned depth = 0;
 
-  llvm::SMLoc here() const {
-    return base ? llvm::SMLoc::getFromPointer(base + i) : fallback;
-  }
+  llvm::SMLoc here() const { return base ? llvm::SMLoc::getFromPointer(base + i) : fallback; }
   void ws() {
     while (i < s.size() && (s[i] == ' ' || s[i] == '\t'))
       ++i;
@@ -61,9 +59,9 @@ struct PrimStringParser {
     if (!lhs)
       return lhs;
     ws();
-    static const std::pair<llvm::StringRef, PrimOp> ops[] = {
-        {"<=", PrimOp::LE}, {">=", PrimOp::GE}, {"==", PrimOp::EQ},
-        {"!=", PrimOp::NE}, {"<", PrimOp::LT},  {">", PrimOp::GT}};
+    static const std::pair<llvm::StringRef, PrimOp> ops[] = {{"<=", PrimOp::LE}, {">=", PrimOp::GE},
+                                                             {"==", PrimOp::EQ}, {"!=", PrimOp::NE},
+                                                             {"<", PrimOp::LT},  {">", PrimOp::GT}};
     for (const auto &[text, op] : ops) {
       if (!s.substr(i).startswith(text))
         continue;
@@ -165,8 +163,8 @@ struct PrimStringParser {
     }
     if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
       size_t start = i;
-      while (i < s.size() && (isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_' ||
-                              s[i] == '.'))
+      while (i < s.size() &&
+             (isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_' || s[i] == '.'))
         ++i;
       llvm::StringRef name = s.slice(start, i);
       llvm::SMLoc at = base ? llvm::SMLoc::getFromPointer(base + start) : fallback;
@@ -216,8 +214,8 @@ struct PrimStringParser {
         if ((name == "T.And" || name == "T.Or") && args.size() == 2)
           return primBinary(name == "T.And" ? PrimOp::And : PrimOp::Or, args[0], args[1]);
         if ((name == "T.floordiv" || name == "T.floormod") && args.size() == 2)
-          return primBinary(name == "T.floordiv" ? PrimOp::FloorDiv : PrimOp::FloorMod,
-                            args[0], args[1]);
+          return primBinary(name == "T.floordiv" ? PrimOp::FloorDiv : PrimOp::FloorMod, args[0],
+                            args[1]);
         if (name == "T.Not" && args.size() == 1)
           return PrimExpr(make<PrimNotNode>(args[0]));
         if ((name == "T.if_then_else" || name == "T.Select") && args.size() == 3)
@@ -327,17 +325,39 @@ llvm::Expected<PrimExpr> Parser::toPrim(uint32_t n, const SInfoCtx &ctx) {
       op = a.text == "and" ? PrimOp::And : PrimOp::Or;
     } else {
       switch (a.op) {
-      case Tok::Plus: op = PrimOp::Add; break;
-      case Tok::Minus: op = PrimOp::Sub; break;
-      case Tok::Star: op = PrimOp::Mul; break;
-      case Tok::DoubleSlash: op = PrimOp::FloorDiv; break;
-      case Tok::Percent: op = PrimOp::FloorMod; break;
-      case Tok::EqEq: op = PrimOp::EQ; break;
-      case Tok::NotEq: op = PrimOp::NE; break;
-      case Tok::Less: op = PrimOp::LT; break;
-      case Tok::LessEq: op = PrimOp::LE; break;
-      case Tok::Greater: op = PrimOp::GT; break;
-      case Tok::GreaterEq: op = PrimOp::GE; break;
+      case Tok::Plus:
+        op = PrimOp::Add;
+        break;
+      case Tok::Minus:
+        op = PrimOp::Sub;
+        break;
+      case Tok::Star:
+        op = PrimOp::Mul;
+        break;
+      case Tok::DoubleSlash:
+        op = PrimOp::FloorDiv;
+        break;
+      case Tok::Percent:
+        op = PrimOp::FloorMod;
+        break;
+      case Tok::EqEq:
+        op = PrimOp::EQ;
+        break;
+      case Tok::NotEq:
+        op = PrimOp::NE;
+        break;
+      case Tok::Less:
+        op = PrimOp::LT;
+        break;
+      case Tok::LessEq:
+        op = PrimOp::LE;
+        break;
+      case Tok::Greater:
+        op = PrimOp::GT;
+        break;
+      case Tok::GreaterEq:
+        op = PrimOp::GE;
+        break;
       default:
         return astError(n, "unsupported operator in a symbolic expression");
       }

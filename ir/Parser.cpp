@@ -103,8 +103,7 @@ Sym tirSym(const PrimExpr &v) {
 // Decorators
 //===----------------------------------------------------------------------===//
 
-llvm::Error Parser::parseDecorator(size_t &decoTok, llvm::StringRef &decoName,
-                                   uint32_t &decoAst) {
+llvm::Error Parser::parseDecorator(size_t &decoTok, llvm::StringRef &decoName, uint32_t &decoAst) {
   decoTok = pos_;
   if (auto err = expect(Tok::At, "'@'"))
     return err;
@@ -481,8 +480,7 @@ llvm::Error Parser::prescanSymVars(size_t indentTok) {
   return llvm::Error::success();
 }
 
-llvm::Error Parser::parseSignature(std::vector<Var> &params, StructInfo &ret,
-                                   size_t &bodyStart) {
+llvm::Error Parser::parseSignature(std::vector<Var> &params, StructInfo &ret, size_t &bodyStart) {
   if (auto err = expect(Tok::LParen, "'('"))
     return err;
   SInfoCtx pctx{true, true};
@@ -698,10 +696,9 @@ llvm::Error Parser::parseBody(std::vector<BindingBlock> &blocks, Expr &retExpr, 
   return expect(Tok::Dedent, "end of block");
 }
 
-llvm::Error Parser::parseStatement(std::vector<BindingBlock> &blocks, Attrs &attrs,
-                                   bool &returned, Expr &retExpr, bool isLast, bool funcBody,
-                                   std::string *lastName, Expr *lastValue,
-                                   llvm::SMLoc *lastLoc) {
+llvm::Error Parser::parseStatement(std::vector<BindingBlock> &blocks, Attrs &attrs, bool &returned,
+                                   Expr &retExpr, bool isLast, bool funcBody, std::string *lastName,
+                                   Expr *lastValue, llvm::SMLoc *lastLoc) {
   resetAst();
   size_t start = pos_;
   if (kind() == Tok::Indent)
@@ -795,8 +792,7 @@ llvm::Error Parser::parseStatement(std::vector<BindingBlock> &blocks, Attrs &att
   return bb_->emitBinding(make<VarBindingNode>(var, *norm, l));
 }
 
-llvm::Error Parser::emitNamed(llvm::StringRef name, Expr value, llvm::SMLoc loc,
-                              size_t nameTok) {
+llvm::Error Parser::emitNamed(llvm::StringRef name, Expr value, llvm::SMLoc loc, size_t nameTok) {
   auto norm = bb_->normalize(std::move(value));
   if (!norm)
     return norm.takeError();
@@ -810,8 +806,7 @@ llvm::Error Parser::emitNamed(llvm::StringRef name, Expr value, llvm::SMLoc loc,
   return llvm::Error::success();
 }
 
-llvm::Expected<StructInfo> Parser::annotationSInfo(uint32_t ast, size_t firstTok,
-                                                    size_t endTok) {
+llvm::Expected<StructInfo> Parser::annotationSInfo(uint32_t ast, size_t firstTok, size_t endTok) {
   if (memoEpoch_ != symEpoch_) {
     annotationMemo_.clear();
     memoEpoch_ = symEpoch_;
@@ -867,9 +862,9 @@ llvm::Error Parser::parseBinding(bool isLastInBranch, std::string *lastName, Exp
   }
   llvm::StringRef name = targets[0].first;
   const Ast &r = node(rhs);
-  llvm::StringRef callee =
-      r.kind == AK::Call && node(kid(rhs, 0)).kind == AK::Name ? node(kid(rhs, 0)).text
-                                                               : llvm::StringRef();
+  llvm::StringRef callee = r.kind == AK::Call && node(kid(rhs, 0)).kind == AK::Name
+                               ? node(kid(rhs, 0)).text
+                               : llvm::StringRef();
   // n = T.int64() / T.int32(is_size_var=True): a symbolic var.
   if ((callee == "T.int64" || callee == "T.int32") && targets.size() == 1) {
     llvm::SmallVector<uint32_t, 2> pos, kw;
@@ -981,8 +976,7 @@ llvm::Error Parser::parseBinding(bool isLastInBranch, std::string *lastName, Exp
   if (!tv)
     return tv.takeError();
   for (size_t i = 0; i < targets.size(); ++i)
-    if (auto err = emitNamed(targets[i].first,
-                             make<TupleGetItemNode>(*tv, static_cast<int>(i)),
+    if (auto err = emitNamed(targets[i].first, make<TupleGetItemNode>(*tv, static_cast<int>(i)),
                              locOf(targets[i].second), targets[i].second))
       return err;
   return llvm::Error::success();
@@ -993,8 +987,7 @@ llvm::Error Parser::parseDataflow(std::vector<BindingBlock> &blocks) {
   auto e = parseExpr();
   if (!e)
     return e.takeError();
-  if (node(*e).kind != AK::Call || node(kid(*e, 0)).text != "R.dataflow" ||
-      node(*e).count != 1)
+  if (node(*e).kind != AK::Call || node(kid(*e, 0)).text != "R.dataflow" || node(*e).count != 1)
     return error(withTok, "only `with R.dataflow():` is supported");
   if (inDataflow_)
     return error(withTok, "dataflow blocks cannot be nested");
@@ -1070,8 +1063,8 @@ llvm::Error Parser::parseDataflow(std::vector<BindingBlock> &blocks) {
   while (pos_ < outputStmt) {
     if (kind() == Tok::Dedent || kind() == Tok::Eof)
       break;
-    if (auto err = parseStatement(blocks, unusedAttrs, returned, unusedRet, false, false,
-                                  nullptr, nullptr, nullptr))
+    if (auto err = parseStatement(blocks, unusedAttrs, returned, unusedRet, false, false, nullptr,
+                                  nullptr, nullptr))
       return err;
     if (unusedAttrs)
       return errorHere("R.func_attr is not allowed inside a dataflow block");
@@ -1141,8 +1134,8 @@ llvm::Error Parser::parseIf(size_t stmtTok) {
     bool returned = false, sawLast = false;
     while (kind() != Tok::Dedent && kind() != Tok::Eof) {
       bool isLast = isLastStatement(*this);
-      if (auto err = parseStatement(blocks, attrs, returned, unusedRet, isLast, false, &name,
-                                    &last, &bindLoc))
+      if (auto err = parseStatement(blocks, attrs, returned, unusedRet, isLast, false, &name, &last,
+                                    &bindLoc))
         return err;
       sawLast |= isLast;
     }
@@ -1184,7 +1177,8 @@ llvm::Error Parser::parseIf(size_t stmtTok) {
     return err;
   if (thenName != elseName)
     return diagError(elseLoc, "both branches of an if must end with a binding to the same "
-                              "name ('" + thenName + "' and '" + elseName + "')");
+                              "name ('" +
+                                  thenName + "' and '" + elseName + "')");
   auto ifNode = make<IfNode>(*cond, thenSeq, elseSeq);
   const_cast<IfNode *>(ifNode.get())->loc = locOf(stmtTok);
   return emitNamed(thenName, ifNode, locOf(stmtTok), SIZE_MAX);

@@ -33,23 +33,23 @@ namespace graft {
 namespace parse {
 
 enum class AK : uint8_t {
-  Name,     ///< `x` or a dotted path `R.nn.conv2d` (text holds the path).
+  Name, ///< `x` or a dotted path `R.nn.conv2d` (text holds the path).
   Int,
   Float,
   Str,
   True,
   False,
   None,
-  Attr,     ///< base.attr where base is not a plain name; kids[0] = base.
-  Call,     ///< kids[0] = callee, then args; Keyword kids for kwargs.
-  Keyword,  ///< text = name, kids[0] = value.
+  Attr,    ///< base.attr where base is not a plain name; kids[0] = base.
+  Call,    ///< kids[0] = callee, then args; Keyword kids for kwargs.
+  Keyword, ///< text = name, kids[0] = value.
   Tuple,
   List,
-  Dict,     ///< kids alternate key, value.
+  Dict,      ///< kids alternate key, value.
   Subscript, ///< kids[0] = base, kids[1] = index.
-  BinOp,    ///< op = operator token; kids[0], kids[1].
-  Unary,    ///< op = '-', '+', '~' or Name ('not'); kids[0].
-  BoolOp,   ///< text = "and"/"or".
+  BinOp,     ///< op = operator token; kids[0], kids[1].
+  Unary,     ///< op = '-', '+', '~' or Name ('not'); kids[0].
+  BoolOp,    ///< text = "and"/"or".
 };
 
 struct Ast {
@@ -185,17 +185,16 @@ public:
   };
   llvm::Error parseModuleClass(IRModule &mod, bool checkWF);
   llvm::Error parseDecorator(size_t &decoTok, llvm::StringRef &decoName, uint32_t &decoAst);
-  llvm::Error parseRelaxFunction(IRModule &mod, uint32_t decoAst, bool topLevel,
-                                 bool declOnly, GlobalVar *declOut, Function *defOut,
-                                 Var *localVar);
+  llvm::Error parseRelaxFunction(IRModule &mod, uint32_t decoAst, bool topLevel, bool declOnly,
+                                 GlobalVar *declOut, Function *defOut, Var *localVar);
   llvm::Error parseSignature(std::vector<Var> &params, StructInfo &ret, size_t &bodyStart);
   llvm::Error prescanSymVars(size_t bodyIndent);
   llvm::Error parseBody(std::vector<BindingBlock> &blocks, Expr &retExpr, Attrs &attrs,
                         bool funcBody, std::string *lastName, Expr *lastValue,
                         llvm::SMLoc *lastLoc);
-  llvm::Error parseStatement(std::vector<BindingBlock> &blocks, Attrs &attrs,
-                             bool &returned, Expr &retExpr, bool isLast, bool funcBody,
-                             std::string *lastName, Expr *lastValue, llvm::SMLoc *lastLoc);
+  llvm::Error parseStatement(std::vector<BindingBlock> &blocks, Attrs &attrs, bool &returned,
+                             Expr &retExpr, bool isLast, bool funcBody, std::string *lastName,
+                             Expr *lastValue, llvm::SMLoc *lastLoc);
   llvm::Error parseDataflow(std::vector<BindingBlock> &blocks);
   llvm::Error parseIf(size_t stmtTok);
   llvm::Error parseBinding(bool isLastInBranch, std::string *lastName, Expr *lastValue,

@@ -11,14 +11,18 @@ using namespace graft;
 
 PrimExpr graft::intImm(int64_t value, DataType dtype) { return make<IntImmNode>(dtype, value); }
 PrimExpr graft::boolImm(bool value) { return make<IntImmNode>(DataType::boolType(), value); }
-PrimExpr graft::floatImm(double value, DataType dtype) {
-  return make<FloatImmNode>(dtype, value);
-}
+PrimExpr graft::floatImm(double value, DataType dtype) { return make<FloatImmNode>(dtype, value); }
 
 bool graft::isComparisonOrLogical(PrimOp op) {
   switch (op) {
-  case PrimOp::EQ: case PrimOp::NE: case PrimOp::LT: case PrimOp::LE:
-  case PrimOp::GT: case PrimOp::GE: case PrimOp::And: case PrimOp::Or:
+  case PrimOp::EQ:
+  case PrimOp::NE:
+  case PrimOp::LT:
+  case PrimOp::LE:
+  case PrimOp::GT:
+  case PrimOp::GE:
+  case PrimOp::And:
+  case PrimOp::Or:
     return true;
   default:
     return false;
@@ -27,21 +31,36 @@ bool graft::isComparisonOrLogical(PrimOp op) {
 
 llvm::StringRef graft::primOpSpelling(PrimOp op) {
   switch (op) {
-  case PrimOp::Add: return "+";
-  case PrimOp::Sub: return "-";
-  case PrimOp::Mul: return "*";
-  case PrimOp::FloorDiv: return "//";
-  case PrimOp::FloorMod: return "%";
-  case PrimOp::Min: return "T.min";
-  case PrimOp::Max: return "T.max";
-  case PrimOp::EQ: return "==";
-  case PrimOp::NE: return "!=";
-  case PrimOp::LT: return "<";
-  case PrimOp::LE: return "<=";
-  case PrimOp::GT: return ">";
-  case PrimOp::GE: return ">=";
-  case PrimOp::And: return "and";
-  case PrimOp::Or: return "or";
+  case PrimOp::Add:
+    return "+";
+  case PrimOp::Sub:
+    return "-";
+  case PrimOp::Mul:
+    return "*";
+  case PrimOp::FloorDiv:
+    return "//";
+  case PrimOp::FloorMod:
+    return "%";
+  case PrimOp::Min:
+    return "T.min";
+  case PrimOp::Max:
+    return "T.max";
+  case PrimOp::EQ:
+    return "==";
+  case PrimOp::NE:
+    return "!=";
+  case PrimOp::LT:
+    return "<";
+  case PrimOp::LE:
+    return "<=";
+  case PrimOp::GT:
+    return ">";
+  case PrimOp::GE:
+    return ">=";
+  case PrimOp::And:
+    return "and";
+  case PrimOp::Or:
+    return "or";
   }
   return "?";
 }

@@ -38,8 +38,7 @@ using PrimExpr = Ref<PrimExprNode>;
 class IntImmNode : public PrimExprNode {
 public:
   int64_t value;
-  IntImmNode(DataType dtype, int64_t value)
-      : PrimExprNode(NodeKind::IntImm, dtype), value(value) {}
+  IntImmNode(DataType dtype, int64_t value) : PrimExprNode(NodeKind::IntImm, dtype), value(value) {}
   static bool classof(const Node *n) { return n->getKind() == NodeKind::IntImm; }
 };
 
@@ -57,15 +56,27 @@ public:
   std::string name;
   bool isSizeVar; ///< `T.int64(is_size_var=True)`: known non-negative.
   TirVarNode(std::string name, DataType dtype, bool isSizeVar = false)
-      : PrimExprNode(NodeKind::TirVar, dtype), name(std::move(name)),
-        isSizeVar(isSizeVar) {}
+      : PrimExprNode(NodeKind::TirVar, dtype), name(std::move(name)), isSizeVar(isSizeVar) {}
   static bool classof(const Node *n) { return n->getKind() == NodeKind::TirVar; }
 };
 using TirVar = Ref<TirVarNode>;
 
 enum class PrimOp : uint8_t {
-  Add, Sub, Mul, FloorDiv, FloorMod, Min, Max,
-  EQ, NE, LT, LE, GT, GE, And, Or,
+  Add,
+  Sub,
+  Mul,
+  FloorDiv,
+  FloorMod,
+  Min,
+  Max,
+  EQ,
+  NE,
+  LT,
+  LE,
+  GT,
+  GE,
+  And,
+  Or,
 };
 
 /// The spelling TVMScript uses: "+", "//", "T.min", "==", "T.And", ...
@@ -78,8 +89,7 @@ public:
   PrimOp op;
   PrimExpr a, b;
   PrimBinaryNode(PrimOp op, PrimExpr a, PrimExpr b, DataType dtype)
-      : PrimExprNode(NodeKind::PrimBinary, dtype), op(op), a(std::move(a)),
-        b(std::move(b)) {}
+      : PrimExprNode(NodeKind::PrimBinary, dtype), op(op), a(std::move(a)), b(std::move(b)) {}
   static bool classof(const Node *n) { return n->getKind() == NodeKind::PrimBinary; }
 };
 

@@ -43,8 +43,12 @@ int precedenceOf(const PrimExprNode *e) {
   case PrimOp::FloorDiv:
   case PrimOp::FloorMod:
     return PrecMul;
-  case PrimOp::EQ: case PrimOp::NE: case PrimOp::LT:
-  case PrimOp::LE: case PrimOp::GT: case PrimOp::GE:
+  case PrimOp::EQ:
+  case PrimOp::NE:
+  case PrimOp::LT:
+  case PrimOp::LE:
+  case PrimOp::GT:
+  case PrimOp::GE:
     return PrecCompare;
   default:
     return PrecAtom; // Min, Max, And, Or print as calls.
@@ -161,11 +165,20 @@ private:
 
   void printBinary(const PrimBinaryNode *b) {
     switch (b->op) {
-    case PrimOp::Min: printCall("T.min", {b->a.get(), b->b.get()}); return;
-    case PrimOp::Max: printCall("T.max", {b->a.get(), b->b.get()}); return;
-    case PrimOp::And: printCall("T.And", {b->a.get(), b->b.get()}); return;
-    case PrimOp::Or: printCall("T.Or", {b->a.get(), b->b.get()}); return;
-    default: break;
+    case PrimOp::Min:
+      printCall("T.min", {b->a.get(), b->b.get()});
+      return;
+    case PrimOp::Max:
+      printCall("T.max", {b->a.get(), b->b.get()});
+      return;
+    case PrimOp::And:
+      printCall("T.And", {b->a.get(), b->b.get()});
+      return;
+    case PrimOp::Or:
+      printCall("T.Or", {b->a.get(), b->b.get()});
+      return;
+    default:
+      break;
     }
     int prec = precedenceOf(b);
     int lp = b->a ? precedenceOf(b->a.get()) : PrecAtom;
@@ -182,8 +195,8 @@ private:
   void printOperandOf(const PrimBinaryNode *, const PrimExprNode *operand,
                       const PrimExprNode *other, bool needParens) {
     bool saved = bareInt32_;
-    bareInt32_ = !faithful_ ||
-                 (other && !llvm::isa<IntImmNode>(other) && other->dtype == DataType::int32());
+    bareInt32_ =
+        !faithful_ || (other && !llvm::isa<IntImmNode>(other) && other->dtype == DataType::int32());
     printOperand(operand, needParens);
     bareInt32_ = saved;
   }

@@ -66,23 +66,45 @@ void printElement(llvm::raw_ostream &os, const TensorData &data, size_t off) {
   switch (dt.code) {
   case DataType::Int:
     switch (dt.bits) {
-    case 8: os << static_cast<int>(load<int8_t>(p)); return;
-    case 16: os << load<int16_t>(p); return;
-    case 32: os << load<int32_t>(p); return;
-    default: os << load<int64_t>(p); return;
+    case 8:
+      os << static_cast<int>(load<int8_t>(p));
+      return;
+    case 16:
+      os << load<int16_t>(p);
+      return;
+    case 32:
+      os << load<int32_t>(p);
+      return;
+    default:
+      os << load<int64_t>(p);
+      return;
     }
   case DataType::UInt:
     switch (dt.bits) {
-    case 8: os << static_cast<unsigned>(load<uint8_t>(p)); return;
-    case 16: os << load<uint16_t>(p); return;
-    case 32: os << load<uint32_t>(p); return;
-    default: os << load<uint64_t>(p); return;
+    case 8:
+      os << static_cast<unsigned>(load<uint8_t>(p));
+      return;
+    case 16:
+      os << load<uint16_t>(p);
+      return;
+    case 32:
+      os << load<uint32_t>(p);
+      return;
+    default:
+      os << load<uint64_t>(p);
+      return;
     }
   case DataType::Float:
     switch (dt.bits) {
-    case 16: printFloat32(os, halfToFloat(load<uint16_t>(p))); return;
-    case 32: printFloat32(os, load<float>(p)); return;
-    default: printDouble(os, load<double>(p)); return;
+    case 16:
+      printFloat32(os, halfToFloat(load<uint16_t>(p)));
+      return;
+    case 32:
+      printFloat32(os, load<float>(p));
+      return;
+    default:
+      printDouble(os, load<double>(p));
+      return;
     }
   case DataType::BFloat: {
     uint32_t bits = static_cast<uint32_t>(load<uint16_t>(p)) << 16;
@@ -143,13 +165,27 @@ void ScriptPrinter::printConstant(llvm::raw_ostream &os, const ConstantNode &c) 
 
 void ScriptPrinter::printAttrValue(llvm::raw_ostream &os, const AttrValue &v) {
   switch (v.kind()) {
-  case AttrValue::Kind::None: os << "None"; return;
-  case AttrValue::Kind::Bool: os << (v.getBool() ? "True" : "False"); return;
-  case AttrValue::Kind::Int: os << v.getInt(); return;
-  case AttrValue::Kind::Float: printDouble(os, v.getFloat()); return;
-  case AttrValue::Kind::String: printQuoted(os, v.getString()); return;
-  case AttrValue::Kind::DType: os << '"' << dtypeSpelling(v.getDType()) << '"'; return;
-  case AttrValue::Kind::Prim: printPrim(os, v.getPrim().get()); return;
+  case AttrValue::Kind::None:
+    os << "None";
+    return;
+  case AttrValue::Kind::Bool:
+    os << (v.getBool() ? "True" : "False");
+    return;
+  case AttrValue::Kind::Int:
+    os << v.getInt();
+    return;
+  case AttrValue::Kind::Float:
+    printDouble(os, v.getFloat());
+    return;
+  case AttrValue::Kind::String:
+    printQuoted(os, v.getString());
+    return;
+  case AttrValue::Kind::DType:
+    os << '"' << dtypeSpelling(v.getDType()) << '"';
+    return;
+  case AttrValue::Kind::Prim:
+    printPrim(os, v.getPrim().get());
+    return;
   case AttrValue::Kind::Array: {
     os << '[';
     bool first = true;
@@ -462,8 +498,7 @@ void ScriptPrinter::printHintOnDevice(llvm::raw_ostream &os, const CallNode &c,
   os << ')';
 }
 
-void ScriptPrinter::printGenericOp(llvm::raw_ostream &os, const CallNode &c,
-                                   const OpInfo &info) {
+void ScriptPrinter::printGenericOp(llvm::raw_ostream &os, const CallNode &c, const OpInfo &info) {
   printOpName(os, info);
   os << '(';
   bool first = true;

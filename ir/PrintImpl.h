@@ -104,8 +104,7 @@ private:
   void printSeqBlocks(llvm::raw_ostream &os, const SeqExprNode &seq, unsigned indent);
   void printBlock(llvm::raw_ostream &os, const BindingBlockNode &block, unsigned indent);
   void printBinding(llvm::raw_ostream &os, const BindingNode &b, unsigned indent);
-  void printIf(llvm::raw_ostream &os, const BindingNode &b, const IfNode &ifNode,
-               unsigned indent);
+  void printIf(llvm::raw_ostream &os, const BindingNode &b, const IfNode &ifNode, unsigned indent);
   void printBranch(llvm::raw_ostream &os, const BindingNode &b, const SeqExprNode &branch,
                    unsigned indent);
   void printNestedFunction(llvm::raw_ostream &os, const BindingNode &b, const FunctionNode &fn,

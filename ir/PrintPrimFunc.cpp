@@ -92,8 +92,7 @@ bool needsSpace(llvm::StringRef prev, llvm::StringRef cur, int depth) {
   // Two operator tokens written together would lex as one ("=" "=" as
   // "==", "*" "*" as "**").
   auto isOperatorChar = [](char c) { return llvm::StringRef("=<>!+-*/%&|^~").contains(c); };
-  if (!prev.empty() && !cur.empty() && isOperatorChar(prev.back()) &&
-      isOperatorChar(cur.front()))
+  if (!prev.empty() && !cur.empty() && isOperatorChar(prev.back()) && isOperatorChar(cur.front()))
     return true;
   if (prev.empty() || isOpenBracket(prev) || prev == "." || prev == "@")
     return false;

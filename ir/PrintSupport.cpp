@@ -24,10 +24,11 @@ namespace {
 
 /// Python keywords and the names the printed text itself uses.
 const char *const kReserved[] = {
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
-    "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global",
-    "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise",
-    "return", "try", "while", "with", "yield", "R", "T", "I", "cls", "metadata", "_"};
+    "False", "None",     "True",  "and",      "as",   "assert", "async",  "await",    "break",
+    "class", "continue", "def",   "del",      "elif", "else",   "except", "finally",  "for",
+    "from",  "global",   "if",    "import",   "in",   "is",     "lambda", "nonlocal", "not",
+    "or",    "pass",     "raise", "return",   "try",  "while",  "with",   "yield",    "R",
+    "T",     "I",        "cls",   "metadata", "_"};
 
 bool isIdentStart(char c) { return llvm::isAlpha(c) || c == '_'; }
 bool isIdentChar(char c) { return llvm::isAlnum(c) || c == '_'; }
@@ -117,11 +118,21 @@ void graft::printer::printQuoted(llvm::raw_ostream &os, llvm::StringRef s) {
   os << '"';
   for (unsigned char c : s) {
     switch (c) {
-    case '"': os << "\\\""; break;
-    case '\\': os << "\\\\"; break;
-    case '\n': os << "\\n"; break;
-    case '\t': os << "\\t"; break;
-    case '\r': os << "\\r"; break;
+    case '"':
+      os << "\\\"";
+      break;
+    case '\\':
+      os << "\\\\";
+      break;
+    case '\n':
+      os << "\\n";
+      break;
+    case '\t':
+      os << "\\t";
+      break;
+    case '\r':
+      os << "\\r";
+      break;
     default:
       if (c < 0x20 || c == 0x7f) {
         os << "\\x" << llvm::hexdigit(c >> 4, true) << llvm::hexdigit(c & 15, true);

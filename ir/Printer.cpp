@@ -37,9 +37,7 @@ ScriptPrinter::ScriptPrinter(const IRModule *module, const PrintOptions &opts)
 
 namespace {
 
-llvm::raw_ostream &indentTo(llvm::raw_ostream &os, unsigned level) {
-  return os.indent(level * 4);
-}
+llvm::raw_ostream &indentTo(llvm::raw_ostream &os, unsigned level) { return os.indent(level * 4); }
 
 void printTirDecl(llvm::raw_ostream &os, llvm::StringRef name, const TirVarNode &v) {
   os << name << " = T." << dtypeSpelling(v.dtype) << '(';
@@ -164,8 +162,8 @@ bool ScriptPrinter::printsBare(const BindingNode &b) {
   // the var (else the reference would dangle after a re-parse).
   if (!llvm::isa<VarBindingNode>(&b) || !b.var || !b.value)
     return false;
-  if (!isVoidSInfo(b.var->sinfo.get()) || !b.value->sinfo ||
-      !isVoidSInfo(b.value->sinfo.get()) || !llvm::isa<CallNode>(b.value.get()))
+  if (!isVoidSInfo(b.var->sinfo.get()) || !b.value->sinfo || !isVoidSInfo(b.value->sinfo.get()) ||
+      !llvm::isa<CallNode>(b.value.get()))
     return false;
   // An op without inference (unknown to the registry) gets its struct info
   // only from the annotation, so a bare statement would not parse again.
@@ -282,8 +280,7 @@ void ScriptPrinter::printBlock(llvm::raw_ostream &os, const BindingBlockNode &bl
   os << ")\n";
 }
 
-void ScriptPrinter::printSeqBlocks(llvm::raw_ostream &os, const SeqExprNode &seq,
-                                   unsigned indent) {
+void ScriptPrinter::printSeqBlocks(llvm::raw_ostream &os, const SeqExprNode &seq, unsigned indent) {
   for (const BindingBlock &block : seq.blocks)
     if (block)
       printBlock(os, *block, indent);
@@ -293,8 +290,8 @@ void ScriptPrinter::printSeqBlocks(llvm::raw_ostream &os, const SeqExprNode &seq
 // Functions
 //===----------------------------------------------------------------------===//
 
-void ScriptPrinter::printDecorator(llvm::raw_ostream &os, const FunctionNode &fn,
-                                   bool topLevel, unsigned indent) {
+void ScriptPrinter::printDecorator(llvm::raw_ostream &os, const FunctionNode &fn, bool topLevel,
+                                   unsigned indent) {
   indentTo(os, indent) << "@R.function";
   llvm::SmallVector<llvm::StringRef, 3> args;
   if (!fn.isPure)

@@ -195,8 +195,8 @@ llvm::Optional<Sum> Simplifier::sumOfDivMod(const PrimBinaryNode *b) {
   PrimExpr orig(b);
   PrimExpr result;
   if (r->isConst() && r->base > 0)
-    result = b->op == PrimOp::FloorDiv ? divByConst(*l, r->base, orig)
-                                       : modByConst(*l, r->base, orig);
+    result =
+        b->op == PrimOp::FloorDiv ? divByConst(*l, r->base, orig) : modByConst(*l, r->base, orig);
   else if (l->isConst() && r->isConst() && r->base != 0)
     result = intImm(b->op == PrimOp::FloorDiv ? floorDivInt(l->base, r->base)
                                               : floorModInt(l->base, r->base),
@@ -240,8 +240,8 @@ PrimExpr Simplifier::divByConst(const Sum &s, int64_t c, const PrimExpr &orig) {
   // (x * k) // c with c % k == 0 is x // (c / k).
   if (rest.terms.size() == 1 && rest.base == 0 && rest.terms[0].coeff > 0 &&
       c % rest.terms[0].coeff == 0)
-    restExpr = primBinary(PrimOp::FloorDiv, rest.terms[0].expr,
-                          intImm(c / rest.terms[0].coeff, s.dtype));
+    restExpr =
+        primBinary(PrimOp::FloorDiv, rest.terms[0].expr, intImm(c / rest.terms[0].coeff, s.dtype));
   else
     restExpr = primBinary(PrimOp::FloorDiv, fromSum(rest), intImm(c, s.dtype));
   if (exact.isConst() && exact.base == 0)
@@ -323,18 +323,30 @@ PrimExpr Simplifier::foldFloat(const PrimBinaryNode *b, const PrimExpr &a, const
     return nullptr;
   double x = fa->value, y = fc->value;
   switch (b->op) {
-  case PrimOp::Add: return floatImm(x + y, b->dtype);
-  case PrimOp::Sub: return floatImm(x - y, b->dtype);
-  case PrimOp::Mul: return floatImm(x * y, b->dtype);
-  case PrimOp::Min: return floatImm(std::min(x, y), b->dtype);
-  case PrimOp::Max: return floatImm(std::max(x, y), b->dtype);
-  case PrimOp::EQ: return boolImm(x == y);
-  case PrimOp::NE: return boolImm(x != y);
-  case PrimOp::LT: return boolImm(x < y);
-  case PrimOp::LE: return boolImm(x <= y);
-  case PrimOp::GT: return boolImm(x > y);
-  case PrimOp::GE: return boolImm(x >= y);
-  default: break;
+  case PrimOp::Add:
+    return floatImm(x + y, b->dtype);
+  case PrimOp::Sub:
+    return floatImm(x - y, b->dtype);
+  case PrimOp::Mul:
+    return floatImm(x * y, b->dtype);
+  case PrimOp::Min:
+    return floatImm(std::min(x, y), b->dtype);
+  case PrimOp::Max:
+    return floatImm(std::max(x, y), b->dtype);
+  case PrimOp::EQ:
+    return boolImm(x == y);
+  case PrimOp::NE:
+    return boolImm(x != y);
+  case PrimOp::LT:
+    return boolImm(x < y);
+  case PrimOp::LE:
+    return boolImm(x <= y);
+  case PrimOp::GT:
+    return boolImm(x > y);
+  case PrimOp::GE:
+    return boolImm(x >= y);
+  default:
+    break;
   }
   (void)orig;
   return nullptr;
@@ -342,13 +354,20 @@ PrimExpr Simplifier::foldFloat(const PrimBinaryNode *b, const PrimExpr &a, const
 
 bool compareConst(PrimOp op, int64_t d) {
   switch (op) {
-  case PrimOp::EQ: return d == 0;
-  case PrimOp::NE: return d != 0;
-  case PrimOp::LT: return d < 0;
-  case PrimOp::LE: return d <= 0;
-  case PrimOp::GT: return d > 0;
-  case PrimOp::GE: return d >= 0;
-  default: return false;
+  case PrimOp::EQ:
+    return d == 0;
+  case PrimOp::NE:
+    return d != 0;
+  case PrimOp::LT:
+    return d < 0;
+  case PrimOp::LE:
+    return d <= 0;
+  case PrimOp::GT:
+    return d > 0;
+  case PrimOp::GE:
+    return d >= 0;
+  default:
+    return false;
   }
 }
 
@@ -362,8 +381,12 @@ PrimExpr Simplifier::simplifyBinaryOther(const PrimBinaryNode *b, const PrimExpr
     if (auto d = constDiff(a, c))
       return (b->op == PrimOp::Min) == (*d <= 0) ? a : c;
     break;
-  case PrimOp::EQ: case PrimOp::NE: case PrimOp::LT:
-  case PrimOp::LE: case PrimOp::GT: case PrimOp::GE:
+  case PrimOp::EQ:
+  case PrimOp::NE:
+  case PrimOp::LT:
+  case PrimOp::LE:
+  case PrimOp::GT:
+  case PrimOp::GE:
     if (auto d = constDiff(a, c))
       return boolImm(compareConst(b->op, *d));
     break;
@@ -431,8 +454,7 @@ PrimExpr Simplifier::simplifyOther(const PrimExpr &e) {
       return *cv ? t : f;
     if (primExprIdentical(t.get(), f.get()))
       return t;
-    if (c.get() == n->cond.get() && t.get() == n->trueValue.get() &&
-        f.get() == n->falseValue.get())
+    if (c.get() == n->cond.get() && t.get() == n->trueValue.get() && f.get() == n->falseValue.get())
       return e;
     return make<PrimSelectNode>(c, t, f);
   }
@@ -507,8 +529,7 @@ namespace {
 
 /// Structural identity of two PrimExprs; `BitwiseFloats` picks how float
 /// immediates compare (same bits, or == with NaN equal to NaN).
-template <bool BitwiseFloats>
-bool primIdentical(const PrimExprNode *a, const PrimExprNode *b) {
+template <bool BitwiseFloats> bool primIdentical(const PrimExprNode *a, const PrimExprNode *b) {
   if (a == b)
     return true;
   if (!a || !b || a->getKind() != b->getKind() || a->dtype != b->dtype)
@@ -531,10 +552,10 @@ bool primIdentical(const PrimExprNode *a, const PrimExprNode *b) {
   }
   case NodeKind::PrimNot:
     return primIdentical<BitwiseFloats>(llvm::cast<PrimNotNode>(a)->a.get(),
-                             llvm::cast<PrimNotNode>(b)->a.get());
+                                        llvm::cast<PrimNotNode>(b)->a.get());
   case NodeKind::PrimCast:
     return primIdentical<BitwiseFloats>(llvm::cast<PrimCastNode>(a)->value.get(),
-                             llvm::cast<PrimCastNode>(b)->value.get());
+                                        llvm::cast<PrimCastNode>(b)->value.get());
   case NodeKind::PrimSelect: {
     const auto *x = llvm::cast<PrimSelectNode>(a), *y = llvm::cast<PrimSelectNode>(b);
     return primIdentical<BitwiseFloats>(x->cond.get(), y->cond.get()) &&
@@ -556,8 +577,7 @@ bool graft::primExprBitIdentical(const PrimExprNode *a, const PrimExprNode *b) {
   return primIdentical<true>(a, b);
 }
 
-void graft::forEachTirVar(const PrimExprNode *e,
-                          llvm::function_ref<void(const TirVarNode *)> fn) {
+void graft::forEachTirVar(const PrimExprNode *e, llvm::function_ref<void(const TirVarNode *)> fn) {
   if (!e)
     return;
   switch (e->getKind()) {

@@ -28,8 +28,8 @@ using Expr = Ref<ExprNode>;
 /// A virtual device of a module's `global_infos["vdevice"]`.
 class VDeviceNode : public Node {
 public:
-  std::string targetKind;  ///< "cuda", "llvm", ...
-  AttrDict targetConfig;   ///< The full target dict when the text gives one.
+  std::string targetKind; ///< "cuda", "llvm", ...
+  AttrDict targetConfig;  ///< The full target dict when the text gives one.
   int64_t vdeviceId = 0;
   std::string memoryScope = "global";
   VDeviceNode(std::string targetKind, AttrDict targetConfig, int64_t vdeviceId,
@@ -77,8 +77,7 @@ public:
   explicit ShapeSInfoNode(std::vector<PrimExpr> vals)
       : StructInfoNode(NodeKind::ShapeSInfo), values(std::move(vals)),
         ndim(static_cast<int>(values->size())) {}
-  explicit ShapeSInfoNode(int ndim)
-      : StructInfoNode(NodeKind::ShapeSInfo), ndim(ndim) {}
+  explicit ShapeSInfoNode(int ndim) : StructInfoNode(NodeKind::ShapeSInfo), ndim(ndim) {}
   static bool classof(const Node *n) { return n->getKind() == NodeKind::ShapeSInfo; }
 };
 

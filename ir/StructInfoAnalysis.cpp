@@ -240,8 +240,8 @@ protected:
 using TirVarSet = llvm::DenseSet<const TirVarNode *>;
 
 struct Eraser {
-  const TirVarSet *defined = nullptr;      ///< Vars that stay as they are.
-  const TirVarMap *map = nullptr;          ///< Vars replaced by a value.
+  const TirVarSet *defined = nullptr; ///< Vars that stay as they are.
+  const TirVarMap *map = nullptr;     ///< Vars replaced by a value.
   const llvm::DenseSet<const VarNode *> *definedShapeVars = nullptr;
   const llvm::DenseMap<const VarNode *, Expr> *shapeVarMap = nullptr;
 
@@ -745,8 +745,7 @@ llvm::Expected<StructInfo> graft::deriveCallRetSInfo(const FuncSInfoNode &func,
     BaseCheck res = unifier.check(params[i].get(), argSInfo);
     if (res == BaseCheck::FailL0 || res == BaseCheck::FailL1)
       return diagError(call.loc, "Argument " + llvm::Twine(i) + " type mismatch: expected " +
-                                     sinfoText(params[i].get()) + ", given " +
-                                     sinfoText(argSInfo));
+                                     sinfoText(params[i].get()) + ", given " + sinfoText(argSInfo));
   }
   TirVarSet none;
   Eraser eraser;

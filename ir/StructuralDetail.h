@@ -71,8 +71,7 @@ inline bool isNaNElement(DataType dt, const uint8_t *p) {
   case 64: {
     uint64_t v;
     std::memcpy(&v, p, 8);
-    return (v & 0x7ff0000000000000ULL) == 0x7ff0000000000000ULL &&
-           (v & 0x000fffffffffffffULL) != 0;
+    return (v & 0x7ff0000000000000ULL) == 0x7ff0000000000000ULL && (v & 0x000fffffffffffffULL) != 0;
   }
   default:
     return false;

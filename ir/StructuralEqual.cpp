@@ -340,14 +340,13 @@ bool Comparer::entryFunc(const ModuleEntry &a, const ModuleEntry &b) {
 bool Comparer::primFunc(const PrimFuncNode *a, const PrimFuncNode *b) {
   // Signature (symbolic dims of buffers are definitions), attrs, private
   // flag, then the body tokens and any computed value.
-  bool ok = array("params", llvm::ArrayRef<PrimParam>(a->params),
-                  llvm::ArrayRef<PrimParam>(b->params),
-                  [&](const PrimParam &x, const PrimParam &y) {
-                    if (x.kind != y.kind)
-                      return fail();
-                    return primArray("shape", x.shape, y.shape, true) &&
-                           scalar("dtype", x.dtype, y.dtype);
-                  });
+  bool ok = array(
+      "params", llvm::ArrayRef<PrimParam>(a->params), llvm::ArrayRef<PrimParam>(b->params),
+      [&](const PrimParam &x, const PrimParam &y) {
+        if (x.kind != y.kind)
+          return fail();
+        return primArray("shape", x.shape, y.shape, true) && scalar("dtype", x.dtype, y.dtype);
+      });
   ok = ok && scalar("ret_type", a->retType, b->retType);
   ok = ok && inField("attrs", [&] { return dictAttrs(a->attrs.get(), b->attrs.get()); });
   ok = ok && scalar("private", a->isPrivate, b->isPrivate);
@@ -355,23 +354,22 @@ bool Comparer::primFunc(const PrimFuncNode *a, const PrimFuncNode *b) {
                    llvm::ArrayRef<std::string>(b->bodyTokens),
                    [&](const std::string &x, const std::string &y) { return x == y || fail(); });
   ok = ok && scalarParamVars(a, b);
-  ok = ok && inField("computed",
-                     [&] { return optPrim(a->computed.get(), b->computed.get(), true); });
+  ok = ok &&
+       inField("computed", [&] { return optPrim(a->computed.get(), b->computed.get(), true); });
   ok = ok && array("heap_loads", llvm::ArrayRef<std::pair<int64_t, TirVar>>(a->heapLoads),
                    llvm::ArrayRef<std::pair<int64_t, TirVar>>(b->heapLoads),
                    [&](const std::pair<int64_t, TirVar> &x, const std::pair<int64_t, TirVar> &y) {
                      return scalar("slot", x.first, y.first) &&
                             tirVar(x.second.get(), y.second.get(), true);
                    });
-  ok = ok && array("heap_stores", llvm::ArrayRef<std::pair<int64_t, PrimExpr>>(a->heapStores),
-                   llvm::ArrayRef<std::pair<int64_t, PrimExpr>>(b->heapStores),
-                   [&](const std::pair<int64_t, PrimExpr> &x,
-                       const std::pair<int64_t, PrimExpr> &y) {
-                     return scalar("slot", x.first, y.first) &&
-                            inField("value", [&] {
-                              return optPrim(x.second.get(), y.second.get(), false);
-                            });
-                   });
+  ok = ok &&
+       array("heap_stores", llvm::ArrayRef<std::pair<int64_t, PrimExpr>>(a->heapStores),
+             llvm::ArrayRef<std::pair<int64_t, PrimExpr>>(b->heapStores),
+             [&](const std::pair<int64_t, PrimExpr> &x, const std::pair<int64_t, PrimExpr> &y) {
+               return scalar("slot", x.first, y.first) && inField("value", [&] {
+                        return optPrim(x.second.get(), y.second.get(), false);
+                      });
+             });
   return ok;
 }
 
@@ -536,8 +534,7 @@ bool Comparer::constant(const ConstantNode *a, const ConstantNode *b) {
       da->bytes.size() != db->bytes.size())
     return bad();
   // An empty tensor has no bytes (and data() may be null, which memcmp must not see).
-  if (da->bytes.empty() ||
-      std::memcmp(da->bytes.data(), db->bytes.data(), da->bytes.size()) == 0)
+  if (da->bytes.empty() || std::memcmp(da->bytes.data(), db->bytes.data(), da->bytes.size()) == 0)
     return true;
   unsigned width = structural::nanAwareWidth(da->dtype);
   if (width == 0)
@@ -662,11 +659,13 @@ bool Comparer::sinfo(const StructInfoNode *a, const StructInfoNode *b, bool def)
   case NodeKind::TensorSInfo: {
     const auto *ta = llvm::cast<TensorSInfoNode>(a), *tb = llvm::cast<TensorSInfoNode>(b);
     return inField("shape", [&] { return optExpr(ta->shape.get(), tb->shape.get(), def); }) &&
-           scalar("dtype", ta->dtype, tb->dtype) && inField("vdevice", [&] {
-             if (!ta->vdevice || !tb->vdevice)
-               return ta->vdevice.get() == tb->vdevice.get() || fail();
-             return vdevice(ta->vdevice.get(), tb->vdevice.get());
-           }) &&
+           scalar("dtype", ta->dtype, tb->dtype) &&
+           inField("vdevice",
+                   [&] {
+                     if (!ta->vdevice || !tb->vdevice)
+                       return ta->vdevice.get() == tb->vdevice.get() || fail();
+                     return vdevice(ta->vdevice.get(), tb->vdevice.get());
+                   }) &&
            scalar("ndim", ta->ndim, tb->ndim);
   }
   case NodeKind::TupleSInfo:
@@ -704,8 +703,8 @@ bool Comparer::optPrim(const PrimExprNode *a, const PrimExprNode *b, bool def) {
   return prim(a, b, def);
 }
 
-bool Comparer::primArray(const char *name, llvm::ArrayRef<PrimExpr> a,
-                         llvm::ArrayRef<PrimExpr> b, bool def) {
+bool Comparer::primArray(const char *name, llvm::ArrayRef<PrimExpr> a, llvm::ArrayRef<PrimExpr> b,
+                         bool def) {
   return array(name, a, b, [&](const PrimExpr &x, const PrimExpr &y) {
     return optPrim(x.get(), y.get(), def);
   });
@@ -748,8 +747,7 @@ bool Comparer::prim(const PrimExprNode *a, const PrimExprNode *b, bool def) {
   }
   case NodeKind::PrimNot:
     return inField("a", [&] {
-      return optPrim(llvm::cast<PrimNotNode>(a)->a.get(), llvm::cast<PrimNotNode>(b)->a.get(),
-                     def);
+      return optPrim(llvm::cast<PrimNotNode>(a)->a.get(), llvm::cast<PrimNotNode>(b)->a.get(), def);
     });
   case NodeKind::PrimCast:
     return inField("value", [&] {
@@ -991,8 +989,8 @@ std::string sideText(const Context &ctx, const IRModule *module, bool moduleLeve
 std::string Mismatch::report() const {
   std::string out;
   llvm::raw_string_ostream os(out);
-  os << "StructuralEqual check failed, caused by lhs at "
-     << (lhsPath.empty() ? "<root>" : lhsPath) << ":\n"
+  os << "StructuralEqual check failed, caused by lhs at " << (lhsPath.empty() ? "<root>" : lhsPath)
+     << ":\n"
      << lhsText;
   if (!lhsText.empty() && lhsText.back() != '\n')
     os << '\n';

@@ -111,9 +111,8 @@ void Hasher::module(const IRModule &m) {
   llvm::SmallVector<size_t, 4> order(m.globalInfos.size());
   for (size_t i = 0; i < order.size(); ++i)
     order[i] = i;
-  llvm::sort(order, [&](size_t x, size_t y) {
-    return m.globalInfos[x].first < m.globalInfos[y].first;
-  });
+  llvm::sort(order,
+             [&](size_t x, size_t y) { return m.globalInfos[x].first < m.globalInfos[y].first; });
   add(order.size());
   for (size_t i : order) {
     addStr(m.globalInfos[i].first);

@@ -296,8 +296,8 @@ llvm::Expected<Expr> ExprMutator::rewriteCall(const CallNode *call) {
   // Inference cannot run (an unknown op keeps its annotated struct info):
   // the call keeps the struct info it had.
   llvm::consumeError(out.takeError());
-  Expr kept = make<CallNode>(std::move(*op), std::move(args), call->attrs, call->sinfoArgs,
-                             call->sinfo);
+  Expr kept =
+      make<CallNode>(std::move(*op), std::move(args), call->attrs, call->sinfoArgs, call->sinfo);
   const_cast<ExprNode *>(kept.get())->loc = call->loc;
   return builder_.normalize(std::move(kept));
 }
@@ -385,8 +385,8 @@ llvm::Error ExprMutator::rewriteBinding(const BindingNode *binding) {
   // new value; otherwise a fresh var of the same name and kind replaces it.
   const StructInfoNode *newSInfo = (*value)->sinfo.get();
   if (!newSInfo || structInfoIdentical(var->sinfo.get(), newSInfo))
-    return builder_.emitBinding(make<VarBindingNode>(binding->var, std::move(*value),
-                                                     binding->loc));
+    return builder_.emitBinding(
+        make<VarBindingNode>(binding->var, std::move(*value), binding->loc));
   Var fresh = var->isDataflow()
                   ? Var(make<DataflowVarNode>(var->name, StructInfo(newSInfo), var->loc))
                   : make<VarNode>(var->name, StructInfo(newSInfo), var->loc);

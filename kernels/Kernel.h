@@ -44,8 +44,8 @@ struct Workspace {
 
 /// One attribute value, in the order of KernelInfo::attrNames.
 /// Lists of integers carry axes, shapes and index lists.
-using AttrValue = std::variant<std::monostate, int64_t, double, bool,
-                               std::string, std::vector<int64_t>>;
+using AttrValue =
+    std::variant<std::monostate, int64_t, double, bool, std::string, std::vector<int64_t>>;
 
 struct KernelArgs {
   llvm::ArrayRef<DLTensor *> inputs;
@@ -66,8 +66,8 @@ using WorkspaceFn = size_t (*)(const KernelArgs &args);
 /// contain.
 struct KernelInfo {
   llvm::StringRef symbol;
-  int numInputs;   ///< -1: variadic (concat); then attrs say how many.
-  int numOutputs;  ///< -1: variadic (split).
+  int numInputs;  ///< -1: variadic (concat); then attrs say how many.
+  int numOutputs; ///< -1: variadic (split).
   llvm::ArrayRef<llvm::StringRef> attrNames;
   KernelFn fn;
   WorkspaceFn workspaceBytes = nullptr; ///< null: needs none.
@@ -75,8 +75,7 @@ struct KernelInfo {
 };
 
 /// Looks up a kernel by symbol for a device; null when none is registered.
-const KernelInfo *lookupKernel(llvm::StringRef symbol,
-                               DLDeviceType device = kDLCPU);
+const KernelInfo *lookupKernel(llvm::StringRef symbol, DLDeviceType device = kDLCPU);
 
 /// Every registered kernel, for `graft` listings and tests.
 llvm::ArrayRef<const KernelInfo *> allKernels();

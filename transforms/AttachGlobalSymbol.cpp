@@ -30,9 +30,7 @@ std::string systemLibPrefix(const IRModule &module) {
   return v && v->kind() == AttrValue::Kind::String ? v->getString() : std::string();
 }
 
-bool hasGlobalSymbol(const AttrsNode *attrs) {
-  return attrs && attrs->lookup("global_symbol");
-}
+bool hasGlobalSymbol(const AttrsNode *attrs) { return attrs && attrs->lookup("global_symbol"); }
 
 PrimFunc withSymbol(const PrimFuncNode &pf, const std::string &symbol) {
   auto out = make<PrimFuncNode>();
@@ -82,9 +80,9 @@ public:
       if (const FunctionNode *fn = entry.asFunction()) {
         if (hasGlobalSymbol(fn->attrs.get()))
           continue;
-        updated.push_back({entry.gvar, withFunctionAttrs(*fn, withAttr(fn->attrs.get(),
-                                                                       "global_symbol",
-                                                                       AttrValue::string(name)))});
+        updated.push_back(
+            {entry.gvar, withFunctionAttrs(*fn, withAttr(fn->attrs.get(), "global_symbol",
+                                                         AttrValue::string(name)))});
       } else if (const PrimFuncNode *pf = entry.asPrimFunc()) {
         if (hasGlobalSymbol(pf->attrs.get()))
           continue;
@@ -92,9 +90,10 @@ public:
         GlobalVar gvar = entry.gvar;
         if (symbol != name) {
           if (module.lookup(symbol))
-            return needsError(kPassName, "a free name for PrimFunc '" + name + "' under the "
-                                             "system_lib_prefix, but '" + symbol +
-                                             "' is taken");
+            return needsError(kPassName, "a free name for PrimFunc '" + name +
+                                             "' under the "
+                                             "system_lib_prefix, but '" +
+                                             symbol + "' is taken");
           gvar = make<GlobalVarNode>(symbol, entry.gvar->sinfo);
           renamed[entry.gvar.get()] = gvar;
         }

@@ -70,11 +70,11 @@ private:
       return diagError(call.loc, "the output struct info " + printStructInfo(sinfo.get()) +
                                      " of a DPS call needs a known shape");
     std::string scope = t->vdevice ? t->vdevice->memoryScope : "global";
-    Expr alloc = make<CallNode>(
-        getOp("relax.builtin.alloc_tensor"),
-        std::vector<Expr>{shapeExpr(*dims), dataTypeImm(t->dtype),
-                          primValueInt(deviceIndex(t->vdevice.get())), stringImm(scope)},
-        nullptr, std::vector<StructInfo>{sinfo});
+    Expr alloc = make<CallNode>(getOp("relax.builtin.alloc_tensor"),
+                                std::vector<Expr>{shapeExpr(*dims), dataTypeImm(t->dtype),
+                                                  primValueInt(deviceIndex(t->vdevice.get())),
+                                                  stringImm(scope)},
+                                nullptr, std::vector<StructInfo>{sinfo});
     ++allocs;
     llvm::Expected<Var> var = builder_.emit(std::move(alloc), "alloc", call.loc);
     if (!var)

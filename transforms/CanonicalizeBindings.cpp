@@ -181,10 +181,10 @@ public:
     // The LCA of two branches specialised differently would lose the
     // symbolic shape; a match_cast back to the if's struct info keeps it.
     StructInfo target = subst(ifNode->sinfo.get());
-    SeqExpr t = restoreBranch(llvm::cast<SeqExprNode>(thenB->get()), target,
-                              "then_branch_with_dyn");
-    SeqExpr f = restoreBranch(llvm::cast<SeqExprNode>(elseB->get()), target,
-                              "else_branch_with_dyn");
+    SeqExpr t =
+        restoreBranch(llvm::cast<SeqExprNode>(thenB->get()), target, "then_branch_with_dyn");
+    SeqExpr f =
+        restoreBranch(llvm::cast<SeqExprNode>(elseB->get()), target, "else_branch_with_dyn");
     Expr fresh = make<IfNode>(std::move(*cond), std::move(t), std::move(f));
     const_cast<ExprNode *>(fresh.get())->loc = ifNode->loc;
     return builder_.normalize(std::move(fresh));
@@ -257,14 +257,16 @@ private:
       if (!proveNotEqual(it->second, value))
         continue;
       const MatchCastNode *first = known_.source.lookup(tv);
-      return diagError(
-          mc.loc, "MatchCast statements must be consistent. However, the definition of Relax "
-                  "variable " +
-                      (first ? first->var->name : std::string("?")) +
-                      " implies that TIR variable " + tv->name + " is " +
-                      toString(it->second.get()) + ", while the later definition of Relax "
-                      "variable " + mc.var->name + " instead implies that TIR variable " +
-                      tv->name + " is " + toString(value.get()));
+      return diagError(mc.loc,
+                       "MatchCast statements must be consistent. However, the definition of Relax "
+                       "variable " +
+                           (first ? first->var->name : std::string("?")) +
+                           " implies that TIR variable " + tv->name + " is " +
+                           toString(it->second.get()) +
+                           ", while the later definition of Relax "
+                           "variable " +
+                           mc.var->name + " instead implies that TIR variable " + tv->name +
+                           " is " + toString(value.get()));
     }
     return llvm::Error::success();
   }
@@ -422,8 +424,8 @@ private:
         return nullptr;
       source = t;
     }
-    const auto *sinfo = source ? llvm::dyn_cast_or_null<TupleSInfoNode>(source->sinfo.get())
-                               : nullptr;
+    const auto *sinfo =
+        source ? llvm::dyn_cast_or_null<TupleSInfoNode>(source->sinfo.get()) : nullptr;
     return sinfo && sinfo->fields.size() == tuple.fields.size() ? source : nullptr;
   }
 
@@ -563,8 +565,8 @@ public:
     auto c = plan_.inlineConstant.find(root);
     Expr out = c != plan_.inlineConstant.end() ? c->second : lookupVar(root);
     if (out.get() != var)
-      ctx_.addStat(kPassName, c != plan_.inlineConstant.end() ? "inlined-constants"
-                                                              : "replaced-uses");
+      ctx_.addStat(kPassName,
+                   c != plan_.inlineConstant.end() ? "inlined-constants" : "replaced-uses");
     return out;
   }
 
@@ -582,11 +584,11 @@ public:
       return builder_.emitBinding(binding);
     if (def != var)
       ctx_.addStat(kPassName, def->isDataflow() && !var->isDataflow() ? "dataflow-vars"
-                                                                       : "renamed-definitions");
+                                                                      : "renamed-definitions");
     if (const auto *mc = llvm::dyn_cast<MatchCastNode>(binding)) {
       Var out = rebind(var, def, mc->castSInfo);
-      return builder_.emitBinding(make<MatchCastNode>(out, std::move(*value), mc->castSInfo,
-                                                      mc->loc));
+      return builder_.emitBinding(
+          make<MatchCastNode>(out, std::move(*value), mc->castSInfo, mc->loc));
     }
     StructInfo sinfo = (*value)->sinfo ? (*value)->sinfo : def->sinfo;
     Var out = rebind(var, def, sinfo);
@@ -675,8 +677,6 @@ void graft::registerCanonicalizeBindingsPass() {
   info.summary = "Folds trivial bindings and match_casts, inlines constants, substitutes "
                  "symbolic vars fixed by match_cast";
   info.preconditions = "none (any well-formed module)";
-  info.create = [](const PassOptions &) {
-    return std::make_unique<CanonicalizeBindingsPass>();
-  };
+  info.create = [](const PassOptions &) { return std::make_unique<CanonicalizeBindingsPass>(); };
   registerPass(std::move(info));
 }

@@ -36,8 +36,7 @@ bool needsComputing(const PrimExprNode *e) {
 
 /// `e` with its TirVars replaced per `map`, rebuilt without simplification
 /// (the generated function returns the expression as written).
-PrimExpr renameVars(const PrimExpr &e,
-                    const llvm::DenseMap<const TirVarNode *, PrimExpr> &map) {
+PrimExpr renameVars(const PrimExpr &e, const llvm::DenseMap<const TirVarNode *, PrimExpr> &map) {
   switch (e->getKind()) {
   case NodeKind::TirVar: {
     auto it = map.find(llvm::cast<TirVarNode>(e.get()));

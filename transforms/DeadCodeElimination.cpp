@@ -175,8 +175,7 @@ public:
     for (const std::string &name : entryNames_) {
       if (!module.lookup(name))
         return llvm::make_error<llvm::StringError>(
-            "pass dead-code-elimination needs entry function '" + name +
-                "' to be in the module",
+            "pass dead-code-elimination needs entry function '" + name + "' to be in the module",
             llvm::inconvertibleErrorCode());
       entries.insert(name);
     }
@@ -230,7 +229,8 @@ void graft::registerDeadCodeEliminationPass() {
   info.options.push_back(
       {"entry-functions", PassOptionSpec::Kind::List, "",
        "Functions kept as roots besides every externally visible function and ExternFunc"});
-  info.preconditions = "none (any well-formed module; entry-functions must name functions of the module)";
+  info.preconditions =
+      "none (any well-formed module; entry-functions must name functions of the module)";
   info.create = [](const PassOptions &opts) {
     return std::make_unique<DeadCodeEliminationPass>(opts.getList("entry-functions"));
   };

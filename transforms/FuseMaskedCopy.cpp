@@ -16,9 +16,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "transforms/BindingFacts.h"
 #include "transforms/Pass.h"
 #include "transforms/Passes.h"
-#include "transforms/BindingFacts.h"
 
 #include "ir/Op.h"
 #include "ir/StructuralEqual.h"
@@ -319,9 +319,9 @@ private:
   }
 
   llvm::Error emitWhere(const BindingNode &put, const WhereArgs &args) {
-    auto call = make<CallNode>(getOp("relax.where"),
-                               std::vector<Expr>{remapped(args.mask), remapped(args.src),
-                                                 remapped(args.out)});
+    auto call = make<CallNode>(
+        getOp("relax.where"),
+        std::vector<Expr>{remapped(args.mask), remapped(args.src), remapped(args.out)});
     const_cast<CallNode *>(call.get())->loc = put.value->loc;
     llvm::Expected<Expr> value = builder_.normalize(Expr(call));
     if (!value)

@@ -107,8 +107,8 @@ llvm::Optional<KillKind> killKindOf(const BindingNode &binding, bool isStorage) 
 Binding killBinding(KillKind kind, const Var &var) {
   static const char *const kOps[] = {"relax.memory.kill_tensor", "relax.memory.kill_storage",
                                      "relax.vm.kill_object"};
-  Expr call = make<CallNode>(getOp(kOps[static_cast<int>(kind)]), std::vector<Expr>{var},
-                             nullptr, std::vector<StructInfo>{}, voidSInfo());
+  Expr call = make<CallNode>(getOp(kOps[static_cast<int>(kind)]), std::vector<Expr>{var}, nullptr,
+                             std::vector<StructInfo>{}, voidSInfo());
   return make<VarBindingNode>(make<VarNode>("_", voidSInfo()), std::move(call));
 }
 
@@ -129,8 +129,8 @@ public:
       return body.takeError();
     if (body->get() == fn->body.get())
       return Function(fn);
-    Function out = make<FunctionNode>(fn->params, *body, fn->retSInfo, fn->isPure, fn->attrs,
-                                      fn->loc);
+    Function out =
+        make<FunctionNode>(fn->params, *body, fn->retSInfo, fn->isPure, fn->attrs, fn->loc);
     const_cast<FunctionNode *>(out.get())->checkWellFormed = fn->checkWellFormed;
     return out;
   }
@@ -175,8 +175,7 @@ llvm::Error KillInserter::checkCanKill(const Entry &at) const {
   if (at.inDataflow)
     return needsError(kPassName, "no dataflow block where it inserts a kill (run "
                                  "to-non-dataflow first); function '" +
-                                     fnName_ + "', after binding '" + at.binding->var->name +
-                                     "'");
+                                     fnName_ + "', after binding '" + at.binding->var->name + "'");
   if (!mayKill_)
     return needsError(kPassName, "function '" + fnName_ +
                                      "' to be impure or relax.force_pure (run "

@@ -53,10 +53,9 @@ public:
     PrimExpr nbytes = intImm((dtype->value.bits + 7) / 8);
     for (const PrimExpr &d : *dims)
       nbytes = mulFold(nbytes, d);
-    Expr storageCall = make<CallNode>(
-        getOp("relax.memory.alloc_storage"),
-        std::vector<Expr>{shapeExpr({nbytes}), c->args[2], c->args[3],
-                          dataTypeImm(DataType(DataType::UInt, 8))});
+    Expr storageCall = make<CallNode>(getOp("relax.memory.alloc_storage"),
+                                      std::vector<Expr>{shapeExpr({nbytes}), c->args[2], c->args[3],
+                                                        dataTypeImm(DataType(DataType::UInt, 8))});
     llvm::Expected<Var> storage = builder_.emit(std::move(storageCall), "storage", call->loc);
     if (!storage)
       return storage.takeError();

@@ -10,8 +10,9 @@
 //   reshape / shape_of / tensor_to_shape         -> "vm.builtin.<same>"(...)
 //   to_vdevice(x)                                -> "vm.builtin.to_device"(x, type, id, scope)
 //   make_closure(f, (a...))                      -> "vm.builtin.make_closure"(f, a...)
-//   invoke_closure(c, (a...))                    -> call_builtin_with_ctx("vm.builtin.invoke_closure", (c, a...))
-//   memory.view / memory.ensure_zero_offset      -> their runtime functions
+//   invoke_closure(c, (a...))                    ->
+//   call_builtin_with_ctx("vm.builtin.invoke_closure", (c, a...)) memory.view /
+//   memory.ensure_zero_offset      -> their runtime functions
 // Packed calls carry the original call's struct info as sinfo_args. An
 // `R.builtin.alloc_tensor` left over is an error: lower-alloc-tensor must run
 // first.
@@ -118,11 +119,11 @@ private:
       std::vector<Expr> fields{a[0]};
       for (Expr &f : tupleFields(a[1]))
         fields.push_back(std::move(f));
-      return Expr(make<CallNode>(
-          getOp("relax.call_builtin_with_ctx"),
-          std::vector<Expr>{make<ExternFuncNode>("vm.builtin.invoke_closure"),
-                            tupleExpr(std::move(fields))},
-          nullptr, c.sinfoArgs));
+      return Expr(
+          make<CallNode>(getOp("relax.call_builtin_with_ctx"),
+                         std::vector<Expr>{make<ExternFuncNode>("vm.builtin.invoke_closure"),
+                                           tupleExpr(std::move(fields))},
+                         nullptr, c.sinfoArgs));
     }
     if (name == "relax.memory.view" && a.size() == 4)
       return lowerView(c);
@@ -166,10 +167,10 @@ private:
     } else {
       return diagError(c.loc, "R.to_vdevice needs a target vdevice");
     }
-    return externCall("vm.builtin.to_device",
-                      {c.args[0], primValueInt(dlDeviceType(kind)), primValueInt(id),
-                       stringImm(scope)},
-                      {c.sinfo});
+    return externCall(
+        "vm.builtin.to_device",
+        {c.args[0], primValueInt(dlDeviceType(kind)), primValueInt(id), stringImm(scope)},
+        {c.sinfo});
   }
 
   /// `runtime.TVMTensorCreateView(x, shape, dtype, offset)` with x's shape,

@@ -23,20 +23,18 @@ Expr graft::externCall(llvm::StringRef symbol, std::vector<Expr> args,
 }
 
 Function graft::withFunctionAttrs(const FunctionNode &fn, Attrs attrs) {
-  Function out = make<FunctionNode>(fn.params, fn.body, fn.retSInfo, fn.isPure,
-                                    std::move(attrs), fn.loc);
+  Function out =
+      make<FunctionNode>(fn.params, fn.body, fn.retSInfo, fn.isPure, std::move(attrs), fn.loc);
   const_cast<FunctionNode *>(out.get())->checkWellFormed = fn.checkWellFormed;
   return out;
 }
 
 llvm::Error graft::needsError(llvm::StringRef pass, const llvm::Twine &what) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 "pass " + pass + " needs " + what);
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "pass " + pass + " needs " + what);
 }
 
 llvm::Expected<bool> graft::rewriteRelaxFunctions(
-    IRModule &module,
-    llvm::function_ref<llvm::Expected<Function>(const Function &)> rewrite) {
+    IRModule &module, llvm::function_ref<llvm::Expected<Function>(const Function &)> rewrite) {
   std::vector<std::pair<GlobalVar, Function>> changed;
   // Copy: entries() may be reallocated by module.add below.
   std::vector<ModuleEntry> entries = module.entries();
@@ -111,9 +109,9 @@ private:
 
 } // namespace
 
-llvm::Error graft::checkImpureLoweringSites(
-    const IRModule &module, llvm::StringRef pass,
-    llvm::function_ref<bool(const CallNode &)> becomesImpure) {
+llvm::Error
+graft::checkImpureLoweringSites(const IRModule &module, llvm::StringRef pass,
+                                llvm::function_ref<bool(const CallNode &)> becomesImpure) {
   ImpureSiteFinder finder(becomesImpure);
   for (const ModuleEntry &entry : module.entries()) {
     const FunctionNode *fn = entry.asFunction();

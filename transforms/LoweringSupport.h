@@ -34,8 +34,7 @@ inline const CallNode *asOpCall(const ExprNode *e, llvm::StringRef fullName) {
 bool hasForcePure(const FunctionNode &fn);
 
 /// `Call(ExternFunc(symbol), args, sinfo_args)`, not yet normalized.
-Expr externCall(llvm::StringRef symbol, std::vector<Expr> args,
-                std::vector<StructInfo> sinfoArgs);
+Expr externCall(llvm::StringRef symbol, std::vector<Expr> args, std::vector<StructInfo> sinfoArgs);
 
 /// A copy of `fn` with its attributes replaced (params, body, purity,
 /// location and the well-formedness flag kept).

@@ -41,7 +41,8 @@ llvm::Error brokenIR(const PassInvocation &inv, const IRModule &module,
       std::string text;
       llvm::raw_string_ostream os(text);
       printFunction(os, *fn, v.function, &module, opts);
-      notes.push_back({llvm::SMLoc(), "function '" + v.function + "' after the pass:\n" + os.str()});
+      notes.push_back(
+          {llvm::SMLoc(), "function '" + v.function + "' after the pass:\n" + os.str()});
     }
   if (violations.size() > 1)
     notes.push_back({llvm::SMLoc(), llvm::formatv("{0} more violation(s) follow from this pass",
@@ -49,8 +50,7 @@ llvm::Error brokenIR(const PassInvocation &inv, const IRModule &module,
                                         .str()});
   return llvm::make_error<PassFailure>(
       inv.info->name, 1, v.loc,
-      "IR is not well-formed after pass '" + inv.info->name + "': " + v.message,
-      std::move(notes));
+      "IR is not well-formed after pass '" + inv.info->name + "': " + v.message, std::move(notes));
 }
 
 } // namespace
@@ -98,9 +98,9 @@ llvm::Error PassManager::runOne(IRModule &module, const PassInvocation &inv, uns
   }
   if (options_.checkChangeReport && !*changed && structuralHash(module) != hashBefore) {
     writeReproducer(input, inv, ctx);
-    return llvm::make_error<PassFailure>(
-        info.name, 1, llvm::SMLoc(),
-        "pass '" + info.name + "' changed the IR but reported no change");
+    return llvm::make_error<PassFailure>(info.name, 1, llvm::SMLoc(),
+                                         "pass '" + info.name +
+                                             "' changed the IR but reported no change");
   }
   if (options_.verifyEach && *changed) {
     std::vector<Violation> violations = verifyModule(module, VerifyOptions(), options_.verifyCache);

@@ -80,10 +80,8 @@ public:
   llvm::Error run(IRModule &module, const Pipeline &pipeline, PassContext &ctx);
 
 private:
-  llvm::Error runOne(IRModule &module, const PassInvocation &inv, unsigned index,
-                     PassContext &ctx);
-  void writeReproducer(const IRModule &input, const PassInvocation &inv,
-                       const PassContext &ctx);
+  llvm::Error runOne(IRModule &module, const PassInvocation &inv, unsigned index, PassContext &ctx);
+  void writeReproducer(const IRModule &input, const PassInvocation &inv, const PassContext &ctx);
   void dump(const IRModule &module, unsigned index, llvm::StringRef passName);
 
   PassManagerOptions options_;

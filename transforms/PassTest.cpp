@@ -37,9 +37,8 @@ namespace {
 std::string errorText(llvm::Error err, const ParsedFile &file) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  llvm::Error rest = llvm::handleErrors(std::move(err), [&](const PassFailure &f) {
-    return toDiagnostic(f);
-  });
+  llvm::Error rest =
+      llvm::handleErrors(std::move(err), [&](const PassFailure &f) { return toDiagnostic(f); });
   printError(std::move(rest), file.sources.get(), os);
   return os.str();
 }
@@ -48,8 +47,8 @@ std::string checkWellFormed(const IRModule &module, const ParsedFile &file) {
   std::vector<Violation> violations = verifyModule(module);
   if (violations.empty())
     return "";
-  return "module " + module.name + " is not well-formed: " +
-         errorText(toError(violations.front(), module), file);
+  return "module " + module.name +
+         " is not well-formed: " + errorText(toError(violations.front(), module), file);
 }
 
 } // namespace

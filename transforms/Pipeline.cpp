@@ -134,5 +134,6 @@ std::string Pipeline::str() const {
 }
 
 bool Pipeline::contains(llvm::StringRef passName) const {
-  return llvm::any_of(passes, [&](const PassInvocation &inv) { return inv.info->name == passName; });
+  return llvm::any_of(passes,
+                      [&](const PassInvocation &inv) { return inv.info->name == passName; });
 }

@@ -13,9 +13,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "transforms/BindingFacts.h"
 #include "transforms/Pass.h"
 #include "transforms/Passes.h"
-#include "transforms/BindingFacts.h"
 
 #include "ir/Op.h"
 #include "ir/Visitor.h"
@@ -115,8 +115,8 @@ public:
     llvm::Expected<Expr> empty = builder_.normalize(tupleExpr({}));
     if (!empty)
       return empty.takeError();
-    return builder_.emitBinding(make<VarBindingNode>(binding->var, std::move(*empty),
-                                                     binding->loc));
+    return builder_.emitBinding(
+        make<VarBindingNode>(binding->var, std::move(*empty), binding->loc));
   }
 
 private:

@@ -98,8 +98,6 @@ void graft::registerRemovePurityCheckingPass() {
   info.summary = "Marks pure functions relax.force_pure and unwraps call_pure_packed, "
                  "call_inplace_packed and invoke_pure_closure";
   info.preconditions = "none";
-  info.create = [](const PassOptions &) {
-    return std::make_unique<RemovePurityCheckingPass>();
-  };
+  info.create = [](const PassOptions &) { return std::make_unique<RemovePurityCheckingPass>(); };
   registerPass(std::move(info));
 }

@@ -93,9 +93,9 @@ bool isPrimFuncCallee(const CallNode &call, const IRModule &module) {
 /// capture region.
 struct Region {
   bool isAlloc = false;
-  bool inDataflow = false;       ///< Some binding sits in a dataflow block.
+  bool inDataflow = false;             ///< Some binding sits in a dataflow block.
   const FunctionNode *owner = nullptr; ///< Innermost function holding the region.
-  std::string fnName;            ///< Top-level function's name (capture naming).
+  std::string fnName;                  ///< Top-level function's name (capture naming).
   std::vector<const BindingNode *> bindings;
   std::vector<const VarNode *> inputs;
   llvm::DenseSet<const VarNode *> inputSet;
@@ -289,14 +289,12 @@ bool Planner::isStaticSInfo(const StructInfoNode *s, VarList *vars, TirList *tir
   }
   case NodeKind::ShapeSInfo: {
     const auto *shape = llvm::cast<ShapeSInfoNode>(s);
-    return shape->values && all(*shape->values, [&](const PrimExpr &d) {
-             return isStaticPrim(d.get(), tirs);
-           });
+    return shape->values &&
+           all(*shape->values, [&](const PrimExpr &d) { return isStaticPrim(d.get(), tirs); });
   }
   case NodeKind::TupleSInfo:
-    return all(llvm::cast<TupleSInfoNode>(s)->fields, [&](const StructInfo &f) {
-      return isStaticSInfo(f.get(), vars, tirs);
-    });
+    return all(llvm::cast<TupleSInfoNode>(s)->fields,
+               [&](const StructInfo &f) { return isStaticSInfo(f.get(), vars, tirs); });
   default:
     return false;
   }
@@ -1031,8 +1029,6 @@ void graft::registerRewriteCUDAGraphPass() {
                  "CUDA-graph capture functions (when relax.backend.use_cuda_graph is true)";
   info.preconditions = "after static-plan-block-memory; no dataflow block and no pure function "
                        "without relax.force_pure where a launch goes";
-  info.create = [](const PassOptions &) {
-    return std::make_unique<RewriteCUDAGraphPass>();
-  };
+  info.create = [](const PassOptions &) { return std::make_unique<RewriteCUDAGraphPass>(); };
   registerPass(std::move(info));
 }

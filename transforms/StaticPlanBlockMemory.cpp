@@ -64,8 +64,8 @@ namespace {
 constexpr int64_t kMatchRange = 16;
 
 struct Storage {
-  int64_t bytes = 0;  ///< Constant size (grows when a smaller storage is enlarged).
-  PrimExpr symBytes;  ///< Set when the size is symbolic.
+  int64_t bytes = 0; ///< Constant size (grows when a smaller storage is enlarged).
+  PrimExpr symBytes; ///< Set when the size is symbolic.
   DataType dtype;
   std::string scope;
   Var var; ///< Set when the rewrite emits its alloc_storage.
@@ -157,7 +157,9 @@ struct Tokens {
   }
 };
 
-const StringImmNode *asString(const ExprNode *e) { return llvm::dyn_cast_or_null<StringImmNode>(e); }
+const StringImmNode *asString(const ExprNode *e) {
+  return llvm::dyn_cast_or_null<StringImmNode>(e);
+}
 
 /// The ExternFunc symbol a call goes to (`R.call_packed("sym", ...)`), or "".
 llvm::StringRef externSymbol(const CallNode &call) {
@@ -184,15 +186,20 @@ PrimExpr foldBinary(PrimOp op, const PrimExpr &a, const PrimExpr &b) {
   llvm::Optional<int64_t> ca = asConstInt(a.get()), cb = asConstInt(b.get());
   if (ca && cb) {
     switch (op) {
-    case PrimOp::Add: return intImm(*ca + *cb, a->dtype);
-    case PrimOp::Sub: return intImm(*ca - *cb, a->dtype);
-    case PrimOp::Max: return intImm(std::max(*ca, *cb), a->dtype);
-    case PrimOp::Min: return intImm(std::min(*ca, *cb), a->dtype);
+    case PrimOp::Add:
+      return intImm(*ca + *cb, a->dtype);
+    case PrimOp::Sub:
+      return intImm(*ca - *cb, a->dtype);
+    case PrimOp::Max:
+      return intImm(std::max(*ca, *cb), a->dtype);
+    case PrimOp::Min:
+      return intImm(std::min(*ca, *cb), a->dtype);
     case PrimOp::FloorDiv: {
       int64_t q = *ca / *cb;
       return intImm((*ca % *cb != 0 && ((*ca < 0) != (*cb < 0))) ? q - 1 : q, a->dtype);
     }
-    default: break;
+    default:
+      break;
     }
   }
   if ((op == PrimOp::Add || op == PrimOp::Sub) && cb && *cb == 0)
@@ -328,8 +335,7 @@ private:
   llvm::Expected<Var> emitStorage(PrimExpr bytes, Expr dev, const std::string &scope,
                                   DataType dtype, std::vector<Binding> &out);
   llvm::Expected<Binding> tensorIn(const BindingNode *b, Var storage, Expr shape);
-  llvm::Expected<Binding> rewriteAlloc(const BindingNode *b, Token *t,
-                                       std::vector<Binding> &out);
+  llvm::Expected<Binding> rewriteAlloc(const BindingNode *b, Token *t, std::vector<Binding> &out);
   llvm::Expected<llvm::Optional<Binding>> rewriteDynamicOutput(const BindingNode *b,
                                                                std::vector<Binding> &out);
 
@@ -356,8 +362,8 @@ static llvm::Error readIntDict(const FunctionNode &fn, llvm::StringRef attr,
     return needsError(kPassName, attr + " to be a dict of integers");
   for (const auto &[name, value] : dict->getDict()) {
     if (value.kind() != AttrValue::Kind::Int)
-      return needsError(kPassName, "integer values in " + attr + "; '" + name +
-                                       "' is not an integer");
+      return needsError(kPassName,
+                        "integer values in " + attr + "; '" + name + "' is not an integer");
     out[name] = value.getInt();
   }
   return llvm::Error::success();
@@ -593,17 +599,16 @@ static llvm::Expected<Expr> inferredCall(const IRModule &module, const char *op,
   llvm::Expected<StructInfo> sinfo = inferCallSInfo(probe, ictx);
   if (!sinfo)
     return sinfo.takeError();
-  return Expr(make<CallNode>(getOp(op), std::move(args), nullptr, std::vector<StructInfo>{},
-                             *sinfo));
+  return Expr(
+      make<CallNode>(getOp(op), std::move(args), nullptr, std::vector<StructInfo>{}, *sinfo));
 }
 
 /// Emits `storage = R.memory.alloc_storage(R.shape([bytes]), dev, scope, dtype)`.
 llvm::Expected<Var> Planner::emitStorage(PrimExpr bytes, Expr dev, const std::string &scope,
                                          DataType dtype, std::vector<Binding> &out) {
-  llvm::Expected<Expr> alloc =
-      inferredCall(module_, "relax.memory.alloc_storage",
-                   {shapeExpr({std::move(bytes)}), std::move(dev), stringImm(scope),
-                    dataTypeImm(dtype)});
+  llvm::Expected<Expr> alloc = inferredCall(
+      module_, "relax.memory.alloc_storage",
+      {shapeExpr({std::move(bytes)}), std::move(dev), stringImm(scope), dataTypeImm(dtype)});
   if (!alloc)
     return alloc.takeError();
   Var storage = make<VarNode>("storage", (*alloc)->sinfo);
@@ -614,10 +619,9 @@ llvm::Expected<Var> Planner::emitStorage(PrimExpr bytes, Expr dev, const std::st
 /// `b`'s var bound to `R.memory.alloc_tensor(storage, 0, shape, dtype, dev)`.
 llvm::Expected<Binding> Planner::tensorIn(const BindingNode *b, Var storage, Expr shape) {
   const auto *call = llvm::cast<CallNode>(b->value.get());
-  llvm::Expected<Expr> tensor =
-      inferredCall(module_, "relax.memory.alloc_tensor",
-                   {std::move(storage), primValueInt(0), std::move(shape), call->args[1],
-                    call->args[2]});
+  llvm::Expected<Expr> tensor = inferredCall(
+      module_, "relax.memory.alloc_tensor",
+      {std::move(storage), primValueInt(0), std::move(shape), call->args[1], call->args[2]});
   if (!tensor)
     return tensor.takeError();
   return Binding(make<VarBindingNode>(b->var, std::move(*tensor), b->loc));
@@ -641,8 +645,8 @@ llvm::Expected<Binding> Planner::rewriteAlloc(const BindingNode *b, Token *t,
 /// shape is symbolic (typically a function output) still gets a storage of
 /// its own, sized by the upper bounds: the product of the bounded dims left
 /// to right, times the element bytes. Returns None when that does not apply.
-llvm::Expected<llvm::Optional<Binding>>
-Planner::rewriteDynamicOutput(const BindingNode *b, std::vector<Binding> &out) {
+llvm::Expected<llvm::Optional<Binding>> Planner::rewriteDynamicOutput(const BindingNode *b,
+                                                                      std::vector<Binding> &out) {
   const auto *call = llvm::dyn_cast<CallNode>(b->value.get());
   const auto *t = llvm::dyn_cast_or_null<TensorSInfoNode>(b->var->sinfo.get());
   const std::vector<PrimExpr> *dims = t ? t->shapeValues() : nullptr;
@@ -717,9 +721,9 @@ llvm::Expected<SeqExpr> Planner::rewrite(const SeqExprNode *seq) {
       blockChanged = true;
     }
     changed |= blockChanged;
-    blocks.push_back(blockChanged ? make<BindingBlockNode>(std::move(out), block->isDataflow,
-                                                           block->loc)
-                                  : block);
+    blocks.push_back(blockChanged
+                         ? make<BindingBlockNode>(std::move(out), block->isDataflow, block->loc)
+                         : block);
   }
   if (!changed)
     return SeqExpr(seq);

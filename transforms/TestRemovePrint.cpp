@@ -36,8 +36,7 @@ public:
     const StringImmNode *format = printFormat(*binding);
     // A print whose (void) result is read elsewhere stays: removing its
     // binding would leave a use without a definition.
-    if (format && llvm::StringRef(format->value).startswith(prefix_) &&
-        binding->var->name == "_") {
+    if (format && llvm::StringRef(format->value).startswith(prefix_) && binding->var->name == "_") {
       ++removed;
       return llvm::Error::success(); // Emit nothing: the binding is gone.
     }

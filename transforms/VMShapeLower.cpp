@@ -68,7 +68,8 @@ struct Slot {
 
 /// Structural hash of a PrimExpr with vars by identity (ExprDeepEqual keys).
 size_t hashPrim(const PrimExprNode *e) {
-  size_t h = static_cast<size_t>(e->getKind()) * 1000003u ^ std::hash<std::string>()(e->dtype.str());
+  size_t h =
+      static_cast<size_t>(e->getKind()) * 1000003u ^ std::hash<std::string>()(e->dtype.str());
   auto mix = [&](size_t v) { h = h * 31 + v + 0x9e3779b9 + (h << 6) + (h >> 2); };
   if (const auto *i = llvm::dyn_cast<IntImmNode>(e))
     mix(std::hash<int64_t>()(i->value));
@@ -317,11 +318,9 @@ private:
                              bool dynamicOnly, const std::string &ctx,
                              std::vector<MatchTodo> &todos);
   llvm::Error checkTensor(const TensorSInfoNode &t, const Expr &value, bool alwaysCheck,
-                          bool dynamicOnly, const std::string &ctx,
-                          std::vector<MatchTodo> &todos);
+                          bool dynamicOnly, const std::string &ctx, std::vector<MatchTodo> &todos);
   llvm::Error checkTuple(const TupleSInfoNode &t, const Expr &value, bool alwaysCheck,
-                         bool dynamicOnly, const std::string &ctx,
-                         std::vector<MatchTodo> &todos);
+                         bool dynamicOnly, const std::string &ctx, std::vector<MatchTodo> &todos);
   llvm::Expected<std::vector<MatchTodo>> runMatch(const std::vector<MatchTodo> &todos,
                                                   bool requireComputed);
   llvm::Error emitOutstandingCompute();
@@ -455,12 +454,12 @@ llvm::Error ShapeLowerer::checkParams(const FunctionNode &fn) {
   std::vector<MatchTodo> todos;
   for (size_t i = 0; i < fn.params.size(); ++i) {
     const Var &p = fn.params[i];
-    std::string ctx = emitErrCtx_ ? llvm::formatv("ErrorContext(fn={0}, loc=param[{1}], "
-                                                  "param={2}, annotation={3}) ",
-                                                  fnName_, i, p->name,
-                                                  printStructInfo(p->sinfo.get()))
-                                        .str()
-                                  : std::string();
+    std::string ctx = emitErrCtx_
+                          ? llvm::formatv("ErrorContext(fn={0}, loc=param[{1}], "
+                                          "param={2}, annotation={3}) ",
+                                          fnName_, i, p->name, printStructInfo(p->sinfo.get()))
+                                .str()
+                          : std::string();
     if (llvm::Error err = checkMatchCast(p->sinfo.get(), p, true, i >= numInput, ctx, todos))
       return err;
   }
@@ -483,8 +482,8 @@ llvm::Error ShapeLowerer::settle(std::vector<MatchTodo> todos) {
 //===----------------------------------------------------------------------===//
 
 llvm::Error ShapeLowerer::checkMatchCast(const StructInfoNode *s, const Expr &value,
-                                         bool alwaysCheck, bool dynamicOnly,
-                                         const std::string &ctx, std::vector<MatchTodo> &todos) {
+                                         bool alwaysCheck, bool dynamicOnly, const std::string &ctx,
+                                         std::vector<MatchTodo> &todos) {
   const StructInfoNode *have = value->sinfo.get();
   // A value whose static struct info already satisfies the target needs no
   // check at a match_cast or a return.
@@ -523,8 +522,8 @@ llvm::Error ShapeLowerer::checkMatchCast(const StructInfoNode *s, const Expr &va
   return llvm::Error::success(); // R.Object: anything goes.
 }
 
-llvm::Error ShapeLowerer::checkTensor(const TensorSInfoNode &t, const Expr &value,
-                                      bool alwaysCheck, bool dynamicOnly, const std::string &ctx,
+llvm::Error ShapeLowerer::checkTensor(const TensorSInfoNode &t, const Expr &value, bool alwaysCheck,
+                                      bool dynamicOnly, const std::string &ctx,
                                       std::vector<MatchTodo> &todos) {
   const std::vector<PrimExpr> *dims = t.shapeValues();
   // A shape held in a var (`R.Tensor(s)`) is matched against the values of
@@ -539,17 +538,17 @@ llvm::Error ShapeLowerer::checkTensor(const TensorSInfoNode &t, const Expr &valu
     return llvm::Error::success(); // A static weight: checked once, elsewhere.
   const StructInfoNode *have = value->sinfo.get();
   if (alwaysCheck || !have || !isBaseOf(tensorSInfoNDim(t.ndim, t.dtype).get(), have))
-    if (llvm::Error err = emitBuiltin("vm.builtin.check_tensor_info",
-                                      {value, primValueInt(t.ndim), dataTypeImm(t.dtype),
-                                       errCtx(ctx)}))
+    if (llvm::Error err =
+            emitBuiltin("vm.builtin.check_tensor_info",
+                        {value, primValueInt(t.ndim), dataTypeImm(t.dtype), errCtx(ctx)}))
       return err;
   if (dims)
     todos.push_back({value, *dims, ctx});
   return llvm::Error::success();
 }
 
-llvm::Error ShapeLowerer::checkTuple(const TupleSInfoNode &t, const Expr &value,
-                                     bool alwaysCheck, bool dynamicOnly, const std::string &ctx,
+llvm::Error ShapeLowerer::checkTuple(const TupleSInfoNode &t, const Expr &value, bool alwaysCheck,
+                                     bool dynamicOnly, const std::string &ctx,
                                      std::vector<MatchTodo> &todos) {
   const auto *have = llvm::dyn_cast_or_null<TupleSInfoNode>(value->sinfo.get());
   if (have && have->fields.size() != t.fields.size())
@@ -557,13 +556,14 @@ llvm::Error ShapeLowerer::checkTuple(const TupleSInfoNode &t, const Expr &value,
                      std::to_string(have->fields.size()) + " fields, expected " +
                      std::to_string(t.fields.size()) + ") in function '" + fnName_ + "'");
   if (alwaysCheck || !have)
-    if (llvm::Error err = emitBuiltin("vm.builtin.check_tuple_info",
-                                      {value, primValueInt(static_cast<int64_t>(t.fields.size())),
-                                       errCtx(ctx)}))
+    if (llvm::Error err =
+            emitBuiltin("vm.builtin.check_tuple_info",
+                        {value, primValueInt(static_cast<int64_t>(t.fields.size())), errCtx(ctx)}))
       return err;
   for (size_t i = 0; i < t.fields.size(); ++i)
-    if (llvm::Error err = checkMatchCast(t.fields[i].get(), tupleGetItem(value, static_cast<int>(i)),
-                                         alwaysCheck, dynamicOnly, ctx, todos))
+    if (llvm::Error err =
+            checkMatchCast(t.fields[i].get(), tupleGetItem(value, static_cast<int>(i)), alwaysCheck,
+                           dynamicOnly, ctx, todos))
       return err;
   return llvm::Error::success();
 }
@@ -634,8 +634,8 @@ llvm::Error ShapeLowerer::emitBuiltin(llvm::StringRef name, std::vector<Expr> ar
 // Matching and computing (TVM's RunMatch, EmitOutstandingPrimExprCompute).
 //===----------------------------------------------------------------------===//
 
-llvm::Expected<std::vector<MatchTodo>>
-ShapeLowerer::runMatch(const std::vector<MatchTodo> &todos, bool requireComputed) {
+llvm::Expected<std::vector<MatchTodo>> ShapeLowerer::runMatch(const std::vector<MatchTodo> &todos,
+                                                              bool requireComputed) {
   std::vector<MatchTodo> outstanding;
   for (const MatchTodo &item : todos) {
     bool isPrim = llvm::isa_and_nonnull<PrimSInfoNode>(item.input->sinfo.get());
@@ -674,9 +674,8 @@ ShapeLowerer::runMatch(const std::vector<MatchTodo> &todos, bool requireComputed
       outstanding.push_back(item);
     args.push_back(errCtx(item.errCtx));
     if (!allNop)
-      if (llvm::Error err = emitBuiltin(isPrim ? "vm.builtin.match_prim_value"
-                                               : "vm.builtin.match_shape",
-                                        std::move(args)))
+      if (llvm::Error err = emitBuiltin(
+              isPrim ? "vm.builtin.match_prim_value" : "vm.builtin.match_shape", std::move(args)))
         return err;
   }
   return outstanding;
@@ -744,10 +743,10 @@ llvm::Expected<Expr> ShapeLowerer::makePrimValue(const PrimValueNode &value) {
   auto arg = loadArg(value.value.get());
   if (!arg)
     return arg.takeError();
-  return builder_.normalize(make<CallNode>(
-      make<ExternFuncNode>("vm.builtin.make_prim_value"),
-      std::vector<Expr>{heap_, primValueInt(arg->first), primValueInt(arg->second)}, nullptr,
-      std::vector<StructInfo>{value.sinfo}));
+  return builder_.normalize(
+      make<CallNode>(make<ExternFuncNode>("vm.builtin.make_prim_value"),
+                     std::vector<Expr>{heap_, primValueInt(arg->first), primValueInt(arg->second)},
+                     nullptr, std::vector<StructInfo>{value.sinfo}));
 }
 
 llvm::Expected<Expr> ShapeLowerer::rewriteExpr(const Expr &e) {
@@ -772,9 +771,10 @@ llvm::Error ShapeLowerer::rewriteBinding(const BindingNode *binding) {
   if (!value)
     return value.takeError();
   // Printing struct info costs; skip it when the strings are not emitted.
-  std::string ctx = emitErrCtx_ ? "ErrorContext(match_cast, struct_info=" +
-                                      printStructInfo(mc->castSInfo.get()) + ") "
-                                : std::string();
+  std::string ctx =
+      emitErrCtx_
+          ? "ErrorContext(match_cast, struct_info=" + printStructInfo(mc->castSInfo.get()) + ") "
+          : std::string();
   std::vector<MatchTodo> todos;
   if (llvm::Error err = checkMatchCast(mc->castSInfo.get(), *value, false, false, ctx, todos))
     return err;
@@ -876,9 +876,9 @@ public:
 
 private:
   static llvm::Error passNeeds(const std::string &why) {
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        llvm::Twine("pass ") + kPassName + " needs lambda-lifted functions (" + why + ")");
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   llvm::Twine("pass ") + kPassName +
+                                       " needs lambda-lifted functions (" + why + ")");
   }
 
   bool emitErrCtx_;

@@ -29,24 +29,20 @@ public:
   const Value &operator[](size_t i) const { return args_[i]; }
 
   llvm::Error error(const llvm::Twine &msg) const {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   name_ + llvm::Twine(": ") + msg);
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), name_ + llvm::Twine(": ") + msg);
   }
   llvm::Error arity(size_t lo, size_t hi) const {
     if (args_.size() >= lo && args_.size() <= hi)
       return llvm::Error::success();
     if (lo == hi)
-      return error(llvm::formatv("expects {0} arguments but got {1}", lo,
-                                 args_.size()));
+      return error(llvm::formatv("expects {0} arguments but got {1}", lo, args_.size()));
     return error(llvm::formatv("expects {0} to {1} arguments but got {2}", lo,
-                               hi == SIZE_MAX ? std::string("any")
-                                              : std::to_string(hi),
+                               hi == SIZE_MAX ? std::string("any") : std::to_string(hi),
                                args_.size()));
   }
 
   llvm::Error typeError(size_t i, llvm::StringRef expected) const {
-    return error(llvm::formatv("argument {0} must be {1} but is {2}", i,
-                               expected, args_[i].str()));
+    return error(llvm::formatv("argument {0} must be {1} but is {2}", i, expected, args_[i].str()));
   }
 
   Expected<int64_t> getInt(size_t i) const {
@@ -86,18 +82,17 @@ private:
   ArrayRef<Value> args_;
 };
 
-#define GRAFT_TRY(var, expr)                                                   \
-  auto var##OrErr = (expr);                                                    \
-  if (!var##OrErr)                                                             \
-    return var##OrErr.takeError();                                             \
+#define GRAFT_TRY(var, expr)                                                                       \
+  auto var##OrErr = (expr);                                                                        \
+  if (!var##OrErr)                                                                                 \
+    return var##OrErr.takeError();                                                                 \
   auto var = *var##OrErr
 
-#define GRAFT_CHECK(expr)                                                      \
-  if (llvm::Error err_ = (expr))                                               \
-    return err_
+#define GRAFT_CHECK(expr)                                                                          \
+  if (llvm::Error err_ = (expr))                                                                   \
+  return err_
 
-using Impl = Expected<Value> (*)(VirtualMachine &, const void *,
-                                 ArrayRef<Value>);
+using Impl = Expected<Value> (*)(VirtualMachine &, const void *, ArrayRef<Value>);
 
 // Memory -----------------------------------------------------------------------
 
@@ -123,8 +118,7 @@ llvm::Error checkScope(const ArgReader &r, size_t i) {
   return llvm::Error::success();
 }
 
-Expected<Value> allocStorage(VirtualMachine &, const void *name,
-                             ArrayRef<Value> args) {
+Expected<Value> allocStorage(VirtualMachine &, const void *name, ArrayRef<Value> args) {
   ArgReader r(name, args);
   GRAFT_CHECK(r.arity(4, 5));
   GRAFT_TRY(vm, r.ctx(0));
@@ -139,12 +133,10 @@ Expected<Value> allocStorage(VirtualMachine &, const void *name,
   auto mem = alloc->allocate(bytes);
   if (!mem)
     return r.error(llvm::toString(mem.takeError()));
-  return Value::object(
-      makeRef<StorageObj>(alloc, *mem, bytes, alloc->dlDevice()));
+  return Value::object(makeRef<StorageObj>(alloc, *mem, bytes, alloc->dlDevice()));
 }
 
-Expected<Value> allocTensor(VirtualMachine &, const void *name,
-                            ArrayRef<Value> args) {
+Expected<Value> allocTensor(VirtualMachine &, const void *name, ArrayRef<Value> args) {
   ArgReader r(name, args);
   GRAFT_CHECK(r.arity(4, 5));
   GRAFT_TRY(storage, r.get<StorageObj>(0, "a storage"));
@@ -160,8 +152,7 @@ Expected<Value> allocTensor(VirtualMachine &, const void *name,
   return Value::object(*t);
 }
 
-Expected<Value> allocShapeHeap(VirtualMachine &, const void *name,
-                               ArrayRef<Value> args) {
+Expected<Value> allocShapeHeap(VirtualMachine &, const void *name, ArrayRef<Value> args) {
   ArgReader r(name, args);
   GRAFT_CHECK(r.arity(2, 2));
   GRAFT_TRY(vm, r.ctx(0));
@@ -177,11 +168,9 @@ Expected<Value> allocShapeHeap(VirtualMachine &, const void *name,
 
 /// A copy of `t` on VM device `dstIdx`. The copy runs on the non-host side
 /// (a CUDA device copies to and from the host).
-Expected<Value> copyTensorTo(VirtualMachine &vm, const TensorObj &t,
-                             size_t dstIdx) {
+Expected<Value> copyTensorTo(VirtualMachine &vm, const TensorObj &t, size_t dstIdx) {
   if (!t.isCompact())
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "cannot copy a strided tensor");
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "cannot copy a strided tensor");
   const auto &alloc = vm.allocator(dstIdx);
   auto dst = TensorObj::empty(alloc, t.shape(), t.dtype());
   if (!dst)
@@ -193,14 +182,12 @@ Expected<Value> copyTensorTo(VirtualMachine &vm, const TensorObj &t,
       return srcIdx.takeError();
     dev = &vm.allocator(*srcIdx)->device();
   }
-  if (auto err = dev->copy((*dst)->bytes(), alloc->dlDevice(), t.bytes(),
-                           t.device(), t.byteSize()))
+  if (auto err = dev->copy((*dst)->bytes(), alloc->dlDevice(), t.bytes(), t.device(), t.byteSize()))
     return err;
   return Value::object(*dst);
 }
 
-Expected<Value> toDevice(VirtualMachine &vm, const void *name,
-                         ArrayRef<Value> args) {
+Expected<Value> toDevice(VirtualMachine &vm, const void *name, ArrayRef<Value> args) {
   ArgReader r(name, args);
   GRAFT_CHECK(r.arity(3, 3));
   GRAFT_TRY(t, r.get<TensorObj>(0, "a tensor"));
@@ -218,25 +205,21 @@ Expected<Value> toDevice(VirtualMachine &vm, const void *name,
 
 // Values and tuples ------------------------------------------------------------
 
-Expected<Value> nullValue(VirtualMachine &, const void *name,
-                          ArrayRef<Value> args) {
+Expected<Value> nullValue(VirtualMachine &, const void *name, ArrayRef<Value> args) {
   GRAFT_CHECK(ArgReader(name, args).arity(0, 0));
   return Value();
 }
 
-Expected<Value> copyValue(VirtualMachine &, const void *name,
-                          ArrayRef<Value> args) {
+Expected<Value> copyValue(VirtualMachine &, const void *name, ArrayRef<Value> args) {
   GRAFT_CHECK(ArgReader(name, args).arity(1, 1));
   return args[0];
 }
 
-Expected<Value> makeTuple(VirtualMachine &, const void *,
-                          ArrayRef<Value> args) {
+Expected<Value> makeTuple(VirtualMachine &, const void *, ArrayRef<Value> args) {
   return Value::tuple(args);
 }
 
-Expected<Value> tupleGetItem(VirtualMachine &, const void *name,
-                             ArrayRef<Value> args) {
+Expected<Value> tupleGetItem(VirtualMachine &, const void *name, ArrayRef<Value> args) {
   ArgReader r(name, args);
   GRAFT_CHECK(r.arity(2, 2));
   GRAFT_TRY(tuple, r.get<TupleObj>(0, "a tuple"));
@@ -264,8 +247,7 @@ Expected<int64_t> readScalar(const ArgReader &r, const TensorObj &t) {
     std::memcpy(&v, p, sizeof v);
     return static_cast<int64_t>(v);
   };
-  bool isInt = dt.code == kDLInt || dt.code == kDLUInt ||
-               dt.code == graft::kernels::kGraftDLBool;
+  bool isInt = dt.code == kDLInt || dt.code == kDLUInt || dt.code == graft::kernels::kGraftDLBool;
   if (isInt && dt.bits == 8)
     return dt.code == kDLInt ? load(int8_t()) : load(uint8_t());
   if (isInt && dt.bits == 16)
@@ -274,17 +256,14 @@ Expected<int64_t> readScalar(const ArgReader &r, const TensorObj &t) {
     return dt.code == kDLInt ? load(int32_t()) : load(uint32_t());
   if (isInt && dt.bits == 64)
     return load(int64_t());
-  return r.error("expected an int, uint or bool tensor but got " +
-                 dtypeStr(dt));
+  return r.error("expected an int, uint or bool tensor but got " + dtypeStr(dt));
 }
 
-Expected<Value> readIfCond(VirtualMachine &vm, const void *name,
-                           ArrayRef<Value> args) {
+Expected<Value> readIfCond(VirtualMachine &vm, const void *name, ArrayRef<Value> args) {
   ArgReader r(name, args);
   GRAFT_CHECK(r.arity(1, 1));
   if (args[0].isBool() || args[0].isInt())
-    return Value::boolean(args[0].isBool() ? args[0].getBool()
-                                           : args[0].getInt() != 0);
+    return Value::boolean(args[0].isBool() ? args[0].getBool() : args[0].getInt() != 0);
   GRAFT_TRY(t, r.get<TensorObj>(0, "a bool, an int or a scalar tensor"));
   if (vm.captureOpen())
     return r.error("host read refused while a CUDA-graph capture is open");
@@ -302,22 +281,18 @@ enum MatchCode : int64_t {
 };
 
 /// The heap slot `slot` of `heap` (an int64 host tensor), or an error.
-Expected<int64_t *> heapSlot(const ArgReader &r, const Value &heap,
-                             int64_t slot) {
+Expected<int64_t *> heapSlot(const ArgReader &r, const Value &heap, int64_t slot) {
   auto *t = heap.as<TensorObj>();
-  if (!t || !dtypeEqual(t->dtype(), DLDataType{kDLInt, 64, 1}) ||
-      t->shape().size() != 1)
-    return r.error("the shape heap must be a one-dim int64 tensor but is " +
-                   heap.str());
+  if (!t || !dtypeEqual(t->dtype(), DLDataType{kDLInt, 64, 1}) || t->shape().size() != 1)
+    return r.error("the shape heap must be a one-dim int64 tensor but is " + heap.str());
   if (slot < 0 || slot >= t->shape()[0])
-    return r.error(llvm::formatv("heap slot {0} is out of range (heap of {1})",
-                                 slot, t->shape()[0]));
+    return r.error(
+        llvm::formatv("heap slot {0} is out of range (heap of {1})", slot, t->shape()[0]));
   return reinterpret_cast<int64_t *>(t->bytes()) + slot;
 }
 
-llvm::Error matchOne(const ArgReader &r, const Value &heap, int64_t code,
-                     int64_t v, int64_t got, const llvm::Twine &where,
-                     const std::string &err) {
+llvm::Error matchOne(const ArgReader &r, const Value &heap, int64_t code, int64_t v, int64_t got,
+                     const llvm::Twine &where, const std::string &err) {
   switch (code) {
   case kAssertEqualToImm:
     if (got != v)
@@ -344,8 +319,7 @@ llvm::Error matchOne(const ArgReader &r, const Value &heap, int64_t code,
   return r.error(llvm::formatv("unknown match code {0}", code));
 }
 
-Expected<Value> matchShape(VirtualMachine &, const void *name,
-                           ArrayRef<Value> args) {
+Expected<Value> matchShape(VirtualMachine &, const void *name, ArrayRef<Value> args) {
   ArgReader r(name, args);
   GRAFT_CHECK(r.arity(3, SIZE_MAX));
   GRAFT_TRY(n, r.getInt(2));
@@ -368,14 +342,12 @@ Expected<Value> matchShape(VirtualMachine &, const void *name,
   for (int64_t i = 0; i < n; ++i) {
     GRAFT_TRY(code, r.getInt(3 + 2 * i));
     GRAFT_TRY(v, r.getInt(4 + 2 * i));
-    GRAFT_CHECK(matchOne(r, args[1], code, v, dims[i],
-                         "shape[" + llvm::Twine(i) + "]", err));
+    GRAFT_CHECK(matchOne(r, args[1], code, v, dims[i], "shape[" + llvm::Twine(i) + "]", err));
   }
   return Value();
 }
 
-Expected<Value> matchPrimValue(VirtualMachine &, const void *name,
-                               ArrayRef<Value> args) {
+Expected<Value> matchPrimValue(VirtualMachine &, const void *name, ArrayRef<Value> args) {
   ArgReader r(name, args);
   GRAFT_CHECK(r.arity(5, 5));
   GRAFT_TRY(got, r.getInt(0));
@@ -388,8 +360,7 @@ Expected<Value> matchPrimValue(VirtualMachine &, const void *name,
 /// make_shape / make_prim_value codes.
 enum MakeCode : int64_t { kUseImm = 0, kLoadShape = 1 };
 
-Expected<int64_t> makeOne(const ArgReader &r, const Value &heap, int64_t code,
-                          int64_t v) {
+Expected<int64_t> makeOne(const ArgReader &r, const Value &heap, int64_t code, int64_t v) {
   if (code == kUseImm)
     return v;
   if (code != kLoadShape)
@@ -398,8 +369,7 @@ Expected<int64_t> makeOne(const ArgReader &r, const Value &heap, int64_t code,
   return *slot;
 }
 
-Expected<Value> makeShape(VirtualMachine &, const void *name,
-                          ArrayRef<Value> args) {
+Expected<Value> makeShape(VirtualMachine &, const void *name, ArrayRef<Value> args) {
   ArgReader r(name, args);
   GRAFT_CHECK(r.arity(2, SIZE_MAX));
   GRAFT_TRY(n, r.getInt(1));
@@ -417,8 +387,7 @@ Expected<Value> makeShape(VirtualMachine &, const void *name,
   return Value::shape(dims);
 }
 
-Expected<Value> makePrimValue(VirtualMachine &, const void *name,
-                              ArrayRef<Value> args) {
+Expected<Value> makePrimValue(VirtualMachine &, const void *name, ArrayRef<Value> args) {
   ArgReader r(name, args);
   GRAFT_CHECK(r.arity(3, 3));
   GRAFT_TRY(code, r.getInt(1));
@@ -427,24 +396,21 @@ Expected<Value> makePrimValue(VirtualMachine &, const void *name,
   return Value::integer(out);
 }
 
-Expected<Value> shapeOf(VirtualMachine &, const void *name,
-                        ArrayRef<Value> args) {
+Expected<Value> shapeOf(VirtualMachine &, const void *name, ArrayRef<Value> args) {
   ArgReader r(name, args);
   GRAFT_CHECK(r.arity(1, 1));
   GRAFT_TRY(t, r.get<TensorObj>(0, "a tensor"));
   return Value::shape(t->shape());
 }
 
-Expected<Value> tensorToShape(VirtualMachine &vm, const void *name,
-                              ArrayRef<Value> args) {
+Expected<Value> tensorToShape(VirtualMachine &vm, const void *name, ArrayRef<Value> args) {
   ArgReader r(name, args);
   GRAFT_CHECK(r.arity(1, 1));
   GRAFT_TRY(t, r.get<TensorObj>(0, "a tensor"));
   DLDataType dt = t->dtype();
-  if (t->shape().size() != 1 || dt.code != kDLInt ||
-      (dt.bits != 32 && dt.bits != 64) || !t->isCompact())
-    return r.error("expected a compact one-dim int32 or int64 tensor but got " +
-                   args[0].str());
+  if (t->shape().size() != 1 || dt.code != kDLInt || (dt.bits != 32 && dt.bits != 64) ||
+      !t->isCompact())
+    return r.error("expected a compact one-dim int32 or int64 tensor but got " + args[0].str());
   if (t->device().device_type != kDLCPU)
     return r.error("reading a " + deviceStr(t->device()) +
                    " tensor on the host is not supported yet");
@@ -465,8 +431,7 @@ Expected<Value> tensorToShape(VirtualMachine &vm, const void *name,
   return Value::shape(dims);
 }
 
-Expected<Value> reshape(VirtualMachine &, const void *name,
-                        ArrayRef<Value> args) {
+Expected<Value> reshape(VirtualMachine &, const void *name, ArrayRef<Value> args) {
   ArgReader r(name, args);
   GRAFT_CHECK(r.arity(2, 2));
   GRAFT_TRY(t, r.get<TensorObj>(0, "a tensor"));
@@ -479,8 +444,7 @@ Expected<Value> reshape(VirtualMachine &, const void *name,
 
 // Checks -----------------------------------------------------------------------
 
-Expected<Value> checkTensorInfo(VirtualMachine &, const void *name,
-                                ArrayRef<Value> args) {
+Expected<Value> checkTensorInfo(VirtualMachine &, const void *name, ArrayRef<Value> args) {
   ArgReader r(name, args);
   GRAFT_CHECK(r.arity(3, 4));
   std::string err = r.errCtx(args.size() - 1);
@@ -495,14 +459,13 @@ Expected<Value> checkTensorInfo(VirtualMachine &, const void *name,
   if (args.size() == 4 && !args[2].isNone()) {
     GRAFT_TRY(dt, r.getDType(2));
     if (!dtypeEqual(dt, t->dtype()))
-      return r.error(err + "ValueError: expect Tensor with dtype " +
-                     dtypeStr(dt) + " but got " + dtypeStr(t->dtype()));
+      return r.error(err + "ValueError: expect Tensor with dtype " + dtypeStr(dt) + " but got " +
+                     dtypeStr(t->dtype()));
   }
   return Value();
 }
 
-Expected<Value> checkShapeInfo(VirtualMachine &, const void *name,
-                               ArrayRef<Value> args) {
+Expected<Value> checkShapeInfo(VirtualMachine &, const void *name, ArrayRef<Value> args) {
   ArgReader r(name, args);
   GRAFT_CHECK(r.arity(3, 3));
   std::string err = r.errCtx(2);
@@ -517,8 +480,7 @@ Expected<Value> checkShapeInfo(VirtualMachine &, const void *name,
   return Value();
 }
 
-Expected<Value> checkPrimValueInfo(VirtualMachine &, const void *name,
-                                   ArrayRef<Value> args) {
+Expected<Value> checkPrimValueInfo(VirtualMachine &, const void *name, ArrayRef<Value> args) {
   ArgReader r(name, args);
   GRAFT_CHECK(r.arity(3, 3));
   std::string err = r.errCtx(2);
@@ -537,13 +499,12 @@ Expected<Value> checkPrimValueInfo(VirtualMachine &, const void *name,
   else if (dt.code == kDLOpaqueHandle)
     ok = v.kind() == ValueKind::Opaque;
   if (!ok)
-    return r.error(err + "TypeError: expect a prim value of dtype " +
-                   dtypeStr(dt) + " but got " + v.str());
+    return r.error(err + "TypeError: expect a prim value of dtype " + dtypeStr(dt) + " but got " +
+                   v.str());
   return Value();
 }
 
-Expected<Value> checkTupleInfo(VirtualMachine &, const void *name,
-                               ArrayRef<Value> args) {
+Expected<Value> checkTupleInfo(VirtualMachine &, const void *name, ArrayRef<Value> args) {
   ArgReader r(name, args);
   GRAFT_CHECK(r.arity(3, 3));
   std::string err = r.errCtx(2);
@@ -558,20 +519,17 @@ Expected<Value> checkTupleInfo(VirtualMachine &, const void *name,
   return Value();
 }
 
-Expected<Value> checkFuncInfo(VirtualMachine &, const void *name,
-                              ArrayRef<Value> args) {
+Expected<Value> checkFuncInfo(VirtualMachine &, const void *name, ArrayRef<Value> args) {
   ArgReader r(name, args);
   GRAFT_CHECK(r.arity(2, 2));
   if (!args[0].as<ClosureObj>())
-    return r.error(r.errCtx(1) + "TypeError: expect a Function but got " +
-                   args[0].str());
+    return r.error(r.errCtx(1) + "TypeError: expect a Function but got " + args[0].str());
   return Value();
 }
 
 // Closures and calls -----------------------------------------------------------
 
-Expected<Value> makeClosure(VirtualMachine &, const void *name,
-                            ArrayRef<Value> args) {
+Expected<Value> makeClosure(VirtualMachine &, const void *name, ArrayRef<Value> args) {
   ArgReader r(name, args);
   GRAFT_CHECK(r.arity(1, SIZE_MAX));
   GRAFT_TRY(clo, r.get<ClosureObj>(0, "a closure"));
@@ -582,16 +540,14 @@ Expected<Value> makeClosure(VirtualMachine &, const void *name,
   return Value::object(makeRef<ClosureObj>(clo->funcIndex, captured));
 }
 
-Expected<Value> invokeClosure(VirtualMachine &, const void *name,
-                              ArrayRef<Value> args) {
+Expected<Value> invokeClosure(VirtualMachine &, const void *name, ArrayRef<Value> args) {
   ArgReader r(name, args);
   GRAFT_CHECK(r.arity(2, SIZE_MAX));
   GRAFT_TRY(vm, r.ctx(0));
   return vm->invokeClosure(args[1], args.drop_front(2));
 }
 
-Expected<Value> callTirDyn(VirtualMachine &vm, const void *name,
-                           ArrayRef<Value> args) {
+Expected<Value> callTirDyn(VirtualMachine &vm, const void *name, ArrayRef<Value> args) {
   ArgReader r(name, args);
   GRAFT_CHECK(r.arity(2, SIZE_MAX));
   GRAFT_TRY(shape, r.get<ShapeObj>(args.size() - 1, "a shape"));
@@ -606,8 +562,7 @@ std::string formatAssert(llvm::StringRef fmt, ArrayRef<Value> values) {
   std::string out;
   size_t next = 0;
   for (size_t i = 0; i < fmt.size(); ++i) {
-    if ((fmt[i] == '{' || fmt[i] == '}') && i + 1 < fmt.size() &&
-        fmt[i + 1] == fmt[i]) {
+    if ((fmt[i] == '{' || fmt[i] == '}') && i + 1 < fmt.size() && fmt[i + 1] == fmt[i]) {
       out += fmt[i++];
     } else if (fmt.substr(i).startswith("{}") && next < values.size()) {
       const Value &v = values[next++];
@@ -620,8 +575,7 @@ std::string formatAssert(llvm::StringRef fmt, ArrayRef<Value> values) {
   return out;
 }
 
-Expected<Value> assertBuiltin(VirtualMachine &, const void *name,
-                              ArrayRef<Value> args) {
+Expected<Value> assertBuiltin(VirtualMachine &, const void *name, ArrayRef<Value> args) {
   ArgReader r(name, args);
   GRAFT_CHECK(r.arity(2, SIZE_MAX));
   bool cond;

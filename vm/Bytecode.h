@@ -30,9 +30,7 @@ inline constexpr int64_t kVoidRegister = kBeginSpecialReg;
 /// Reads give the VM as an opaque handle (the ctx of ctx builtins).
 inline constexpr int64_t kVMRegister = kBeginSpecialReg + 1;
 
-inline bool isSpecialRegister(int64_t reg) {
-  return reg == kVoidRegister || reg == kVMRegister;
-}
+inline bool isSpecialRegister(int64_t reg) { return reg == kVoidRegister || reg == kVMRegister; }
 
 enum class ArgKind : uint8_t {
   Register = 0,
@@ -50,9 +48,8 @@ public:
   /// The void register, as TVM's default Arg.
   Arg() : Arg(ArgKind::Register, kVoidRegister) {}
   Arg(ArgKind kind, int64_t value)
-      : word_(static_cast<ExecWord>(
-            (static_cast<uint64_t>(kind) << kValueBits) |
-            (static_cast<uint64_t>(value) & kValueMask))) {}
+      : word_(static_cast<ExecWord>((static_cast<uint64_t>(kind) << kValueBits) |
+                                    (static_cast<uint64_t>(value) & kValueMask))) {}
 
   static Arg reg(int64_t r) { return Arg(ArgKind::Register, r); }
   static Arg imm(int64_t v) { return Arg(ArgKind::Immediate, v); }
@@ -83,10 +80,14 @@ private:
 /// argument count; 0 for an unknown opcode.
 inline int64_t instrHeaderWords(ExecWord op) {
   switch (static_cast<Opcode>(op)) {
-  case Opcode::Call: return 4;
-  case Opcode::Ret: return 2;
-  case Opcode::Goto: return 2;
-  case Opcode::If: return 3;
+  case Opcode::Call:
+    return 4;
+  case Opcode::Ret:
+    return 2;
+  case Opcode::Goto:
+    return 2;
+  case Opcode::If:
+    return 3;
   }
   return 0;
 }

@@ -17,24 +17,22 @@ llvm::Expected<void *> CPUDevice::allocate(size_t bytes, size_t alignment) {
   // zero-byte tensor still needs a distinct non-null pointer.
   size_t rounded = llvm::alignTo(bytes == 0 ? 1 : bytes, alignment);
   if (rounded < bytes)
-    return createStringError(inconvertibleErrorCode(),
-                             "cpu: allocation of %zu bytes overflows", bytes);
+    return createStringError(inconvertibleErrorCode(), "cpu: allocation of %zu bytes overflows",
+                             bytes);
   void *p = std::aligned_alloc(alignment, rounded);
   if (!p)
-    return createStringError(inconvertibleErrorCode(),
-                             "cpu: out of memory allocating %zu bytes", bytes);
+    return createStringError(inconvertibleErrorCode(), "cpu: out of memory allocating %zu bytes",
+                             bytes);
   return p;
 }
 
 void CPUDevice::free(void *ptr, size_t) { std::free(ptr); }
 
-llvm::Error CPUDevice::copy(void *dst, DLDevice dstDev, const void *src,
-                            DLDevice srcDev, size_t bytes) {
+llvm::Error CPUDevice::copy(void *dst, DLDevice dstDev, const void *src, DLDevice srcDev,
+                            size_t bytes) {
   if (dstDev.device_type != kDLCPU || srcDev.device_type != kDLCPU)
-    return createStringError(inconvertibleErrorCode(),
-                             "cpu device cannot copy from %s to %s",
-                             deviceStr(srcDev).c_str(),
-                             deviceStr(dstDev).c_str());
+    return createStringError(inconvertibleErrorCode(), "cpu device cannot copy from %s to %s",
+                             deviceStr(srcDev).c_str(), deviceStr(dstDev).c_str());
   if (bytes)
     std::memmove(dst, src, bytes);
   return llvm::Error::success();
@@ -59,10 +57,9 @@ size_t CachingAllocator::sizeClass(size_t bytes) {
 
 llvm::Expected<void *> CachingAllocator::allocate(size_t bytes) {
   if (captureOpen_)
-    return createStringError(
-        inconvertibleErrorCode(),
-        "allocation of %zu bytes on %s refused: a CUDA-graph capture is open",
-        bytes, deviceStr(dlDevice()).c_str());
+    return createStringError(inconvertibleErrorCode(),
+                             "allocation of %zu bytes on %s refused: a CUDA-graph capture is open",
+                             bytes, deviceStr(dlDevice()).c_str());
   size_t cls = sizeClass(bytes);
   auto it = freeBlocks_.find(cls);
   void *p = nullptr;

@@ -39,8 +39,8 @@ public:
   virtual void free(void *ptr, size_t bytes) = 0;
   /// Copies `bytes` from `src` on `srcDev` to `dst` on `dstDev`; one of the
   /// two is this device, the other this device or the host.
-  virtual llvm::Error copy(void *dst, DLDevice dstDev, const void *src,
-                           DLDevice srcDev, size_t bytes) = 0;
+  virtual llvm::Error copy(void *dst, DLDevice dstDev, const void *src, DLDevice srcDev,
+                           size_t bytes) = 0;
   virtual llvm::Error synchronize() = 0;
 
 private:
@@ -55,8 +55,8 @@ public:
 
   llvm::Expected<void *> allocate(size_t bytes, size_t alignment) override;
   void free(void *ptr, size_t bytes) override;
-  llvm::Error copy(void *dst, DLDevice dstDev, const void *src,
-                   DLDevice srcDev, size_t bytes) override;
+  llvm::Error copy(void *dst, DLDevice dstDev, const void *src, DLDevice srcDev,
+                   size_t bytes) override;
   llvm::Error synchronize() override { return llvm::Error::success(); }
 };
 
@@ -64,11 +64,11 @@ public:
 std::shared_ptr<Device> cpuDevice();
 
 struct AllocatorStats {
-  uint64_t currentBytes = 0;  ///< Bytes handed out and not yet freed.
-  uint64_t peakBytes = 0;     ///< Maximum of currentBytes.
-  uint64_t cachedBytes = 0;   ///< Freed blocks kept for reuse.
-  uint64_t deviceAllocs = 0;  ///< Calls that reached the device.
-  uint64_t cacheHits = 0;     ///< Requests served from the cache.
+  uint64_t currentBytes = 0; ///< Bytes handed out and not yet freed.
+  uint64_t peakBytes = 0;    ///< Maximum of currentBytes.
+  uint64_t cachedBytes = 0;  ///< Freed blocks kept for reuse.
+  uint64_t deviceAllocs = 0; ///< Calls that reached the device.
+  uint64_t cacheHits = 0;    ///< Requests served from the cache.
 };
 
 class CachingAllocator {
@@ -77,8 +77,7 @@ public:
   /// for vectorized kernels; CUDA gives 256).
   static constexpr size_t kAlignment = 64;
 
-  explicit CachingAllocator(std::shared_ptr<Device> device)
-      : device_(std::move(device)) {}
+  explicit CachingAllocator(std::shared_ptr<Device> device) : device_(std::move(device)) {}
   ~CachingAllocator();
   CachingAllocator(const CachingAllocator &) = delete;
   CachingAllocator &operator=(const CachingAllocator &) = delete;

@@ -32,12 +32,11 @@ int64_t ExecBuilder::declareFunction(llvm::StringRef name, FuncKind kind) {
   return static_cast<int64_t>(exe_->functions.size()) - 1;
 }
 
-void ExecBuilder::beginFunction(llvm::StringRef name,
-                                llvm::ArrayRef<std::string> paramNames,
+void ExecBuilder::beginFunction(llvm::StringRef name, llvm::ArrayRef<std::string> paramNames,
                                 std::vector<ParamInfo> params) {
   if (current_ >= 0) {
-    setError("function '" + name + "' begins inside function '" +
-             exe_->functions[current_].name + "'");
+    setError("function '" + name + "' begins inside function '" + exe_->functions[current_].name +
+             "'");
     return;
   }
   int64_t idx = declareFunction(name, FuncKind::VM);
@@ -62,16 +61,13 @@ void ExecBuilder::endFunction() {
   current_ = -1;
 }
 
-void ExecBuilder::emitCall(llvm::StringRef callee, llvm::ArrayRef<Arg> args,
-                           int64_t dst) {
+void ExecBuilder::emitCall(llvm::StringRef callee, llvm::ArrayRef<Arg> args, int64_t dst) {
   // A callee not declared yet is a packed function (TVM's EmitCall).
   int64_t idx = exe_->findFunction(callee);
-  emitCall(idx >= 0 ? idx : declareFunction(callee, FuncKind::Packed), args,
-           dst);
+  emitCall(idx >= 0 ? idx : declareFunction(callee, FuncKind::Packed), args, dst);
 }
 
-void ExecBuilder::emitCall(int64_t calleeIdx, llvm::ArrayRef<Arg> args,
-                           int64_t dst) {
+void ExecBuilder::emitCall(int64_t calleeIdx, llvm::ArrayRef<Arg> args, int64_t dst) {
   if (current_ < 0)
     return setError("call emitted outside a function");
   auto &w = exe_->instrData;
@@ -187,8 +183,7 @@ llvm::Error ExecBuilder::formalize(FuncInfo &fn) {
 
 llvm::Expected<std::unique_ptr<Executable>> ExecBuilder::finish() {
   if (current_ >= 0)
-    setError("function '" + exe_->functions[current_].name +
-             "' was not ended");
+    setError("function '" + exe_->functions[current_].name + "' was not ended");
   for (const FuncInfo &fn : exe_->functions)
     if (fn.kind == FuncKind::VM && fn.numArgs == kUndefinedArgs)
       setError("VM function '" + fn.name + "' is declared but never defined");

@@ -35,10 +35,8 @@ public:
                      std::vector<ParamInfo> params = {});
   void endFunction();
 
-  void emitCall(llvm::StringRef callee, llvm::ArrayRef<Arg> args,
-                int64_t dst = kVoidRegister);
-  void emitCall(int64_t calleeIdx, llvm::ArrayRef<Arg> args,
-                int64_t dst = kVoidRegister);
+  void emitCall(llvm::StringRef callee, llvm::ArrayRef<Arg> args, int64_t dst = kVoidRegister);
+  void emitCall(int64_t calleeIdx, llvm::ArrayRef<Arg> args, int64_t dst = kVoidRegister);
   void emitRet(int64_t reg);
   void emitGoto(int64_t pcOffset);
   void emitIf(int64_t condReg, int64_t falseOffset);

@@ -10,14 +10,14 @@
 using namespace graft::vm;
 
 llvm::StringRef graft::vm::paramKindName(ParamKind kind) {
-  static const char *names[] = {"any",   "tensor", "shape",  "int",    "float",
-                                "bool",  "string", "tuple", "closure"};
+  static const char *names[] = {"any",  "tensor", "shape", "int",    "float",
+                                "bool", "string", "tuple", "closure"};
   unsigned k = static_cast<unsigned>(kind);
   return k < kNumParamKinds ? names[k] : "invalid";
 }
 
-ParamInfo ParamInfo::tensor(std::string name, DLDataType dtype,
-                            std::vector<DimInfo> dims, DLDevice device) {
+ParamInfo ParamInfo::tensor(std::string name, DLDataType dtype, std::vector<DimInfo> dims,
+                            DLDevice device) {
   ParamInfo p;
   p.name = std::move(name);
   p.kind = ParamKind::Tensor;
@@ -39,11 +39,9 @@ void Executable::reindex() {
     funcMap_.try_emplace(functions[i].name, static_cast<int64_t>(i));
 }
 
-template <typename... Ts>
-static llvm::Error fail(const char *fmt, Ts &&...vals) {
-  return llvm::createStringError(
-      llvm::inconvertibleErrorCode(),
-      llvm::formatv(fmt, std::forward<Ts>(vals)...).str());
+template <typename... Ts> static llvm::Error fail(const char *fmt, Ts &&...vals) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 llvm::formatv(fmt, std::forward<Ts>(vals)...).str());
 }
 
 llvm::Error Executable::decodeOffsets() {
@@ -78,8 +76,7 @@ namespace {
 class FunctionVerifier {
 public:
   FunctionVerifier(const Executable &exe, const FuncInfo &fn)
-      : exe_(exe), fn_(fn),
-        written_(static_cast<unsigned>(fn.registerFileSize)) {}
+      : exe_(exe), fn_(fn), written_(static_cast<unsigned>(fn.registerFileSize)) {}
 
   llvm::Error run() {
     for (int64_t pc = fn_.startInstr; pc < fn_.endInstr; ++pc)
@@ -90,8 +87,7 @@ public:
 
 private:
   llvm::Error error(int64_t pc, const llvm::Twine &msg) const {
-    return fail("function '{0}' instruction {1}: {2}", fn_.name, pc,
-                msg.str());
+    return fail("function '{0}' instruction {1}: {2}", fn_.name, pc, msg.str());
   }
 
   bool inRange(int64_t reg) const {
@@ -103,8 +99,7 @@ private:
       return error(pc, llvm::formatv("{0} register {1} is out of range "
                                      "(register file of {2})",
                                      what, reg, fn_.registerFileSize));
-    if (reg < fn_.numArgs || isSpecialRegister(reg) ||
-        written_.test(static_cast<unsigned>(reg)))
+    if (reg < fn_.numArgs || isSpecialRegister(reg) || written_.test(static_cast<unsigned>(reg)))
       return llvm::Error::success();
     return error(pc, llvm::formatv("register %{0} is read before it is "
                                    "written",
@@ -144,8 +139,7 @@ private:
   }
 
   llvm::Error checkCall(int64_t pc, InstrView in) {
-    if (in.funcIdx() < 0 ||
-        in.funcIdx() >= static_cast<int64_t>(exe_.functions.size()))
+    if (in.funcIdx() < 0 || in.funcIdx() >= static_cast<int64_t>(exe_.functions.size()))
       return error(pc, llvm::formatv("callee index {0} is out of range ({1} "
                                      "functions)",
                                      in.funcIdx(), exe_.functions.size()));
@@ -176,8 +170,7 @@ private:
       if (auto err = checkRead(pc, in.cond(), "condition"))
         return err;
       if (in.falseOffset() <= 1)
-        return error(pc, llvm::formatv("if false offset {0} must be > 1",
-                                       in.falseOffset()));
+        return error(pc, llvm::formatv("if false offset {0} must be > 1", in.falseOffset()));
       if (auto err = checkTarget(pc, pc + 1))
         return err;
       return checkTarget(pc, pc + in.falseOffset());
@@ -201,16 +194,15 @@ static llvm::Error verifyParams(const FuncInfo &fn) {
                 fn.name, fn.params.size(), fn.numArgs);
   for (const ParamInfo &p : fn.params) {
     if (static_cast<unsigned>(p.kind) >= kNumParamKinds)
-      return fail("function '{0}' parameter '{1}': unknown kind {2}", fn.name,
-                  p.name, static_cast<unsigned>(p.kind));
+      return fail("function '{0}' parameter '{1}': unknown kind {2}", fn.name, p.name,
+                  static_cast<unsigned>(p.kind));
     if (p.ndim < -1 || (!p.dims.empty() && p.ndim != static_cast<int32_t>(p.dims.size())))
       return fail("function '{0}' parameter '{1}': ndim {2} does not match "
                   "{3} dims",
                   fn.name, p.name, p.ndim, p.dims.size());
     for (const DimInfo &d : p.dims)
       if (d.kind > DimInfo::Any || (d.kind == DimInfo::Symbolic && d.symbol.empty()))
-        return fail("function '{0}' parameter '{1}': malformed dim", fn.name,
-                    p.name);
+        return fail("function '{0}' parameter '{1}': malformed dim", fn.name, p.name);
   }
   return llvm::Error::success();
 }
@@ -222,22 +214,21 @@ static llvm::Error verifyFunction(const Executable &exe, const FuncInfo &fn) {
     return llvm::Error::success();
   }
   if (fn.kind != FuncKind::VM)
-    return fail("function '{0}': unknown kind {1}", fn.name,
-                static_cast<unsigned>(fn.kind));
+    return fail("function '{0}': unknown kind {1}", fn.name, static_cast<unsigned>(fn.kind));
   int64_t n = exe.numInstructions();
   if (fn.startInstr < 0 || fn.startInstr >= fn.endInstr || fn.endInstr > n)
     return fail("function '{0}': instruction range [{1}, {2}) is invalid "
                 "({3} instructions)",
                 fn.name, fn.startInstr, fn.endInstr, n);
   if (fn.numArgs < 0 || static_cast<int64_t>(fn.paramNames.size()) != fn.numArgs)
-    return fail("function '{0}': {1} parameters but {2} parameter names",
-                fn.name, fn.numArgs, fn.paramNames.size());
+    return fail("function '{0}': {1} parameters but {2} parameter names", fn.name, fn.numArgs,
+                fn.paramNames.size());
   // Every register beyond the inputs is the dst of some instruction, which
   // bounds the frame a hostile file can make the VM allocate.
   if (fn.registerFileSize < fn.numArgs ||
       fn.registerFileSize > fn.numArgs + (fn.endInstr - fn.startInstr))
-    return fail("function '{0}': register file size {1} is out of range",
-                fn.name, fn.registerFileSize);
+    return fail("function '{0}': register file size {1} is out of range", fn.name,
+                fn.registerFileSize);
   if (auto err = verifyParams(fn))
     return err;
   return FunctionVerifier(exe, fn).run();
@@ -249,8 +240,7 @@ llvm::Error Executable::verify() const {
     if (fn.name.empty())
       return fail("a function has an empty name");
     if (!names.insert(fn.name).second)
-      return fail("function '{0}' appears twice in the function table",
-                  fn.name);
+      return fail("function '{0}' appears twice in the function table", fn.name);
     if (auto err = verifyFunction(*this, fn))
       return err;
   }
@@ -270,9 +260,15 @@ static void printReg(llvm::raw_ostream &os, int64_t reg) {
 
 static void printArg(llvm::raw_ostream &os, const Executable &exe, Arg a) {
   switch (a.kind()) {
-  case ArgKind::Register: printReg(os, a.value()); return;
-  case ArgKind::Immediate: os << 'i' << a.value(); return;
-  case ArgKind::ConstIdx: os << "c[" << a.value() << ']'; return;
+  case ArgKind::Register:
+    printReg(os, a.value());
+    return;
+  case ArgKind::Immediate:
+    os << 'i' << a.value();
+    return;
+  case ArgKind::ConstIdx:
+    os << "c[" << a.value() << ']';
+    return;
   case ArgKind::FuncIdx:
     os << "f[";
     if (a.value() >= 0 && a.value() < static_cast<int64_t>(exe.functions.size()))
@@ -285,8 +281,7 @@ static void printArg(llvm::raw_ostream &os, const Executable &exe, Arg a) {
   os << "?" << a.word();
 }
 
-static void printInstr(llvm::raw_ostream &os, const Executable &exe,
-                       int64_t pc) {
+static void printInstr(llvm::raw_ostream &os, const Executable &exe, int64_t pc) {
   InstrView in = exe.instr(pc);
   os << llvm::formatv("  {0,4}: ", pc);
   switch (in.op) {
@@ -306,8 +301,13 @@ static void printInstr(llvm::raw_ostream &os, const Executable &exe,
     printReg(os, in.dst());
     break;
   }
-  case Opcode::Ret: os << "ret "; printReg(os, in.result()); break;
-  case Opcode::Goto: os << "goto " << in.pcOffset(); break;
+  case Opcode::Ret:
+    os << "ret ";
+    printReg(os, in.result());
+    break;
+  case Opcode::Goto:
+    os << "goto " << in.pcOffset();
+    break;
   case Opcode::If:
     os << "if ";
     printReg(os, in.cond());
@@ -347,8 +347,7 @@ static void printParam(llvm::raw_ostream &os, const ParamInfo &p) {
   os << '\n';
 }
 
-static void printFunction(llvm::raw_ostream &os, const Executable &exe,
-                          size_t idx) {
+static void printFunction(llvm::raw_ostream &os, const Executable &exe, size_t idx) {
   const FuncInfo &fn = exe.functions[idx];
   if (fn.kind != FuncKind::VM) {
     os << "function @" << idx << ' ' << fn.name << " (packed)\n";
@@ -356,8 +355,8 @@ static void printFunction(llvm::raw_ostream &os, const Executable &exe,
   }
   os << "function @" << idx << ' ' << fn.name << '(';
   llvm::interleaveComma(fn.paramNames, os);
-  os << ") registers=" << fn.registerFileSize << " instructions=["
-     << fn.startInstr << ", " << fn.endInstr << ")\n";
+  os << ") registers=" << fn.registerFileSize << " instructions=[" << fn.startInstr << ", "
+     << fn.endInstr << ")\n";
   for (const ParamInfo &p : fn.params)
     printParam(os, p);
   for (int64_t pc = fn.startInstr; pc < fn.endInstr; ++pc)
@@ -365,9 +364,9 @@ static void printFunction(llvm::raw_ostream &os, const Executable &exe,
 }
 
 void Executable::dump(llvm::raw_ostream &os) const {
-  os << "; graft VM executable: " << functions.size() << " functions, "
-     << constants.size() << " constants, " << numInstructions()
-     << " instructions, " << kernelSources.size() << " kernel sources\n";
+  os << "; graft VM executable: " << functions.size() << " functions, " << constants.size()
+     << " constants, " << numInstructions() << " instructions, " << kernelSources.size()
+     << " kernel sources\n";
   for (size_t i = 0; i < functions.size(); ++i)
     printFunction(os, *this, i);
   if (!constants.empty())

@@ -62,8 +62,7 @@ struct ParamInfo {
   int32_t ndim = -1;               ///< Tensor/Shape: -1 for any rank.
   std::vector<DimInfo> dims;       ///< Empty, or ndim entries.
 
-  static ParamInfo tensor(std::string name, DLDataType dtype,
-                          std::vector<DimInfo> dims,
+  static ParamInfo tensor(std::string name, DLDataType dtype, std::vector<DimInfo> dims,
                           DLDevice device = DLDevice{kDLCPU, 0});
 };
 
@@ -116,9 +115,7 @@ public:
   /// Rebuilds the name index after `functions` changed.
   void reindex();
 
-  int64_t numInstructions() const {
-    return static_cast<int64_t>(instrOffset.size());
-  }
+  int64_t numInstructions() const { return static_cast<int64_t>(instrOffset.size()); }
   InstrView instr(int64_t i) const {
     const ExecWord *w = instrData.data() + instrOffset[i];
     return {static_cast<Opcode>(w[0]), w};

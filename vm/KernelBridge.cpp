@@ -11,21 +11,24 @@ using graft::kernels::KernelArgs;
 using graft::kernels::KernelInfo;
 
 template <typename... Ts>
-static llvm::Error kernelError(const KernelInfo &k, const char *fmt,
-                               Ts &&...vals) {
-  return llvm::createStringError(
-      llvm::inconvertibleErrorCode(),
-      "kernel " + k.symbol.str() + ": " +
-          llvm::formatv(fmt, std::forward<Ts>(vals)...).str());
+static llvm::Error kernelError(const KernelInfo &k, const char *fmt, Ts &&...vals) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "kernel " + k.symbol.str() + ": " +
+                                     llvm::formatv(fmt, std::forward<Ts>(vals)...).str());
 }
 
 llvm::Expected<AttrValue> graft::vm::toAttrValue(const Value &v) {
   switch (v.kind()) {
-  case ValueKind::None: return AttrValue();
-  case ValueKind::Int: return AttrValue(v.getInt());
-  case ValueKind::Float: return AttrValue(v.getFloat());
-  case ValueKind::Bool: return AttrValue(v.getBool());
-  case ValueKind::String: return AttrValue(v.as<StringObj>()->value);
+  case ValueKind::None:
+    return AttrValue();
+  case ValueKind::Int:
+    return AttrValue(v.getInt());
+  case ValueKind::Float:
+    return AttrValue(v.getFloat());
+  case ValueKind::Bool:
+    return AttrValue(v.getBool());
+  case ValueKind::String:
+    return AttrValue(v.as<StringObj>()->value);
   case ValueKind::Shape: {
     auto &d = v.as<ShapeObj>()->dims;
     return AttrValue(std::vector<int64_t>(d.begin(), d.end()));
@@ -44,8 +47,7 @@ llvm::Expected<AttrValue> graft::vm::toAttrValue(const Value &v) {
   default:
     break;
   }
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 "%s cannot be a kernel attribute",
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s cannot be a kernel attribute",
                                  v.str().c_str());
 }
 
@@ -59,30 +61,31 @@ struct Split {
 llvm::Expected<Split> splitArgs(const KernelInfo &k, size_t nargs) {
   size_t nattrs = k.attrNames.size();
   if (k.numInputs < 0 && k.numOutputs < 0)
-    return kernelError(k, "has variadic inputs and outputs; cannot split {0} "
-                          "arguments",
+    return kernelError(k,
+                       "has variadic inputs and outputs; cannot split {0} "
+                       "arguments",
                        nargs);
   if (nargs < nattrs)
-    return kernelError(k, "expects {0} attributes but got {1} arguments in all",
-                       nattrs, nargs);
+    return kernelError(k, "expects {0} attributes but got {1} arguments in all", nattrs, nargs);
   size_t rest = nargs - nattrs;
   size_t in = k.numInputs >= 0 ? size_t(k.numInputs) : rest - std::min<size_t>(rest, k.numOutputs);
   size_t out = k.numOutputs >= 0 ? size_t(k.numOutputs) : rest - std::min(rest, in);
   if (in + out != rest)
-    return kernelError(k, "expects {0} inputs, {1} attributes and {2} outputs "
-                          "({3} arguments) but got {4}",
+    return kernelError(k,
+                       "expects {0} inputs, {1} attributes and {2} outputs "
+                       "({3} arguments) but got {4}",
                        in, nattrs, out, in + nattrs + out, nargs);
   return Split{in, out};
 }
 
-llvm::Error collectTensors(const KernelInfo &k, llvm::ArrayRef<Value> args,
-                           size_t first, llvm::StringRef role,
-                           llvm::SmallVectorImpl<DLTensor *> &out) {
+llvm::Error collectTensors(const KernelInfo &k, llvm::ArrayRef<Value> args, size_t first,
+                           llvm::StringRef role, llvm::SmallVectorImpl<DLTensor *> &out) {
   for (size_t i = 0; i < out.size(); ++i) {
     auto *t = args[first + i].as<TensorObj>();
     if (!t)
-      return kernelError(k, "{0} {1} (argument {2}) must be a tensor but is "
-                            "{3}",
+      return kernelError(k,
+                         "{0} {1} (argument {2}) must be a tensor but is "
+                         "{3}",
                          role, i, first + i, args[first + i].str());
     out[i] = &t->dl;
   }
@@ -115,8 +118,7 @@ private:
   CachingAllocator *alloc_ = nullptr;
 };
 
-llvm::Expected<Value> callKernel(VirtualMachine &vm, const void *data,
-                                 llvm::ArrayRef<Value> args) {
+llvm::Expected<Value> callKernel(VirtualMachine &vm, const void *data, llvm::ArrayRef<Value> args) {
   const KernelInfo &k = *static_cast<const KernelInfo *>(data);
   auto split = splitArgs(k, args.size());
   if (!split)
@@ -125,15 +127,13 @@ llvm::Expected<Value> callKernel(VirtualMachine &vm, const void *data,
   llvm::SmallVector<DLTensor *, 4> inputs(split->inputs), outputs(split->outputs);
   if (auto err = collectTensors(k, args, 0, "input", inputs))
     return err;
-  if (auto err = collectTensors(k, args, split->inputs + nattrs, "output",
-                                outputs))
+  if (auto err = collectTensors(k, args, split->inputs + nattrs, "output", outputs))
     return err;
   llvm::SmallVector<AttrValue, 4> attrs;
   for (size_t i = 0; i < nattrs; ++i) {
     auto a = toAttrValue(args[split->inputs + i]);
     if (!a)
-      return kernelError(k, "attribute '{0}': {1}", k.attrNames[i],
-                         llvm::toString(a.takeError()));
+      return kernelError(k, "attribute '{0}': {1}", k.attrNames[i], llvm::toString(a.takeError()));
     attrs.push_back(std::move(*a));
   }
   KernelArgs kargs{inputs, outputs, attrs, {}};

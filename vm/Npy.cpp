@@ -25,8 +25,7 @@ constexpr size_t kMagicLen = 6;
 constexpr llvm::StringLiteral kBf16Descr = "[('bfloat16', '<u2')]";
 
 llvm::Error npyError(const llvm::Twine &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 ("npy: " + msg).str());
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), ("npy: " + msg).str());
 }
 
 /// The parsed header dict.
@@ -66,8 +65,7 @@ public:
     }
     if (!eat('}'))
       return fail("expected '}'");
-    for (auto [have, key] : {std::pair{haveDescr, "descr"},
-                             std::pair{haveOrder, "fortran_order"},
+    for (auto [have, key] : {std::pair{haveDescr, "descr"}, std::pair{haveOrder, "fortran_order"},
                              std::pair{haveShape, "shape"}})
       if (!have)
         return npyError(llvm::Twine("bad header: no '") + key + "' key in \"" +
@@ -80,8 +78,8 @@ public:
 
 private:
   llvm::Error fail(const llvm::Twine &msg) {
-    return npyError("bad header: " + msg + " at offset " + llvm::Twine(pos) +
-                    " in \"" + s.rtrim().take_front(200) + "\"");
+    return npyError("bad header: " + msg + " at offset " + llvm::Twine(pos) + " in \"" +
+                    s.rtrim().take_front(200) + "\"");
   }
   void skipSpace() {
     while (pos < s.size() && (s[pos] == ' ' || s[pos] == '\n' || s[pos] == '\t'))
@@ -174,11 +172,16 @@ struct TypeEntry {
 };
 
 const TypeEntry kTypes[] = {
-    {"|b1", {kernels::kGraftDLBool, 8, 1}}, {"|i1", {kDLInt, 8, 1}},
-    {"<i2", {kDLInt, 16, 1}},  {"<i4", {kDLInt, 32, 1}},
-    {"<i8", {kDLInt, 64, 1}},  {"|u1", {kDLUInt, 8, 1}},
-    {"<f2", {kDLFloat, 16, 1}}, {"<f4", {kDLFloat, 32, 1}},
-    {"<f8", {kDLFloat, 64, 1}}, {kBf16Descr, {kDLBfloat, 16, 1}},
+    {"|b1", {kernels::kGraftDLBool, 8, 1}},
+    {"|i1", {kDLInt, 8, 1}},
+    {"<i2", {kDLInt, 16, 1}},
+    {"<i4", {kDLInt, 32, 1}},
+    {"<i8", {kDLInt, 64, 1}},
+    {"|u1", {kDLUInt, 8, 1}},
+    {"<f2", {kDLFloat, 16, 1}},
+    {"<f4", {kDLFloat, 32, 1}},
+    {"<f8", {kDLFloat, 64, 1}},
+    {kBf16Descr, {kDLBfloat, 16, 1}},
 };
 
 bool sameType(DLDataType a, DLDataType b) {
@@ -204,9 +207,8 @@ llvm::Expected<std::string> descrOfType(DLDataType t) {
   for (const TypeEntry &e : kTypes)
     if (sameType(e.type, t))
       return e.descr.str();
-  return npyError("cannot write dtype code " + llvm::Twine(int(t.code)) +
-                  " with " + llvm::Twine(int(t.bits)) + " bits x " +
-                  llvm::Twine(int(t.lanes)) + " lanes");
+  return npyError("cannot write dtype code " + llvm::Twine(int(t.code)) + " with " +
+                  llvm::Twine(int(t.bits)) + " bits x " + llvm::Twine(int(t.lanes)) + " lanes");
 }
 
 uint32_t readLE(llvm::StringRef b, size_t at, size_t n) {
@@ -217,8 +219,7 @@ uint32_t readLE(llvm::StringRef b, size_t at, size_t n) {
 }
 
 /// Reorders column-major data into row-major.
-std::vector<uint8_t> fortranToC(const std::vector<uint8_t> &src,
-                                const std::vector<int64_t> &shape,
+std::vector<uint8_t> fortranToC(const std::vector<uint8_t> &src, const std::vector<int64_t> &shape,
                                 size_t elem) {
   std::vector<uint8_t> dst(src.size());
   size_t n = src.size() / (elem ? elem : 1);
@@ -275,9 +276,8 @@ llvm::Expected<NpyArray> parseNpy(llvm::StringRef bytes) {
     return npyError("truncated header length");
   size_t hlen = readLE(bytes, 8, lenBytes);
   if (hlen > bytes.size() - start)
-    return npyError("truncated header: length " + llvm::Twine(hlen) +
-                    " but only " + llvm::Twine(bytes.size() - start) +
-                    " bytes follow");
+    return npyError("truncated header: length " + llvm::Twine(hlen) + " but only " +
+                    llvm::Twine(bytes.size() - start) + " bytes follow");
   auto header = HeaderParser(bytes.substr(start, hlen)).parse();
   if (!header)
     return header.takeError();
@@ -292,14 +292,12 @@ llvm::Expected<NpyArray> parseNpy(llvm::StringRef bytes) {
   uint64_t count = 1;
   for (int64_t d : a.shape)
     if (__builtin_mul_overflow(count, uint64_t(d), &count))
-      return npyError("shape " + llvm::Twine(a.shape.size()) +
-                      "-d overflows the element count");
+      return npyError("shape " + llvm::Twine(a.shape.size()) + "-d overflows the element count");
   uint64_t need;
   size_t have = bytes.size() - start - hlen;
   if (__builtin_mul_overflow(count, uint64_t(elem), &need) || need > have)
-    return npyError("truncated data: the shape needs " +
-                    llvm::Twine(count) + " elements of " + llvm::Twine(elem) +
-                    " bytes, but " + llvm::Twine(have) + " bytes follow");
+    return npyError("truncated data: the shape needs " + llvm::Twine(count) + " elements of " +
+                    llvm::Twine(elem) + " bytes, but " + llvm::Twine(have) + " bytes follow");
   llvm::StringRef payload = bytes.substr(start + hlen, size_t(need));
   a.data.assign(payload.bytes_begin(), payload.bytes_end());
   if (swap)
@@ -336,8 +334,7 @@ llvm::Expected<std::string> encodeNpy(const DLTensor &t) {
     numel *= t.shape[d];
   }
   shape += ")";
-  std::string dict = "{'descr': " +
-                     (descr->front() == '[' ? *descr : "'" + *descr + "'") +
+  std::string dict = "{'descr': " + (descr->front() == '[' ? *descr : "'" + *descr + "'") +
                      ", 'fortran_order': False, 'shape': " + shape + ", }";
   // Like NumPy (1.23 and later): spare spaces so the leading dim can grow
   // in place, then padding so the data starts at a multiple of 64 bytes.

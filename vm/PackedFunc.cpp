@@ -16,9 +16,7 @@ PackedRegistry &PackedRegistry::global() {
   return *registry;
 }
 
-void PackedRegistry::add(llvm::StringRef name, PackedFunc fn) {
-  map_[name] = fn;
-}
+void PackedRegistry::add(llvm::StringRef name, PackedFunc fn) { map_[name] = fn; }
 
 const PackedFunc *PackedRegistry::find(llvm::StringRef name) const {
   auto it = map_.find(name);
@@ -32,8 +30,7 @@ std::vector<std::string> PackedRegistry::names() const {
   return out;
 }
 
-llvm::Expected<PackedFunc> graft::vm::resolvePackedFunc(llvm::StringRef name,
-                                                        DLDeviceType device) {
+llvm::Expected<PackedFunc> graft::vm::resolvePackedFunc(llvm::StringRef name, DLDeviceType device) {
   if (const PackedFunc *fn = PackedRegistry::global().find(name))
     return *fn;
   const graft::kernels::KernelInfo *k = graft::kernels::lookupKernel(name, device);

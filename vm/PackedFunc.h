@@ -25,8 +25,7 @@ namespace graft::vm {
 
 class VirtualMachine;
 
-using PackedImpl = llvm::Expected<Value> (*)(VirtualMachine &vm,
-                                             const void *data,
+using PackedImpl = llvm::Expected<Value> (*)(VirtualMachine &vm, const void *data,
                                              llvm::ArrayRef<Value> args);
 
 struct PackedFunc {
@@ -34,8 +33,7 @@ struct PackedFunc {
   const void *data = nullptr;
 
   explicit operator bool() const { return impl != nullptr; }
-  llvm::Expected<Value> operator()(VirtualMachine &vm,
-                                   llvm::ArrayRef<Value> args) const {
+  llvm::Expected<Value> operator()(VirtualMachine &vm, llvm::ArrayRef<Value> args) const {
     return impl(vm, data, args);
   }
 };
@@ -64,8 +62,7 @@ void registerBuiltins(PackedRegistry &registry);
 
 /// Resolves `name`: the registry first, then a kernel for `device` (or the
 /// CPU) through the kernel bridge. Errors name the function.
-llvm::Expected<PackedFunc> resolvePackedFunc(llvm::StringRef name,
-                                             DLDeviceType device = kDLCPU);
+llvm::Expected<PackedFunc> resolvePackedFunc(llvm::StringRef name, DLDeviceType device = kDLCPU);
 
 } // namespace graft::vm
 

@@ -96,7 +96,10 @@ void writeTensor(Writer &w, const TensorObj &t) {
 
 void writeConstant(Writer &w, const Value &v) {
   switch (v.kind()) {
-  case ValueKind::Int: w.u8(uint8_t(ConstTag::Int)); w.i64(v.getInt()); return;
+  case ValueKind::Int:
+    w.u8(uint8_t(ConstTag::Int));
+    w.i64(v.getInt());
+    return;
   case ValueKind::Float: {
     uint64_t bits;
     double d = v.getFloat();
@@ -105,7 +108,10 @@ void writeConstant(Writer &w, const Value &v) {
     w.u64(bits);
     return;
   }
-  case ValueKind::Bool: w.u8(uint8_t(ConstTag::Bool)); w.u8(v.getBool()); return;
+  case ValueKind::Bool:
+    w.u8(uint8_t(ConstTag::Bool));
+    w.u8(v.getBool());
+    return;
   case ValueKind::DataType:
     w.u8(uint8_t(ConstTag::DataType));
     w.dtype(v.getDataType());
@@ -205,13 +211,12 @@ llvm::Error graft::vm::saveToFile(const Executable &exe, llvm::StringRef path) {
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
   if (ec)
-    return llvm::createStringError(ec, "cannot write '%s': %s",
-                                   path.str().c_str(), ec.message().c_str());
+    return llvm::createStringError(ec, "cannot write '%s': %s", path.str().c_str(),
+                                   ec.message().c_str());
   os << saveToBytes(exe);
   os.close();
   if (os.has_error())
-    return llvm::createStringError(os.error(), "cannot write '%s'",
-                                   path.str().c_str());
+    return llvm::createStringError(os.error(), "cannot write '%s'", path.str().c_str());
   return llvm::Error::success();
 }
 
@@ -233,9 +238,9 @@ public:
 
   void fail(const llvm::Twine &msg) {
     if (ok())
-      error_ = llvm::formatv("section '{0}' at file offset {1}: {2}", section_,
-                             base_ + pos_, msg.str())
-                   .str();
+      error_ =
+          llvm::formatv("section '{0}' at file offset {1}: {2}", section_, base_ + pos_, msg.str())
+              .str();
   }
 
   template <typename T> T get(llvm::StringRef what) {
@@ -291,8 +296,7 @@ private:
     if (!ok())
       return false;
     if (n > left()) {
-      fail(llvm::formatv("truncated: {0} needs {1} bytes but only {2} remain",
-                         what, n, left()));
+      fail(llvm::formatv("truncated: {0} needs {1} bytes but only {2} remain", what, n, left()));
       return false;
     }
     return true;
@@ -344,8 +348,7 @@ Value readTensor(Reader &r) {
     return {};
   auto expected = checkedNumElements(shape);
   uint64_t want = 0;
-  if (!expected || __builtin_mul_overflow(*expected, dtypeBytes(dt), &want) ||
-      want != nbytes) {
+  if (!expected || __builtin_mul_overflow(*expected, dtypeBytes(dt), &want) || want != nbytes) {
     if (!expected)
       llvm::consumeError(expected.takeError());
     r.fail(llvm::formatv("tensor constant holds {0} bytes, which does not "
@@ -369,17 +372,22 @@ Value readTensor(Reader &r) {
 Value readConstant(Reader &r) {
   uint8_t tag = r.u8("constant tag");
   switch (static_cast<ConstTag>(tag)) {
-  case ConstTag::None: return {};
-  case ConstTag::Int: return Value::integer(r.i64("int constant"));
+  case ConstTag::None:
+    return {};
+  case ConstTag::Int:
+    return Value::integer(r.i64("int constant"));
   case ConstTag::Float: {
     uint64_t bits = r.u64("float constant");
     double d;
     std::memcpy(&d, &bits, sizeof d);
     return Value::real(d);
   }
-  case ConstTag::Bool: return Value::boolean(r.u8("bool constant") != 0);
-  case ConstTag::DataType: return Value::dataType(r.dtype("dtype constant"));
-  case ConstTag::String: return Value::string(r.str("string constant"));
+  case ConstTag::Bool:
+    return Value::boolean(r.u8("bool constant") != 0);
+  case ConstTag::DataType:
+    return Value::dataType(r.dtype("dtype constant"));
+  case ConstTag::String:
+    return Value::string(r.str("string constant"));
   case ConstTag::Shape: {
     uint64_t n = r.count("shape rank", 8);
     llvm::SmallVector<int64_t, 4> dims;
@@ -387,7 +395,8 @@ Value readConstant(Reader &r) {
       dims.push_back(r.i64("shape dim"));
     return Value::shape(dims);
   }
-  case ConstTag::Tensor: return readTensor(r);
+  case ConstTag::Tensor:
+    return readTensor(r);
   }
   if (r.ok())
     r.fail(llvm::formatv("unknown constant tag {0}", tag));
@@ -425,8 +434,16 @@ DimInfo readDim(Reader &r) {
 
 bool isKnownDeviceType(int32_t type) {
   switch (type) {
-  case kDLCPU: case kDLCUDA: case kDLCUDAHost: case kDLOpenCL: case kDLVulkan:
-  case kDLMetal: case kDLVPI: case kDLROCM: case kDLROCMHost: case kDLExtDev:
+  case kDLCPU:
+  case kDLCUDA:
+  case kDLCUDAHost:
+  case kDLOpenCL:
+  case kDLVulkan:
+  case kDLMetal:
+  case kDLVPI:
+  case kDLROCM:
+  case kDLROCMHost:
+  case kDLExtDev:
   case kDLCUDAManaged:
     return true;
   default:
@@ -443,16 +460,14 @@ ParamInfo readParam(Reader &r) {
   p.kind = static_cast<ParamKind>(kind);
   uint8_t flags = r.u8("parameter flags");
   if (flags & ~(kHasDType | kHasDevice))
-    r.fail(llvm::formatv("parameter '{0}' has unknown flags {1:x}", p.name,
-                         flags));
+    r.fail(llvm::formatv("parameter '{0}' has unknown flags {1:x}", p.name, flags));
   if (flags & kHasDType)
     p.dtype = r.dtype("parameter dtype");
   if (flags & kHasDevice) {
     int32_t type = r.i32("device type");
     // Converting an unknown number to DLDeviceType would be undefined.
     if (r.ok() && !isKnownDeviceType(type))
-      r.fail(llvm::formatv("parameter '{0}' has unknown device type {1}",
-                           p.name, type));
+      r.fail(llvm::formatv("parameter '{0}' has unknown device type {1}", p.name, type));
     DLDevice dev{r.ok() ? static_cast<DLDeviceType>(type) : kDLCPU, 0};
     dev.device_id = r.i32("device id");
     p.device = dev;
@@ -460,8 +475,7 @@ ParamInfo readParam(Reader &r) {
   p.ndim = r.i32("parameter ndim");
   uint64_t nd = r.count("parameter dim count", 1);
   if (nd > kMaxNDim)
-    r.fail(llvm::formatv("parameter '{0}' has {1} dims (at most {2})", p.name,
-                         nd, kMaxNDim));
+    r.fail(llvm::formatv("parameter '{0}' has {1} dims (at most {2})", p.name, nd, kMaxNDim));
   for (uint64_t i = 0; i < nd && r.ok(); ++i)
     p.dims.push_back(readDim(r));
   return p;
@@ -470,8 +484,7 @@ ParamInfo readParam(Reader &r) {
 void readParams(Reader &r, Executable &exe) {
   uint64_t n = r.count("parameter table count", 8);
   if (r.ok() && n != exe.functions.size()) {
-    r.fail(llvm::formatv("{0} parameter tables for {1} functions", n,
-                         exe.functions.size()));
+    r.fail(llvm::formatv("{0} parameter tables for {1} functions", n, exe.functions.size()));
     return;
   }
   for (uint64_t i = 0; i < n && r.ok(); ++i) {
@@ -507,29 +520,28 @@ const SectionSpec kSections[] = {
 };
 
 template <typename... Ts> llvm::Error invalid(const char *fmt, Ts &&...vals) {
-  return llvm::createStringError(
-      llvm::inconvertibleErrorCode(),
-      "invalid executable: " + llvm::formatv(fmt, std::forward<Ts>(vals)...).str());
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "invalid executable: " +
+                                     llvm::formatv(fmt, std::forward<Ts>(vals)...).str());
 }
 
 llvm::Error checkHeader(llvm::StringRef bytes, LoadOptions options) {
   if (bytes.size() < kExecHeaderBytes)
-    return invalid("file is {0} bytes, shorter than the {1}-byte header",
-                   bytes.size(), kExecHeaderBytes);
+    return invalid("file is {0} bytes, shorter than the {1}-byte header", bytes.size(),
+                   kExecHeaderBytes);
   if (std::memcmp(bytes.data(), kExecMagic, sizeof kExecMagic) != 0)
     return invalid("bad magic (not a graft VM executable)");
   const char *p = bytes.data();
   uint32_t version = endian::read32le(p + 8);
   if (version != kExecVersion)
-    return invalid("unsupported version {0} (this build reads version {1})",
-                   version, kExecVersion);
+    return invalid("unsupported version {0} (this build reads version {1})", version, kExecVersion);
   if (uint32_t flags = endian::read32le(p + 12))
     return invalid("unknown header flags {0:x}", flags);
   uint64_t size = endian::read64le(p + 16);
   uint64_t have = bytes.size() - kExecHeaderBytes;
   if (size != have)
-    return invalid("header declares {0} payload bytes but {1} follow{2}", size,
-                   have, size > have ? " (truncated file)" : "");
+    return invalid("header declares {0} payload bytes but {1} follow{2}", size, have,
+                   size > have ? " (truncated file)" : "");
   uint64_t stored = endian::read64le(p + 24);
   uint64_t computed = fnv1a64(bytes.drop_front(kExecHeaderBytes));
   if (options.verifyChecksum && stored != computed)
@@ -550,11 +562,11 @@ llvm::Error readSections(llvm::StringRef payload, Executable &exe) {
     uint64_t size = endian::read64le(payload.data() + pos + 4);
     pos += 12;
     if (id != static_cast<uint32_t>(spec.id))
-      return invalid("expected section '{0}' (id {1}) but found id {2}",
-                     spec.name, static_cast<uint32_t>(spec.id), id);
+      return invalid("expected section '{0}' (id {1}) but found id {2}", spec.name,
+                     static_cast<uint32_t>(spec.id), id);
     if (size > payload.size() - pos)
-      return invalid("section '{0}' declares {1} bytes but only {2} remain",
-                     spec.name, size, payload.size() - pos);
+      return invalid("section '{0}' declares {1} bytes but only {2} remain", spec.name, size,
+                     payload.size() - pos);
     Reader r(payload.substr(pos, size), spec.name, kExecHeaderBytes + pos);
     spec.read(r, exe);
     r.expectEnd();
@@ -563,15 +575,14 @@ llvm::Error readSections(llvm::StringRef payload, Executable &exe) {
     pos += size;
   }
   if (pos != payload.size())
-    return invalid("{0} unexpected bytes after the last section",
-                   payload.size() - pos);
+    return invalid("{0} unexpected bytes after the last section", payload.size() - pos);
   return llvm::Error::success();
 }
 
 } // namespace
 
-llvm::Expected<std::unique_ptr<Executable>>
-graft::vm::loadFromBytes(llvm::StringRef bytes, LoadOptions options) {
+llvm::Expected<std::unique_ptr<Executable>> graft::vm::loadFromBytes(llvm::StringRef bytes,
+                                                                     LoadOptions options) {
   if (auto err = checkHeader(bytes, options))
     return err;
   auto exe = std::make_unique<Executable>();
@@ -585,18 +596,16 @@ graft::vm::loadFromBytes(llvm::StringRef bytes, LoadOptions options) {
   return exe;
 }
 
-llvm::Expected<std::unique_ptr<Executable>>
-graft::vm::loadFromFile(llvm::StringRef path, LoadOptions options) {
+llvm::Expected<std::unique_ptr<Executable>> graft::vm::loadFromFile(llvm::StringRef path,
+                                                                    LoadOptions options) {
   auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                          /*RequiresNullTerminator=*/false);
   if (!buf)
-    return llvm::createStringError(buf.getError(), "cannot read '%s': %s",
-                                   path.str().c_str(),
+    return llvm::createStringError(buf.getError(), "cannot read '%s': %s", path.str().c_str(),
                                    buf.getError().message().c_str());
   auto exe = loadFromBytes((*buf)->getBuffer(), options);
   if (!exe)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: %s",
-                                   path.str().c_str(),
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: %s", path.str().c_str(),
                                    llvm::toString(exe.takeError()).c_str());
   return exe;
 }

@@ -40,10 +40,10 @@ uint64_t fnv1a64(llvm::StringRef bytes);
 std::string saveToBytes(const Executable &exe);
 llvm::Error saveToFile(const Executable &exe, llvm::StringRef path);
 
-llvm::Expected<std::unique_ptr<Executable>>
-loadFromBytes(llvm::StringRef bytes, LoadOptions options = {});
-llvm::Expected<std::unique_ptr<Executable>>
-loadFromFile(llvm::StringRef path, LoadOptions options = {});
+llvm::Expected<std::unique_ptr<Executable>> loadFromBytes(llvm::StringRef bytes,
+                                                          LoadOptions options = {});
+llvm::Expected<std::unique_ptr<Executable>> loadFromFile(llvm::StringRef path,
+                                                         LoadOptions options = {});
 
 } // namespace graft::vm
 

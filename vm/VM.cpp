@@ -6,11 +6,9 @@
 
 using namespace graft::vm;
 
-template <typename... Ts>
-static llvm::Error vmError(const char *fmt, Ts &&...vals) {
-  return llvm::createStringError(
-      llvm::inconvertibleErrorCode(),
-      llvm::formatv(fmt, std::forward<Ts>(vals)...).str());
+template <typename... Ts> static llvm::Error vmError(const char *fmt, Ts &&...vals) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 llvm::formatv(fmt, std::forward<Ts>(vals)...).str());
 }
 
 /// Registers and the argument buffer of one active call. Both keep their
@@ -25,8 +23,7 @@ static const char kVMTypeKey[] = "graft.vm";
 VirtualMachine::~VirtualMachine() = default;
 
 llvm::Expected<std::unique_ptr<VirtualMachine>>
-VirtualMachine::create(std::shared_ptr<const Executable> exe,
-                       VMOptions options) {
+VirtualMachine::create(std::shared_ptr<const Executable> exe, VMOptions options) {
   std::unique_ptr<VirtualMachine> vm(new VirtualMachine());
   if (auto err = vm->init(std::move(exe), std::move(options)))
     return err;
@@ -34,22 +31,21 @@ VirtualMachine::create(std::shared_ptr<const Executable> exe,
 }
 
 /// Copies a tensor constant to `alloc`'s device when it is not there.
-static llvm::Expected<Value>
-placeConstant(const Value &c, const std::shared_ptr<CachingAllocator> &alloc) {
+static llvm::Expected<Value> placeConstant(const Value &c,
+                                           const std::shared_ptr<CachingAllocator> &alloc) {
   auto *t = c.as<TensorObj>();
   if (!t || t->device().device_type == alloc->dlDevice().device_type)
     return c;
   auto dst = TensorObj::empty(alloc, t->shape(), t->dtype());
   if (!dst)
     return dst.takeError();
-  if (auto err = alloc->device().copy((*dst)->bytes(), alloc->dlDevice(),
-                                      t->bytes(), t->device(), t->byteSize()))
+  if (auto err = alloc->device().copy((*dst)->bytes(), alloc->dlDevice(), t->bytes(), t->device(),
+                                      t->byteSize()))
     return err;
   return Value::object(*dst);
 }
 
-llvm::Error VirtualMachine::init(std::shared_ptr<const Executable> exe,
-                                 VMOptions options) {
+llvm::Error VirtualMachine::init(std::shared_ptr<const Executable> exe, VMOptions options) {
   exe_ = std::move(exe);
   maxDepth_ = options.maxCallDepth;
   devices_ = std::move(options.devices);
@@ -92,8 +88,7 @@ llvm::Expected<size_t> VirtualMachine::deviceIndex(int64_t index) const {
   if (index == -1)
     return allocators_.size() - 1;
   if (index < 0 || index >= static_cast<int64_t>(allocators_.size()))
-    return vmError("device index {0} is out of range ({1} devices)", index,
-                   allocators_.size());
+    return vmError("device index {0} is out of range ({1} devices)", index, allocators_.size());
   return static_cast<size_t>(index);
 }
 
@@ -115,16 +110,14 @@ bool VirtualMachine::captureOpen() const {
 
 // Calls ----------------------------------------------------------------------
 
-llvm::Expected<Value> VirtualMachine::invoke(llvm::StringRef function,
-                                             llvm::ArrayRef<Value> args) {
+llvm::Expected<Value> VirtualMachine::invoke(llvm::StringRef function, llvm::ArrayRef<Value> args) {
   int64_t idx = exe_->findFunction(function);
   if (idx < 0)
     return vmError("no function named '{0}' in the executable", function);
   return invoke(idx, args);
 }
 
-llvm::Expected<Value> VirtualMachine::invoke(int64_t funcIdx,
-                                             llvm::ArrayRef<Value> args) {
+llvm::Expected<Value> VirtualMachine::invoke(int64_t funcIdx, llvm::ArrayRef<Value> args) {
   if (funcIdx < 0 || funcIdx >= static_cast<int64_t>(callees_.size()))
     return vmError("function index {0} is out of range", funcIdx);
   if (auto err = checkInputs(exe_->functions[funcIdx], args))
@@ -132,8 +125,7 @@ llvm::Expected<Value> VirtualMachine::invoke(int64_t funcIdx,
   return callFunction(funcIdx, args);
 }
 
-llvm::Expected<Value> VirtualMachine::callFunction(int64_t funcIdx,
-                                                   llvm::ArrayRef<Value> args) {
+llvm::Expected<Value> VirtualMachine::callFunction(int64_t funcIdx, llvm::ArrayRef<Value> args) {
   const PackedFunc &packed = callees_[funcIdx].packed;
   if (packed)
     return packed(*this, args);
@@ -145,10 +137,8 @@ llvm::Expected<Value> VirtualMachine::invokeClosure(const Value &closure,
   auto *clo = closure.as<ClosureObj>();
   if (!clo)
     return vmError("expected a closure to call but got {0}", closure.str());
-  if (clo->funcIndex < 0 ||
-      clo->funcIndex >= static_cast<int64_t>(callees_.size()))
-    return vmError("closure names function index {0}, which is out of range",
-                   clo->funcIndex);
+  if (clo->funcIndex < 0 || clo->funcIndex >= static_cast<int64_t>(callees_.size()))
+    return vmError("closure names function index {0}, which is out of range", clo->funcIndex);
   if (clo->captured.empty())
     return callFunction(clo->funcIndex, args);
   // Captured values are the trailing arguments (TVM's BindLastArgs).
@@ -174,15 +164,13 @@ void VirtualMachine::popFrame() {
   f.args.clear();
 }
 
-llvm::Expected<Value> VirtualMachine::runBytecode(int64_t funcIdx,
-                                                  llvm::ArrayRef<Value> args) {
+llvm::Expected<Value> VirtualMachine::runBytecode(int64_t funcIdx, llvm::ArrayRef<Value> args) {
   const FuncInfo &fn = exe_->functions[funcIdx];
   if (static_cast<int64_t>(args.size()) != fn.numArgs)
-    return vmError("function '{0}' expects {1} arguments but got {2}", fn.name,
-                   fn.numArgs, args.size());
+    return vmError("function '{0}' expects {1} arguments but got {2}", fn.name, fn.numArgs,
+                   args.size());
   if (depth_ >= maxDepth_)
-    return vmError("call depth limit {0} exceeded calling function '{1}'",
-                   maxDepth_, fn.name);
+    return vmError("call depth limit {0} exceeded calling function '{1}'", maxDepth_, fn.name);
   Frame &frame = pushFrame(fn.registerFileSize);
   std::copy(args.begin(), args.end(), frame.regs.begin());
   auto result = runLoop(fn, frame);
@@ -193,15 +181,13 @@ llvm::Expected<Value> VirtualMachine::runBytecode(int64_t funcIdx,
 static const Value kNone;
 
 /// The value of register `reg` (special registers included).
-static inline const Value &readReg(const Value *regs, int64_t reg,
-                                   const Value &vmHandle) {
+static inline const Value &readReg(const Value *regs, int64_t reg, const Value &vmHandle) {
   if (reg < kBeginSpecialReg)
     return regs[reg];
   return reg == kVMRegister ? vmHandle : kNone;
 }
 
-const Value &VirtualMachine::loadArg(const Frame &frame, ExecWord word,
-                                     Value &scratch) const {
+const Value &VirtualMachine::loadArg(const Frame &frame, ExecWord word, Value &scratch) const {
   Arg a = Arg::fromWord(word);
   switch (a.kind()) {
   case ArgKind::Register:
@@ -231,32 +217,29 @@ void VMError::log(llvm::raw_ostream &os) const {
   if (omitted_)
     os << "(" << omitted_ << " outer frames omitted) ";
   for (auto it = frames_.rbegin(); it != frames_.rend(); ++it)
-    os << "in function '" << it->function << "' at instruction " << it->instr
-       << " (" << it->what << "): ";
+    os << "in function '" << it->function << "' at instruction " << it->instr << " (" << it->what
+       << "): ";
   os << message_;
 }
 
-llvm::Error VirtualMachine::instrError(const FuncInfo &fn, int64_t pc,
-                                       llvm::Error inner) const {
+llvm::Error VirtualMachine::instrError(const FuncInfo &fn, int64_t pc, llvm::Error inner) const {
   InstrView in = exe_->instr(pc);
   VMError::Frame frame{fn.name, pc,
-                       in.op == Opcode::Call
-                           ? "call " + exe_->functions[in.funcIdx()].name
-                           : std::string("if")};
+                       in.op == Opcode::Call ? "call " + exe_->functions[in.funcIdx()].name
+                                             : std::string("if")};
   if (inner.isA<VMError>()) {
-    return llvm::handleErrors(std::move(inner),
-                              [&](std::unique_ptr<VMError> e) -> llvm::Error {
-                                e->addFrame(std::move(frame));
-                                return llvm::Error(std::move(e));
-                              });
+    return llvm::handleErrors(std::move(inner), [&](std::unique_ptr<VMError> e) -> llvm::Error {
+      e->addFrame(std::move(frame));
+      return llvm::Error(std::move(e));
+    });
   }
   auto err = std::make_unique<VMError>(llvm::toString(std::move(inner)));
   err->addFrame(std::move(frame));
   return llvm::Error(std::move(err));
 }
 
-llvm::Error VirtualMachine::execCall(const FuncInfo &fn, Frame &frame,
-                                     int64_t pc, const ExecWord *w) {
+llvm::Error VirtualMachine::execCall(const FuncInfo &fn, Frame &frame, int64_t pc,
+                                     const ExecWord *w) {
   int64_t n = w[3];
   auto &args = frame.args;
   Value scratch;
@@ -284,8 +267,7 @@ static llvm::Expected<bool> condition(const Value &v) {
   return vmError("if condition must be an int or bool but is {0}", v.str());
 }
 
-llvm::Expected<Value> VirtualMachine::runLoop(const FuncInfo &fn,
-                                              Frame &frame) {
+llvm::Expected<Value> VirtualMachine::runLoop(const FuncInfo &fn, Frame &frame) {
   // The verifier guarantees every register, index and jump target below is
   // in range, and that no path runs past the function's last instruction.
   const ExecWord *data = exe_->instrData.data();
@@ -339,21 +321,30 @@ struct SymbolTable {
 
 bool kindMatches(ParamKind kind, const Value &v) {
   switch (kind) {
-  case ParamKind::Any: return true;
-  case ParamKind::Tensor: return v.kind() == ValueKind::Tensor;
-  case ParamKind::Shape: return v.kind() == ValueKind::Shape;
-  case ParamKind::Int: return v.isInt();
-  case ParamKind::Float: return v.isFloat();
-  case ParamKind::Bool: return v.isBool();
-  case ParamKind::String: return v.kind() == ValueKind::String;
-  case ParamKind::Tuple: return v.kind() == ValueKind::Tuple;
-  case ParamKind::Closure: return v.kind() == ValueKind::Closure;
+  case ParamKind::Any:
+    return true;
+  case ParamKind::Tensor:
+    return v.kind() == ValueKind::Tensor;
+  case ParamKind::Shape:
+    return v.kind() == ValueKind::Shape;
+  case ParamKind::Int:
+    return v.isInt();
+  case ParamKind::Float:
+    return v.isFloat();
+  case ParamKind::Bool:
+    return v.isBool();
+  case ParamKind::String:
+    return v.kind() == ValueKind::String;
+  case ParamKind::Tuple:
+    return v.kind() == ValueKind::Tuple;
+  case ParamKind::Closure:
+    return v.kind() == ValueKind::Closure;
   }
   return false;
 }
 
-llvm::Error checkDims(const FuncInfo &fn, const ParamInfo &p,
-                      llvm::ArrayRef<int64_t> dims, SymbolTable &symbols) {
+llvm::Error checkDims(const FuncInfo &fn, const ParamInfo &p, llvm::ArrayRef<int64_t> dims,
+                      SymbolTable &symbols) {
   if (p.ndim >= 0 && static_cast<int64_t>(dims.size()) != p.ndim)
     return vmError("function '{0}' parameter '{1}': expected {2} dims but got "
                    "{3}",
@@ -374,14 +365,13 @@ llvm::Error checkDims(const FuncInfo &fn, const ParamInfo &p,
     if (e->value != dims[i])
       return vmError("function '{0}' parameter '{1}' dim {2}: symbolic dim "
                      "'{3}' is {4} here but {5} in parameter '{6}' dim {7}",
-                     fn.name, p.name, i, d.symbol, dims[i], e->value,
-                     e->param, e->dim);
+                     fn.name, p.name, i, d.symbol, dims[i], e->value, e->param, e->dim);
   }
   return llvm::Error::success();
 }
 
-llvm::Error checkTensor(const FuncInfo &fn, const ParamInfo &p,
-                        const TensorObj &t, SymbolTable &symbols) {
+llvm::Error checkTensor(const FuncInfo &fn, const ParamInfo &p, const TensorObj &t,
+                        SymbolTable &symbols) {
   if (p.dtype && !dtypeEqual(*p.dtype, t.dtype()))
     return vmError("function '{0}' parameter '{1}': expected dtype {2} but "
                    "got {3}",
@@ -390,19 +380,16 @@ llvm::Error checkTensor(const FuncInfo &fn, const ParamInfo &p,
                    p.device->device_id != t.device().device_id))
     return vmError("function '{0}' parameter '{1}': expected device {2} but "
                    "got {3}",
-                   fn.name, p.name, deviceStr(*p.device),
-                   deviceStr(t.device()));
+                   fn.name, p.name, deviceStr(*p.device), deviceStr(t.device()));
   return checkDims(fn, p, t.shape(), symbols);
 }
 
 } // namespace
 
-llvm::Error VirtualMachine::checkInputs(const FuncInfo &fn,
-                                        llvm::ArrayRef<Value> args) const {
-  if (fn.kind == FuncKind::VM &&
-      static_cast<int64_t>(args.size()) != fn.numArgs)
-    return vmError("function '{0}' expects {1} arguments but got {2}", fn.name,
-                   fn.numArgs, args.size());
+llvm::Error VirtualMachine::checkInputs(const FuncInfo &fn, llvm::ArrayRef<Value> args) const {
+  if (fn.kind == FuncKind::VM && static_cast<int64_t>(args.size()) != fn.numArgs)
+    return vmError("function '{0}' expects {1} arguments but got {2}", fn.name, fn.numArgs,
+                   args.size());
   SymbolTable symbols;
   for (size_t i = 0; i < fn.params.size() && i < args.size(); ++i) {
     const ParamInfo &p = fn.params[i];

@@ -48,9 +48,7 @@ public:
   llvm::ArrayRef<Frame> frames() const { return frames_; }
   const std::string &rootMessage() const { return message_; }
   void log(llvm::raw_ostream &os) const override;
-  std::error_code convertToErrorCode() const override {
-    return llvm::inconvertibleErrorCode();
-  }
+  std::error_code convertToErrorCode() const override { return llvm::inconvertibleErrorCode(); }
 
 private:
   std::string message_;
@@ -72,15 +70,12 @@ public:
   ~VirtualMachine();
 
   /// Checks `args` against the function's parameter table, then runs it.
-  llvm::Expected<Value> invoke(llvm::StringRef function,
-                               llvm::ArrayRef<Value> args);
+  llvm::Expected<Value> invoke(llvm::StringRef function, llvm::ArrayRef<Value> args);
   llvm::Expected<Value> invoke(int64_t funcIdx, llvm::ArrayRef<Value> args);
   /// Calls a closure value (bound arguments go last) without input checks.
-  llvm::Expected<Value> invokeClosure(const Value &closure,
-                                      llvm::ArrayRef<Value> args);
+  llvm::Expected<Value> invokeClosure(const Value &closure, llvm::ArrayRef<Value> args);
   /// Calls function `funcIdx` (VM or packed) without input checks.
-  llvm::Expected<Value> callFunction(int64_t funcIdx,
-                                     llvm::ArrayRef<Value> args);
+  llvm::Expected<Value> callFunction(int64_t funcIdx, llvm::ArrayRef<Value> args);
 
   /// The parameter-table check invoke() runs: arity, kinds, dtypes,
   /// devices, ranks, static dims, one value per symbolic dim.
@@ -96,9 +91,7 @@ public:
   const std::shared_ptr<CachingAllocator> &allocator(size_t index) const {
     return allocators_[index];
   }
-  const std::shared_ptr<CachingAllocator> &hostAllocator() const {
-    return allocators_.back();
-  }
+  const std::shared_ptr<CachingAllocator> &hostAllocator() const { return allocators_.back(); }
   /// True while any allocator has a CUDA-graph capture open; host reads
   /// refuse to run then.
   bool captureOpen() const;
@@ -127,11 +120,9 @@ private:
   llvm::Error init(std::shared_ptr<const Executable> exe, VMOptions options);
   llvm::Expected<Value> runBytecode(int64_t funcIdx, llvm::ArrayRef<Value> args);
   llvm::Expected<Value> runLoop(const FuncInfo &fn, Frame &frame);
-  llvm::Error execCall(const FuncInfo &fn, Frame &frame, int64_t pc,
-                       const ExecWord *words);
+  llvm::Error execCall(const FuncInfo &fn, Frame &frame, int64_t pc, const ExecWord *words);
   const Value &loadArg(const Frame &frame, ExecWord word, Value &scratch) const;
-  llvm::Error instrError(const FuncInfo &fn, int64_t pc,
-                         llvm::Error inner) const;
+  llvm::Error instrError(const FuncInfo &fn, int64_t pc, llvm::Error inner) const;
   Frame &pushFrame(int64_t registers);
   void popFrame();
 

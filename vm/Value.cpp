@@ -15,31 +15,37 @@ using llvm::inconvertibleErrorCode;
 
 llvm::StringRef graft::vm::valueKindName(ValueKind kind) {
   switch (kind) {
-  case ValueKind::None: return "none";
-  case ValueKind::Int: return "int";
-  case ValueKind::Float: return "float";
-  case ValueKind::Bool: return "bool";
-  case ValueKind::DataType: return "dtype";
-  case ValueKind::String: return "string";
-  case ValueKind::Shape: return "shape";
-  case ValueKind::Tuple: return "tuple";
-  case ValueKind::Tensor: return "tensor";
-  case ValueKind::Storage: return "storage";
-  case ValueKind::Closure: return "closure";
-  case ValueKind::Opaque: return "opaque";
+  case ValueKind::None:
+    return "none";
+  case ValueKind::Int:
+    return "int";
+  case ValueKind::Float:
+    return "float";
+  case ValueKind::Bool:
+    return "bool";
+  case ValueKind::DataType:
+    return "dtype";
+  case ValueKind::String:
+    return "string";
+  case ValueKind::Shape:
+    return "shape";
+  case ValueKind::Tuple:
+    return "tuple";
+  case ValueKind::Tensor:
+    return "tensor";
+  case ValueKind::Storage:
+    return "storage";
+  case ValueKind::Closure:
+    return "closure";
+  case ValueKind::Opaque:
+    return "opaque";
   }
   return "unknown";
 }
 
-Value Value::string(std::string s) {
-  return object(makeRef<StringObj>(std::move(s)));
-}
-Value Value::shape(llvm::ArrayRef<int64_t> dims) {
-  return object(makeRef<ShapeObj>(dims));
-}
-Value Value::tuple(llvm::ArrayRef<Value> fields) {
-  return object(makeRef<TupleObj>(fields));
-}
+Value Value::string(std::string s) { return object(makeRef<StringObj>(std::move(s))); }
+Value Value::shape(llvm::ArrayRef<int64_t> dims) { return object(makeRef<ShapeObj>(dims)); }
+Value Value::tuple(llvm::ArrayRef<Value> fields) { return object(makeRef<TupleObj>(fields)); }
 
 // Printing -----------------------------------------------------------------
 
@@ -57,11 +63,21 @@ static void printTensor(llvm::raw_ostream &os, const TensorObj &t) {
 
 void Value::print(llvm::raw_ostream &os) const {
   switch (kind_) {
-  case ValueKind::None: os << "none"; return;
-  case ValueKind::Int: os << u_.i; return;
-  case ValueKind::Float: os << llvm::format("%g", u_.f); return;
-  case ValueKind::Bool: os << (u_.b ? "true" : "false"); return;
-  case ValueKind::DataType: os << dtypeStr(u_.dt); return;
+  case ValueKind::None:
+    os << "none";
+    return;
+  case ValueKind::Int:
+    os << u_.i;
+    return;
+  case ValueKind::Float:
+    os << llvm::format("%g", u_.f);
+    return;
+  case ValueKind::Bool:
+    os << (u_.b ? "true" : "false");
+    return;
+  case ValueKind::DataType:
+    os << dtypeStr(u_.dt);
+    return;
   case ValueKind::String:
     os << '"';
     llvm::printEscapedString(as<StringObj>()->value, os);
@@ -73,25 +89,26 @@ void Value::print(llvm::raw_ostream &os) const {
     return;
   case ValueKind::Tuple: {
     os << '(';
-    llvm::interleaveComma(as<TupleObj>()->fields, os,
-                          [&](const Value &v) { v.print(os); });
+    llvm::interleaveComma(as<TupleObj>()->fields, os, [&](const Value &v) { v.print(os); });
     os << ')';
     return;
   }
-  case ValueKind::Tensor: printTensor(os, *as<TensorObj>()); return;
+  case ValueKind::Tensor:
+    printTensor(os, *as<TensorObj>());
+    return;
   case ValueKind::Storage: {
     auto *s = as<StorageObj>();
-    os << "storage<" << s->bytes() << " bytes, " << deviceStr(s->device())
-       << '>';
+    os << "storage<" << s->bytes() << " bytes, " << deviceStr(s->device()) << '>';
     return;
   }
   case ValueKind::Closure: {
     auto *c = as<ClosureObj>();
-    os << "closure<f" << c->funcIndex << ", " << c->captured.size()
-       << " captured>";
+    os << "closure<f" << c->funcIndex << ", " << c->captured.size() << " captured>";
     return;
   }
-  case ValueKind::Opaque: os << "opaque<" << as<OpaqueObj>()->typeKey << '>'; return;
+  case ValueKind::Opaque:
+    os << "opaque<" << as<OpaqueObj>()->typeKey << '>';
+    return;
   }
 }
 
@@ -118,17 +135,23 @@ bool graft::vm::structurallyEqual(const Value &a, const Value &b) {
   if (a.kind() != b.kind())
     return false;
   switch (a.kind()) {
-  case ValueKind::None: return true;
-  case ValueKind::Int: return a.getInt() == b.getInt();
+  case ValueKind::None:
+    return true;
+  case ValueKind::Int:
+    return a.getInt() == b.getInt();
   // Bitwise, so that -0.0 and 0.0 stay distinct constants and NaN equals NaN.
   case ValueKind::Float: {
     double x = a.getFloat(), y = b.getFloat();
     return std::memcmp(&x, &y, sizeof x) == 0;
   }
-  case ValueKind::Bool: return a.getBool() == b.getBool();
-  case ValueKind::DataType: return dtypeEqual(a.getDataType(), b.getDataType());
-  case ValueKind::String: return a.as<StringObj>()->value == b.as<StringObj>()->value;
-  case ValueKind::Shape: return a.as<ShapeObj>()->dims == b.as<ShapeObj>()->dims;
+  case ValueKind::Bool:
+    return a.getBool() == b.getBool();
+  case ValueKind::DataType:
+    return dtypeEqual(a.getDataType(), b.getDataType());
+  case ValueKind::String:
+    return a.as<StringObj>()->value == b.as<StringObj>()->value;
+  case ValueKind::Shape:
+    return a.as<ShapeObj>()->dims == b.as<ShapeObj>()->dims;
   case ValueKind::Tuple: {
     auto &fa = a.as<TupleObj>()->fields, &fb = b.as<TupleObj>()->fields;
     if (fa.size() != fb.size())
@@ -138,8 +161,10 @@ bool graft::vm::structurallyEqual(const Value &a, const Value &b) {
         return false;
     return true;
   }
-  case ValueKind::Tensor: return tensorsEqual(*a.as<TensorObj>(), *b.as<TensorObj>());
-  default: return a.getObject() == b.getObject();
+  case ValueKind::Tensor:
+    return tensorsEqual(*a.as<TensorObj>(), *b.as<TensorObj>());
+  default:
+    return a.getObject() == b.getObject();
   }
 }
 
@@ -147,20 +172,24 @@ uint64_t graft::vm::structuralHash(const Value &v) {
   using llvm::hash_combine;
   size_t h = llvm::hash_value(static_cast<int>(v.kind()));
   switch (v.kind()) {
-  case ValueKind::None: return h;
-  case ValueKind::Int: return hash_combine(h, v.getInt());
+  case ValueKind::None:
+    return h;
+  case ValueKind::Int:
+    return hash_combine(h, v.getInt());
   case ValueKind::Float: {
     double d = v.getFloat();
     uint64_t bits;
     std::memcpy(&bits, &d, sizeof bits);
     return hash_combine(h, bits);
   }
-  case ValueKind::Bool: return hash_combine(h, v.getBool());
+  case ValueKind::Bool:
+    return hash_combine(h, v.getBool());
   case ValueKind::DataType: {
     DLDataType dt = normalizeDType(v.getDataType());
     return hash_combine(h, dt.code, dt.bits, dt.lanes);
   }
-  case ValueKind::String: return hash_combine(h, v.as<StringObj>()->value);
+  case ValueKind::String:
+    return hash_combine(h, v.as<StringObj>()->value);
   case ValueKind::Shape: {
     auto &d = v.as<ShapeObj>()->dims;
     return hash_combine(h, llvm::hash_combine_range(d.begin(), d.end()));
@@ -177,16 +206,17 @@ uint64_t graft::vm::structuralHash(const Value &v) {
       h = hash_combine(h, llvm::hash_value(llvm::StringRef(t->bytes(), t->byteSize())));
     return h;
   }
-  default: return hash_combine(h, v.getObject());
+  default:
+    return hash_combine(h, v.getObject());
   }
 }
 
 // Storage and tensors ------------------------------------------------------
 
-StorageObj::StorageObj(std::shared_ptr<CachingAllocator> alloc, void *data,
-                       size_t bytes, DLDevice device)
-    : Object(ValueKind::Storage), alloc_(std::move(alloc)), data_(data),
-      bytes_(bytes), device_(device) {}
+StorageObj::StorageObj(std::shared_ptr<CachingAllocator> alloc, void *data, size_t bytes,
+                       DLDevice device)
+    : Object(ValueKind::Storage), alloc_(std::move(alloc)), data_(data), bytes_(bytes),
+      device_(device) {}
 
 StorageObj::~StorageObj() {
   if (alloc_)
@@ -199,58 +229,48 @@ llvm::Expected<Ref<StorageObj>> StorageObj::hostBlock(size_t bytes) {
   auto mem = cpuDevice()->allocate(bytes, CachingAllocator::kAlignment);
   if (!mem)
     return mem.takeError();
-  return Ref<StorageObj>(
-      new StorageObj(nullptr, *mem, bytes, DLDevice{kDLCPU, 0}));
+  return Ref<StorageObj>(new StorageObj(nullptr, *mem, bytes, DLDevice{kDLCPU, 0}));
 }
 
-llvm::Expected<uint64_t>
-graft::vm::checkedNumElements(llvm::ArrayRef<int64_t> shape) {
+llvm::Expected<uint64_t> graft::vm::checkedNumElements(llvm::ArrayRef<int64_t> shape) {
   uint64_t n = 1;
   for (int64_t d : shape) {
     if (d < 0)
-      return createStringError(inconvertibleErrorCode(),
-                               "negative dimension %lld in shape",
+      return createStringError(inconvertibleErrorCode(), "negative dimension %lld in shape",
                                static_cast<long long>(d));
     if (__builtin_mul_overflow(n, static_cast<uint64_t>(d), &n))
-      return createStringError(inconvertibleErrorCode(),
-                               "shape has too many elements");
+      return createStringError(inconvertibleErrorCode(), "shape has too many elements");
   }
   return n;
 }
 
 /// Bytes of a compact tensor, with overflow and dtype checks.
-static llvm::Expected<uint64_t> compactBytes(llvm::ArrayRef<int64_t> shape,
-                                             DLDataType dtype) {
+static llvm::Expected<uint64_t> compactBytes(llvm::ArrayRef<int64_t> shape, DLDataType dtype) {
   uint64_t elemBytes = dtypeBytes(dtype);
   if (elemBytes == 0)
-    return createStringError(inconvertibleErrorCode(),
-                             "unsupported dtype %s for a tensor",
+    return createStringError(inconvertibleErrorCode(), "unsupported dtype %s for a tensor",
                              dtypeStr(dtype).c_str());
   auto n = checkedNumElements(shape);
   if (!n)
     return n.takeError();
   uint64_t bytes;
   if (__builtin_mul_overflow(*n, elemBytes, &bytes))
-    return createStringError(inconvertibleErrorCode(),
-                             "tensor byte size overflows");
+    return createStringError(inconvertibleErrorCode(), "tensor byte size overflows");
   return bytes;
 }
 
-llvm::Expected<Ref<TensorObj>>
-TensorObj::view(Ref<StorageObj> storage, uint64_t byteOffset,
-                llvm::ArrayRef<int64_t> shape, DLDataType dtype) {
+llvm::Expected<Ref<TensorObj>> TensorObj::view(Ref<StorageObj> storage, uint64_t byteOffset,
+                                               llvm::ArrayRef<int64_t> shape, DLDataType dtype) {
   auto bytes = compactBytes(shape, dtype);
   if (!bytes)
     return bytes.takeError();
   uint64_t end;
-  if (__builtin_add_overflow(byteOffset, *bytes, &end) ||
-      end > storage->bytes())
-    return createStringError(
-        inconvertibleErrorCode(),
-        "tensor of %llu bytes at offset %llu does not fit in a storage of "
-        "%zu bytes",
-        static_cast<unsigned long long>(*bytes),
-        static_cast<unsigned long long>(byteOffset), storage->bytes());
+  if (__builtin_add_overflow(byteOffset, *bytes, &end) || end > storage->bytes())
+    return createStringError(inconvertibleErrorCode(),
+                             "tensor of %llu bytes at offset %llu does not fit in a storage of "
+                             "%zu bytes",
+                             static_cast<unsigned long long>(*bytes),
+                             static_cast<unsigned long long>(byteOffset), storage->bytes());
   Ref<TensorObj> t(new TensorObj());
   t->shape_.assign(shape.begin(), shape.end());
   // Kernels see a plain pointer (data + offset), as TVM does for CPU/CUDA.
@@ -265,22 +285,20 @@ TensorObj::view(Ref<StorageObj> storage, uint64_t byteOffset,
   return t;
 }
 
-llvm::Expected<Ref<TensorObj>>
-TensorObj::empty(const std::shared_ptr<CachingAllocator> &alloc,
-                 llvm::ArrayRef<int64_t> shape, DLDataType dtype) {
+llvm::Expected<Ref<TensorObj>> TensorObj::empty(const std::shared_ptr<CachingAllocator> &alloc,
+                                                llvm::ArrayRef<int64_t> shape, DLDataType dtype) {
   auto bytes = compactBytes(shape, dtype);
   if (!bytes)
     return bytes.takeError();
   auto mem = alloc->allocate(*bytes);
   if (!mem)
     return mem.takeError();
-  Ref<StorageObj> storage(
-      new StorageObj(alloc, *mem, *bytes, alloc->dlDevice()));
+  Ref<StorageObj> storage(new StorageObj(alloc, *mem, *bytes, alloc->dlDevice()));
   return view(std::move(storage), 0, shape, dtype);
 }
 
-llvm::Expected<Ref<TensorObj>>
-TensorObj::emptyHost(llvm::ArrayRef<int64_t> shape, DLDataType dtype) {
+llvm::Expected<Ref<TensorObj>> TensorObj::emptyHost(llvm::ArrayRef<int64_t> shape,
+                                                    DLDataType dtype) {
   auto bytes = compactBytes(shape, dtype);
   if (!bytes)
     return bytes.takeError();
@@ -290,20 +308,17 @@ TensorObj::emptyHost(llvm::ArrayRef<int64_t> shape, DLDataType dtype) {
   return view(std::move(*storage), 0, shape, dtype);
 }
 
-llvm::Expected<Ref<TensorObj>>
-TensorObj::reshapeView(Ref<TensorObj> base, llvm::ArrayRef<int64_t> shape) {
+llvm::Expected<Ref<TensorObj>> TensorObj::reshapeView(Ref<TensorObj> base,
+                                                      llvm::ArrayRef<int64_t> shape) {
   auto n = checkedNumElements(shape);
   if (!n)
     return n.takeError();
   if (!base->isCompact())
-    return createStringError(inconvertibleErrorCode(),
-                             "cannot reshape a strided tensor");
+    return createStringError(inconvertibleErrorCode(), "cannot reshape a strided tensor");
   if (*n != static_cast<uint64_t>(base->numElements()))
     return createStringError(
-        inconvertibleErrorCode(),
-        "cannot reshape a tensor of %lld elements to %llu elements",
-        static_cast<long long>(base->numElements()),
-        static_cast<unsigned long long>(*n));
+        inconvertibleErrorCode(), "cannot reshape a tensor of %lld elements to %llu elements",
+        static_cast<long long>(base->numElements()), static_cast<unsigned long long>(*n));
   Ref<TensorObj> t(new TensorObj());
   t->shape_.assign(shape.begin(), shape.end());
   t->dl = base->dl;
@@ -316,16 +331,14 @@ TensorObj::reshapeView(Ref<TensorObj> base, llvm::ArrayRef<int64_t> shape) {
 
 llvm::Expected<Ref<TensorObj>> TensorObj::fromDLPack(DLManagedTensor *managed) {
   if (!managed)
-    return createStringError(inconvertibleErrorCode(),
-                             "cannot import a null DLManagedTensor");
+    return createStringError(inconvertibleErrorCode(), "cannot import a null DLManagedTensor");
   const DLTensor &src = managed->dl_tensor;
   bool badShape = src.ndim < 0 || (src.ndim > 0 && !src.shape);
   for (int i = 0; !badShape && i < src.ndim; ++i)
     badShape = src.shape[i] < 0;
   if (badShape)
-    return createStringError(inconvertibleErrorCode(),
-                             "cannot import a DLManagedTensor with a "
-                             "negative ndim or dimension");
+    return createStringError(inconvertibleErrorCode(), "cannot import a DLManagedTensor with a "
+                                                       "negative ndim or dimension");
   Ref<TensorObj> t(new TensorObj());
   t->dl = src;
   t->dl.dtype = normalizeDType(src.dtype);
@@ -392,12 +405,24 @@ bool graft::vm::dtypeEqual(DLDataType a, DLDataType b) {
 std::string graft::vm::dtypeStr(DLDataType dt) {
   std::string s;
   switch (dt.code) {
-  case kDLInt: s = "int"; break;
-  case kDLUInt: s = dt.bits == 1 ? "bool" : "uint"; break;
-  case kDLFloat: s = "float"; break;
-  case kDLBfloat: s = "bfloat"; break;
-  case kDLOpaqueHandle: s = "handle"; break;
-  case graft::kernels::kGraftDLBool: s = "bool"; break;
+  case kDLInt:
+    s = "int";
+    break;
+  case kDLUInt:
+    s = dt.bits == 1 ? "bool" : "uint";
+    break;
+  case kDLFloat:
+    s = "float";
+    break;
+  case kDLBfloat:
+    s = "bfloat";
+    break;
+  case kDLOpaqueHandle:
+    s = "handle";
+    break;
+  case graft::kernels::kGraftDLBool:
+    s = "bool";
+    break;
   default:
     s = "code";
     s += std::to_string(dt.code);
@@ -421,10 +446,8 @@ llvm::Expected<DLDataType> graft::vm::parseDType(llvm::StringRef text) {
     llvm::StringRef name;
     uint8_t code;
   };
-  static const Prefix prefixes[] = {{"bfloat", kDLBfloat},
-                                    {"float", kDLFloat},
-                                    {"uint", kDLUInt},
-                                    {"int", kDLInt}};
+  static const Prefix prefixes[] = {
+      {"bfloat", kDLBfloat}, {"float", kDLFloat}, {"uint", kDLUInt}, {"int", kDLInt}};
   for (const Prefix &p : prefixes) {
     unsigned bits;
     llvm::StringRef rest = text;
@@ -434,8 +457,7 @@ llvm::Expected<DLDataType> graft::vm::parseDType(llvm::StringRef text) {
         return dt;
     }
   }
-  return createStringError(inconvertibleErrorCode(), "unknown dtype '%s'",
-                           text.str().c_str());
+  return createStringError(inconvertibleErrorCode(), "unknown dtype '%s'", text.str().c_str());
 }
 
 bool graft::vm::isSupportedDType(DLDataType dt) {
@@ -467,9 +489,15 @@ uint64_t graft::vm::dtypeBytes(DLDataType dt) {
 std::string graft::vm::deviceStr(DLDevice dev) {
   std::string name;
   switch (dev.device_type) {
-  case kDLCPU: name = "cpu"; break;
-  case kDLCUDA: name = "cuda"; break;
-  case kDLCUDAHost: name = "cuda_host"; break;
+  case kDLCPU:
+    name = "cpu";
+    break;
+  case kDLCUDA:
+    name = "cuda";
+    break;
+  case kDLCUDAHost:
+    name = "cuda_host";
+    break;
   default:
     name = "device";
     name += std::to_string(static_cast<int>(dev.device_type));

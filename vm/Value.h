@@ -122,9 +122,7 @@ public:
     if (isHeap())
       u_.obj->retain();
   }
-  Value(Value &&o) noexcept : kind_(o.kind_), u_(o.u_) {
-    o.kind_ = ValueKind::None;
-  }
+  Value(Value &&o) noexcept : kind_(o.kind_), u_(o.u_) { o.kind_ = ValueKind::None; }
   Value &operator=(const Value &o) {
     Value tmp(o);
     swap(tmp);
@@ -225,11 +223,8 @@ inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os, const Value &v) {
 
 class StringObj : public Object {
 public:
-  explicit StringObj(std::string s)
-      : Object(ValueKind::String), value(std::move(s)) {}
-  static bool classof(const Object *o) {
-    return o->kind() == ValueKind::String;
-  }
+  explicit StringObj(std::string s) : Object(ValueKind::String), value(std::move(s)) {}
+  static bool classof(const Object *o) { return o->kind() == ValueKind::String; }
   std::string value;
 };
 
@@ -256,15 +251,12 @@ class StorageObj : public Object {
 public:
   /// `alloc` null: `data` came from std::aligned_alloc on the host (see
   /// hostBlock) and goes back to std::free.
-  StorageObj(std::shared_ptr<CachingAllocator> alloc, void *data, size_t bytes,
-             DLDevice device);
+  StorageObj(std::shared_ptr<CachingAllocator> alloc, void *data, size_t bytes, DLDevice device);
   /// A host block outside any VM's allocator, for constants and tests; safe
   /// to create from any thread.
   static llvm::Expected<Ref<StorageObj>> hostBlock(size_t bytes);
   ~StorageObj() override;
-  static bool classof(const Object *o) {
-    return o->kind() == ValueKind::Storage;
-  }
+  static bool classof(const Object *o) { return o->kind() == ValueKind::Storage; }
   void *data() const { return data_; }
   size_t bytes() const { return bytes_; }
   DLDevice device() const { return device_; }
@@ -282,19 +274,16 @@ private:
 class TensorObj : public Object {
 public:
   /// A compact view of `storage` at `byteOffset`; checks that it fits.
-  static llvm::Expected<Ref<TensorObj>>
-  view(Ref<StorageObj> storage, uint64_t byteOffset,
-       llvm::ArrayRef<int64_t> shape, DLDataType dtype);
+  static llvm::Expected<Ref<TensorObj>> view(Ref<StorageObj> storage, uint64_t byteOffset,
+                                             llvm::ArrayRef<int64_t> shape, DLDataType dtype);
   /// A fresh compact tensor allocated from `alloc`.
-  static llvm::Expected<Ref<TensorObj>>
-  empty(const std::shared_ptr<CachingAllocator> &alloc,
-        llvm::ArrayRef<int64_t> shape, DLDataType dtype);
+  static llvm::Expected<Ref<TensorObj>> empty(const std::shared_ptr<CachingAllocator> &alloc,
+                                              llvm::ArrayRef<int64_t> shape, DLDataType dtype);
   /// A fresh compact host tensor outside any allocator (see hostBlock).
-  static llvm::Expected<Ref<TensorObj>> emptyHost(llvm::ArrayRef<int64_t> shape,
-                                                  DLDataType dtype);
+  static llvm::Expected<Ref<TensorObj>> emptyHost(llvm::ArrayRef<int64_t> shape, DLDataType dtype);
   /// A view of compact `base` with another shape of the same element count.
-  static llvm::Expected<Ref<TensorObj>>
-  reshapeView(Ref<TensorObj> base, llvm::ArrayRef<int64_t> shape);
+  static llvm::Expected<Ref<TensorObj>> reshapeView(Ref<TensorObj> base,
+                                                    llvm::ArrayRef<int64_t> shape);
   /// Takes ownership of `managed` without copying; its deleter runs when the
   /// tensor is released. Rejects a null tensor or a negative dim.
   static llvm::Expected<Ref<TensorObj>> fromDLPack(DLManagedTensor *managed);
@@ -303,14 +292,10 @@ public:
   DLManagedTensor *toDLPack();
 
   ~TensorObj() override;
-  static bool classof(const Object *o) {
-    return o->kind() == ValueKind::Tensor;
-  }
+  static bool classof(const Object *o) { return o->kind() == ValueKind::Tensor; }
 
   DLTensor dl{};
-  llvm::ArrayRef<int64_t> shape() const {
-    return {dl.shape, static_cast<size_t>(dl.ndim)};
-  }
+  llvm::ArrayRef<int64_t> shape() const { return {dl.shape, static_cast<size_t>(dl.ndim)}; }
   DLDataType dtype() const { return dl.dtype; }
   DLDevice device() const { return dl.device; }
   int64_t numElements() const;
@@ -336,9 +321,7 @@ public:
   ClosureObj(int64_t funcIndex, llvm::ArrayRef<Value> captured)
       : Object(ValueKind::Closure), funcIndex(funcIndex),
         captured(captured.begin(), captured.end()) {}
-  static bool classof(const Object *o) {
-    return o->kind() == ValueKind::Closure;
-  }
+  static bool classof(const Object *o) { return o->kind() == ValueKind::Closure; }
   int64_t funcIndex;
   llvm::SmallVector<Value, 2> captured;
 };
@@ -348,15 +331,12 @@ public:
 class OpaqueObj : public Object {
 public:
   OpaqueObj(void *ptr, llvm::StringRef typeKey, void (*deleter)(void *))
-      : Object(ValueKind::Opaque), ptr(ptr), typeKey(typeKey.str()),
-        deleter(deleter) {}
+      : Object(ValueKind::Opaque), ptr(ptr), typeKey(typeKey.str()), deleter(deleter) {}
   ~OpaqueObj() override {
     if (deleter)
       deleter(ptr);
   }
-  static bool classof(const Object *o) {
-    return o->kind() == ValueKind::Opaque;
-  }
+  static bool classof(const Object *o) { return o->kind() == ValueKind::Opaque; }
   void *ptr;
   std::string typeKey;
   void (*deleter)(void *);

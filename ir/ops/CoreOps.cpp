@@ -24,9 +24,7 @@ llvm::Expected<StructInfo> inferObject(const CallNode &, const InferContext &) {
   return objectSInfo();
 }
 
-llvm::Expected<StructInfo> inferVoid(const CallNode &, const InferContext &) {
-  return voidSInfo();
-}
+llvm::Expected<StructInfo> inferVoid(const CallNode &, const InferContext &) { return voidSInfo(); }
 
 /// Ops whose result is their first argument's struct info.
 llvm::Expected<StructInfo> inferFirstArg(const CallNode &call, const InferContext &) {
@@ -111,8 +109,7 @@ llvm::Expected<StructInfo> inferVMAllocTensor(const CallNode &call, const InferC
   return allocTensorSInfo(call, 2, 3, ctx, call.args.size() == 5 ? 4 : -1);
 }
 
-llvm::Expected<StructInfo> inferBuiltinAllocTensor(const CallNode &call,
-                                                   const InferContext &ctx) {
+llvm::Expected<StructInfo> inferBuiltinAllocTensor(const CallNode &call, const InferContext &ctx) {
   if (auto err = checkArity(call, 3, 4))
     return err;
   return allocTensorSInfo(call, 0, 1, ctx, 2);
@@ -245,8 +242,8 @@ llvm::Expected<StructInfo> inferToVDevice(const CallNode &call, const InferConte
 // Registration
 //===----------------------------------------------------------------------===//
 
-OpInfo callForm(llvm::StringRef name, std::vector<OpParam> params, InferFn infer,
-                TextForm form, bool pure = true) {
+OpInfo callForm(llvm::StringRef name, std::vector<OpParam> params, InferFn infer, TextForm form,
+                bool pure = true) {
   OpInfo op = makeOp(name, std::move(params), infer);
   op.textForm = form;
   op.pure = pure;
@@ -254,10 +251,10 @@ OpInfo callForm(llvm::StringRef name, std::vector<OpParam> params, InferFn infer
 }
 
 void registerCallForms() {
-  registerOp(callForm("call_tir",
-                      {arg("gvar"), arg("args", ParamKind::ExprTuple),
-                       optArg("tir_vars", ParamKind::Shape)},
-                      inferDPSCall, TextForm::CallTIR));
+  registerOp(callForm(
+      "call_tir",
+      {arg("gvar"), arg("args", ParamKind::ExprTuple), optArg("tir_vars", ParamKind::Shape)},
+      inferDPSCall, TextForm::CallTIR));
   registerOp(callForm("call_tir_inplace",
                       {arg("gvar"), arg("args", ParamKind::ExprTuple),
                        reqListAttr("inplace_indices", AttrKind::IntList),
@@ -273,8 +270,8 @@ void registerCallForms() {
                       inferPurePacked, TextForm::CallInplacePacked));
   registerOp(callForm("call_builtin_with_ctx", {arg("func"), arg("args", ParamKind::ExprTuple)},
                       inferBuiltinWithCtx, TextForm::CallBuiltinWithCtx, /*pure=*/false));
-  registerOp(callForm("make_closure", {arg("func"), arg("args", ParamKind::ExprTuple)},
-                      inferObject, TextForm::Generic));
+  registerOp(callForm("make_closure", {arg("func"), arg("args", ParamKind::ExprTuple)}, inferObject,
+                      TextForm::Generic));
   registerOp(callForm("invoke_closure", {arg("closure"), arg("args", ParamKind::ExprTuple)},
                       inferBySInfoArgs, TextForm::WithSInfoArgs, /*pure=*/false));
   registerOp(callForm("invoke_pure_closure", {arg("closure"), arg("args", ParamKind::ExprTuple)},
@@ -282,10 +279,11 @@ void registerCallForms() {
 }
 
 void registerMemoryOps() {
-  registerOp(makeOp("memory.alloc_storage",
-                    {arg("size", ParamKind::Shape), arg("virtual_device_index", ParamKind::PrimValue),
-                     arg("storage_scope", ParamKind::String), arg("dtype", ParamKind::DType)},
-                    inferAllocStorage));
+  registerOp(
+      makeOp("memory.alloc_storage",
+             {arg("size", ParamKind::Shape), arg("virtual_device_index", ParamKind::PrimValue),
+              arg("storage_scope", ParamKind::String), arg("dtype", ParamKind::DType)},
+             inferAllocStorage));
   registerOp(makeOp("memory.alloc_tensor",
                     {arg("storage"), arg("offset", ParamKind::PrimValue),
                      arg("shape", ParamKind::Shape), arg("dtype", ParamKind::DType),
@@ -310,11 +308,11 @@ void registerMemoryOps() {
 }
 
 void registerVMOps() {
-  registerOp(makeOp("vm.alloc_storage",
-                    {arg("size", ParamKind::Shape), arg("runtime_device_index", ParamKind::PrimValue),
-                     arg("dtype", ParamKind::DType),
-                     argOr("storage_scope", ParamKind::String, strVal("global"))},
-                    inferAllocStorage));
+  registerOp(makeOp(
+      "vm.alloc_storage",
+      {arg("size", ParamKind::Shape), arg("runtime_device_index", ParamKind::PrimValue),
+       arg("dtype", ParamKind::DType), argOr("storage_scope", ParamKind::String, strVal("global"))},
+      inferAllocStorage));
   registerOp(makeOp("vm.alloc_tensor",
                     {arg("storage"), arg("offset", ParamKind::PrimValue),
                      arg("shape", ParamKind::Shape), arg("dtype", ParamKind::DType),
@@ -323,8 +321,8 @@ void registerVMOps() {
   OpInfo kill = makeOp("vm.kill_object", {arg("obj")}, inferKill);
   kill.pure = false;
   registerOp(kill);
-  OpInfo dyn = makeOp("vm.call_tir_dyn", {arg("func"), arg("args", ParamKind::ExprTuple)},
-                      inferVoid);
+  OpInfo dyn =
+      makeOp("vm.call_tir_dyn", {arg("func"), arg("args", ParamKind::ExprTuple)}, inferVoid);
   dyn.pure = false;
   registerOp(dyn);
 }
@@ -346,10 +344,9 @@ void registerMiscOps() {
   registerOp(toShape);
   registerOp(makeOp("shape_to_tensor", {arg("expr")}, inferShapeToTensor));
 
-  OpInfo print = callForm("print",
-                          {arg("values", ParamKind::VarArgs),
-                           argOr("format", ParamKind::String, strVal(""))},
-                          inferVoid, TextForm::PrintOrAssert, /*pure=*/false);
+  OpInfo print = callForm(
+      "print", {arg("values", ParamKind::VarArgs), argOr("format", ParamKind::String, strVal(""))},
+      inferVoid, TextForm::PrintOrAssert, /*pure=*/false);
   print.capturable = false;
   registerOp(print);
   OpInfo assertOp = callForm("assert_op",
@@ -359,11 +356,11 @@ void registerMiscOps() {
   assertOp.capturable = false; // Reads the condition on the host.
   registerOp(assertOp);
 
-  OpInfo hint = callForm("hint_on_device",
-                         {arg("data"), reqAttr("device_type", AttrKind::Int),
-                          reqAttr("index", AttrKind::Int),
-                          attr("memory_scope", AttrKind::String, strVal("global"))},
-                         inferFirstArg, TextForm::HintOnDevice);
+  OpInfo hint =
+      callForm("hint_on_device",
+               {arg("data"), reqAttr("device_type", AttrKind::Int), reqAttr("index", AttrKind::Int),
+                attr("memory_scope", AttrKind::String, strVal("global"))},
+               inferFirstArg, TextForm::HintOnDevice);
   registerOp(hint);
   registerOp(makeOp("to_vdevice", {arg("data"), reqAttr("dst_vdevice", AttrKind::String)},
                     inferToVDevice));

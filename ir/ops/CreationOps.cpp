@@ -113,9 +113,8 @@ llvm::Expected<StructInfo> inferArange(const CallNode &call, const InferContext 
     return tensorSInfoNDim(1, *dtype); // graft keeps no float ceil in shapes.
   // floordiv(end - start + step - 1, step), as TVM computes it.
   PrimExpr span = primBinary(PrimOp::Sub, v[1], v[0]);
-  PrimExpr num = primBinary(PrimOp::FloorDiv,
-                            primBinary(PrimOp::Sub, primBinary(PrimOp::Add, span, v[2]), i64(1)),
-                            v[2]);
+  PrimExpr num = primBinary(
+      PrimOp::FloorDiv, primBinary(PrimOp::Sub, primBinary(PrimOp::Add, span, v[2]), i64(1)), v[2]);
   return tensorSInfo({simplify(num)}, *dtype);
 }
 
@@ -145,19 +144,17 @@ void graft::registerCreationOps() {
     registerOp(makeOp(name,
                       {arg("x"), attr("dtype", AttrKind::DType, dtypeVal(DataType::voidType()))},
                       inferLike));
-  registerOp(makeOp("full_like",
-                    {arg("x"), arg("fill_value"),
-                     attr("dtype", AttrKind::DType, dtypeVal(DataType::voidType()))},
-                    inferLike));
+  registerOp(makeOp(
+      "full_like",
+      {arg("x"), arg("fill_value"), attr("dtype", AttrKind::DType, dtypeVal(DataType::voidType()))},
+      inferLike));
   OpInfo arange = makeOp("arange",
-                         {arg("start", ParamKind::PrimValue),
-                          optArg("end", ParamKind::PrimValue),
+                         {arg("start", ParamKind::PrimValue), optArg("end", ParamKind::PrimValue),
                           argOr("step", ParamKind::PrimValue, intVal(1)),
                           attr("dtype", AttrKind::DType, dtypeVal(DataType::voidType()))},
                          inferArange);
   arange.canonicalize = canonicalizeArange;
   registerOp(arange);
   for (const char *name : {"tril", "triu"})
-    registerOp(makeOp(name, {arg("x"), argOr("k", ParamKind::PrimValue, intVal(0))},
-                      inferTrilu));
+    registerOp(makeOp(name, {arg("x"), argOr("k", ParamKind::PrimValue, intVal(0))}, inferTrilu));
 }

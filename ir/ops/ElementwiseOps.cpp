@@ -61,14 +61,14 @@ constexpr InferFn kToBool = inferUnary<UnaryKind::ToBool>;
 
 // Float-only as TVM's RELAX_REGISTER_UNARY_ARITH_OP_AND_IMPL flags them.
 const UnaryDef kUnaryOps[] = {
-    {"abs", kAny},     {"acos", kFloat},        {"acosh", kFloat},  {"asin", kFloat},
-    {"asinh", kFloat}, {"atan", kFloat},        {"atanh", kFloat},  {"bitwise_not", kAny},
-    {"ceil", kAny},    {"cos", kFloat},         {"cosh", kFloat},   {"erf", kFloat},
-    {"exp", kFloat},   {"floor", kAny},         {"log", kFloat},    {"logical_not", kAny},
-    {"negative", kAny}, {"round", kAny},        {"rsqrt", kFloat},  {"sigmoid", kFloat},
-    {"sign", kAny},    {"sin", kFloat},         {"sinh", kFloat},   {"square", kAny},
-    {"sqrt", kFloat},  {"tan", kFloat},         {"tanh", kFloat},   {"trunc", kAny},
-    {"isfinite", kToBool}, {"isinf", kToBool},  {"isnan", kToBool},
+    {"abs", kAny},         {"acos", kFloat},   {"acosh", kFloat},  {"asin", kFloat},
+    {"asinh", kFloat},     {"atan", kFloat},   {"atanh", kFloat},  {"bitwise_not", kAny},
+    {"ceil", kAny},        {"cos", kFloat},    {"cosh", kFloat},   {"erf", kFloat},
+    {"exp", kFloat},       {"floor", kAny},    {"log", kFloat},    {"logical_not", kAny},
+    {"negative", kAny},    {"round", kAny},    {"rsqrt", kFloat},  {"sigmoid", kFloat},
+    {"sign", kAny},        {"sin", kFloat},    {"sinh", kFloat},   {"square", kAny},
+    {"sqrt", kFloat},      {"tan", kFloat},    {"tanh", kFloat},   {"trunc", kAny},
+    {"isfinite", kToBool}, {"isinf", kToBool}, {"isnan", kToBool},
 };
 
 //===----------------------------------------------------------------------===//
@@ -111,8 +111,8 @@ llvm::Expected<Operand> operand(const CallNode &call, unsigned i) {
 }
 
 /// Broadcasts two operands into a tensor struct info of `dtype`.
-llvm::Expected<StructInfo> broadcastResult(const CallNode &call, const Operand &a,
-                                           const Operand &b, DataType dtype, VDevice vdevice) {
+llvm::Expected<StructInfo> broadcastResult(const CallNode &call, const Operand &a, const Operand &b,
+                                           DataType dtype, VDevice vdevice) {
   int ndim = (a.ndim < 0 || b.ndim < 0) ? -1 : std::max(a.ndim, b.ndim);
   if (a.dims && b.dims) {
     auto dims = broadcastShapes(call, *a.dims, *b.dims);
@@ -156,14 +156,14 @@ constexpr InferFn kArith = inferBinary<BinaryKind::Arith>;
 constexpr InferFn kCompare = inferBinary<BinaryKind::Compare>;
 
 const UnaryDef kBinaryOps[] = {
-    {"add", kArith},          {"subtract", kArith},      {"multiply", kArith},
-    {"divide", kArith},       {"floor_divide", kArith},  {"power", kArith},
-    {"mod", kArith},          {"floor_mod", kArith},     {"maximum", kArith},
-    {"minimum", kArith},      {"logical_and", kArith},   {"logical_or", kArith},
-    {"logical_xor", kArith},  {"bitwise_and", kArith},   {"bitwise_or", kArith},
-    {"bitwise_xor", kArith},  {"left_shift", kArith},    {"right_shift", kArith},
-    {"equal", kCompare},      {"not_equal", kCompare},   {"less", kCompare},
-    {"less_equal", kCompare}, {"greater", kCompare},     {"greater_equal", kCompare},
+    {"add", kArith},          {"subtract", kArith},     {"multiply", kArith},
+    {"divide", kArith},       {"floor_divide", kArith}, {"power", kArith},
+    {"mod", kArith},          {"floor_mod", kArith},    {"maximum", kArith},
+    {"minimum", kArith},      {"logical_and", kArith},  {"logical_or", kArith},
+    {"logical_xor", kArith},  {"bitwise_and", kArith},  {"bitwise_or", kArith},
+    {"bitwise_xor", kArith},  {"left_shift", kArith},   {"right_shift", kArith},
+    {"equal", kCompare},      {"not_equal", kCompare},  {"less", kCompare},
+    {"less_equal", kCompare}, {"greater", kCompare},    {"greater_equal", kCompare},
 };
 
 //===----------------------------------------------------------------------===//
@@ -206,8 +206,8 @@ llvm::Expected<StructInfo> inferWhere(const CallNode &call, const InferContext &
     ops[i] = *op;
   }
   if (!ops[0].dtype.isVoid() && !ops[0].dtype.isBool())
-    return opError(call, "expects the condition to be a bool tensor, but got " +
-                             ops[0].dtype.str());
+    return opError(call,
+                   "expects the condition to be a bool tensor, but got " + ops[0].dtype.str());
   auto dtype = binaryArithDType(call, ops[1].dtype, ops[2].dtype);
   if (!dtype)
     return dtype.takeError();
@@ -235,8 +235,7 @@ llvm::Expected<StructInfo> inferWhere(const CallNode &call, const InferContext &
 llvm::Expected<StructInfo> opdef::inferUnaryAny(const CallNode &call, const InferContext &ctx) {
   return inferUnary<UnaryKind::Any>(call, ctx);
 }
-llvm::Expected<StructInfo> opdef::inferUnaryFloat(const CallNode &call,
-                                                  const InferContext &ctx) {
+llvm::Expected<StructInfo> opdef::inferUnaryFloat(const CallNode &call, const InferContext &ctx) {
   return inferUnary<UnaryKind::FloatOnly>(call, ctx);
 }
 

@@ -82,8 +82,9 @@ llvm::Expected<StructInfo> inferStridedSlice(const CallNode &call, const InferCo
     return t.takeError();
   for (unsigned i = 1; i < call.args.size(); ++i)
     if (!llvm::isa_and_nonnull<TupleSInfoNode>(call.args[i]->sinfo.get()))
-      return opError(call, "expects " + argName(call, i) + " to be a tuple of R.prim_value, "
-                                                           "but got " +
+      return opError(call, "expects " + argName(call, i) +
+                               " to be a tuple of R.prim_value, "
+                               "but got " +
                                sinfoKindName(call.args[i]->sinfo.get()));
   const TensorSInfoNode *d = *t;
   StructInfo fallback = tensorSInfoNDim(d->ndim, d->dtype, d->vdevice);
@@ -212,8 +213,7 @@ bool hasBoolIndex(llvm::ArrayRef<const TensorSInfoNode *> indices) {
   return false;
 }
 
-llvm::Error checkIntIndices(const CallNode &call,
-                            llvm::ArrayRef<const TensorSInfoNode *> indices) {
+llvm::Error checkIntIndices(const CallNode &call, llvm::ArrayRef<const TensorSInfoNode *> indices) {
   for (size_t i = 0; i < indices.size(); ++i)
     if (!isIndexDType(indices[i]->dtype))
       return opError(call, "expects integer index tensors, but index " + std::to_string(i) +
@@ -307,8 +307,8 @@ llvm::Expected<StructInfo> inferIndexPut(const CallNode &call, const InferContex
       return k.takeError();
     if (*k >= 0 && d->ndim >= 0 && v->ndim >= 0 && v->ndim != d->ndim - *k + 1)
       return opError(call, "expects values of " + std::to_string(d->ndim - *k + 1) +
-                               " dimensions for a mask of " + std::to_string(*k) +
-                               ", but got " + std::to_string(v->ndim));
+                               " dimensions for a mask of " + std::to_string(*k) + ", but got " +
+                               std::to_string(v->ndim));
   } else {
     if (auto err = checkIntIndices(call, *indices))
       return err;
@@ -342,8 +342,8 @@ llvm::Expected<StructInfo> inferScatterElements(const CallNode &call, const Infe
   if (!isIndexDType(idx->dtype))
     return opError(call, "expects integer indices, but got " + idx->dtype.str());
   if (!d->dtype.isVoid() && !upd->dtype.isVoid() && d->dtype != upd->dtype)
-    return opError(call, "expects updates of the data's dtype " + d->dtype.str() +
-                             ", but got " + upd->dtype.str());
+    return opError(call, "expects updates of the data's dtype " + d->dtype.str() + ", but got " +
+                             upd->dtype.str());
   for (const TensorSInfoNode *t : {idx, upd})
     if (d->ndim >= 0 && t->ndim >= 0 && t->ndim != d->ndim)
       return opError(call, "expects indices and updates with the data's " +
@@ -385,19 +385,18 @@ void graft::registerIndexOps() {
                      attr("mode", AttrKind::String, strVal("fast"))},
                     inferTake));
   OpInfo indexTensor =
-      makeOp("index_tensor", {arg("data"), arg("indices", ParamKind::ExprTuple)},
-             inferIndexTensor);
+      makeOp("index_tensor", {arg("data"), arg("indices", ParamKind::ExprTuple)}, inferIndexTensor);
   indexTensor.capturableCall = indexTensorCapturable;
   registerOp(indexTensor);
   registerOp(makeOp("index_put",
                     {arg("data"), arg("indices", ParamKind::ExprTuple), arg("values"),
                      attr("accumulate", AttrKind::Bool, boolVal(false))},
                     inferIndexPut));
-  registerOp(makeOp("scatter_elements",
-                    {arg("data"), arg("indices"), arg("updates"),
-                     attr("axis", AttrKind::Int, intVal(0)),
-                     attr("reduction", AttrKind::String, strVal("update"))},
-                    inferScatterElements));
+  registerOp(
+      makeOp("scatter_elements",
+             {arg("data"), arg("indices"), arg("updates"), attr("axis", AttrKind::Int, intVal(0)),
+              attr("reduction", AttrKind::String, strVal("update"))},
+             inferScatterElements));
   OpInfo nonzero = makeOp("nonzero", {arg("x")}, inferNonzero);
   nonzero.capturable = false; // The output size is read back from the device.
   registerOp(nonzero);

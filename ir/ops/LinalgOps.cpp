@@ -77,8 +77,8 @@ llvm::Expected<StructInfo> inferMatmul(const CallNode &call, const InferContext 
 } // namespace
 
 void graft::registerLinalgOps() {
-  registerOp(makeOp("matmul",
-                    {arg("x1"), arg("x2"),
-                     attr("out_dtype", AttrKind::DType, dtypeVal(DataType::voidType()))},
-                    inferMatmul));
+  registerOp(makeOp(
+      "matmul",
+      {arg("x1"), arg("x2"), attr("out_dtype", AttrKind::DType, dtypeVal(DataType::voidType()))},
+      inferMatmul));
 }

@@ -81,9 +81,8 @@ PrimExpr remainingDim(const std::vector<PrimExpr> &oldDims, const std::vector<Pr
   for (int i = 0; i < static_cast<int>(newDims.size()); ++i) {
     if (i == inferDim)
       continue;
-    auto it = llvm::find_if(num, [&](const PrimExpr &d) {
-      return primExprIdentical(d.get(), newDims[i].get());
-    });
+    auto it = llvm::find_if(
+        num, [&](const PrimExpr &d) { return primExprIdentical(d.get(), newDims[i].get()); });
     if (it != num.end())
       num.erase(it);
     else
@@ -119,8 +118,7 @@ llvm::Error canonicalizeReshape(std::vector<Expr> &args, Attrs &) {
   }
   if (inferDim == -1 && zeroDims.empty())
     return llvm::Error::success();
-  const auto *t = args[0] ? llvm::dyn_cast_or_null<TensorSInfoNode>(args[0]->sinfo.get())
-                          : nullptr;
+  const auto *t = args[0] ? llvm::dyn_cast_or_null<TensorSInfoNode>(args[0]->sinfo.get()) : nullptr;
   const std::vector<PrimExpr> *oldDims = t ? t->shapeValues() : nullptr;
   if (!oldDims && t && t->shape)
     if (const auto *ss = llvm::dyn_cast_or_null<ShapeSInfoNode>(t->shape->sinfo.get()))
@@ -191,9 +189,8 @@ llvm::Expected<StructInfo> inferBroadcastTo(const CallNode &call, const InferCon
       if (isConst(d, 1) || proveEqual(d, g))
         continue;
       if (asConstInt(d.get()) && asConstInt(g.get()))
-        return opError(call, "cannot broadcast " + shapeString(*dims) + " to " +
-                                 shapeString(tgt) + ": dim " + dimString(d) + " vs " +
-                                 dimString(g));
+        return opError(call, "cannot broadcast " + shapeString(*dims) + " to " + shapeString(tgt) +
+                                 ": dim " + dimString(d) + " vs " + dimString(g));
     }
   }
   return make<TensorSInfoNode>(call.args[1], (*t)->dtype, tgtNDim, (*t)->vdevice);
@@ -415,13 +412,13 @@ llvm::Expected<StructInfo> inferSplit(const CallNode &call, const InferContext &
   if (spec.kind() == AttrValue::Kind::Int) {
     int64_t n = spec.getInt();
     if (n <= 0 || n > kMaxSections)
-      return opError(call, "expects a number of sections in [1, " +
-                               std::to_string(kMaxSections) + "], but got " + std::to_string(n));
+      return opError(call, "expects a number of sections in [1, " + std::to_string(kMaxSections) +
+                               "], but got " + std::to_string(n));
     if (!dims)
       return tupleSInfo(std::vector<StructInfo>(n, unknownPart));
     const PrimExpr &len = (*dims)[axis];
-    PrimExpr each = simplify(primBinary(
-        PrimOp::FloorDiv, primBinary(PrimOp::Add, len, i64(n - 1)), i64(n)));
+    PrimExpr each =
+        simplify(primBinary(PrimOp::FloorDiv, primBinary(PrimOp::Add, len, i64(n - 1)), i64(n)));
     std::vector<PrimExpr> shape = *dims;
     shape[axis] = each;
     parts.assign(n - 1, tensorSInfo(shape, (*t)->dtype, (*t)->vdevice));
@@ -454,23 +451,21 @@ llvm::Expected<StructInfo> inferSplit(const CallNode &call, const InferContext &
 } // namespace
 
 void graft::registerManipulationOps() {
-  registerOp(makeOp("permute_dims",
-                    {arg("x"), attr("axes", AttrKind::OptionalIntList, noneVal())},
+  registerOp(makeOp("permute_dims", {arg("x"), attr("axes", AttrKind::OptionalIntList, noneVal())},
                     inferPermuteDims));
   OpInfo reshape = makeOp("reshape", {arg("x"), arg("shape", ParamKind::Shape)}, inferReshape);
   reshape.canonicalize = canonicalizeReshape;
   registerOp(reshape);
-  registerOp(makeOp("broadcast_to", {arg("x"), arg("shape", ParamKind::Shape)},
-                    inferBroadcastTo));
-  registerOp(makeOp("expand_dims", {arg("x"), reqListAttr("axis", AttrKind::IntList)},
-                    inferExpandDims));
+  registerOp(makeOp("broadcast_to", {arg("x"), arg("shape", ParamKind::Shape)}, inferBroadcastTo));
+  registerOp(
+      makeOp("expand_dims", {arg("x"), reqListAttr("axis", AttrKind::IntList)}, inferExpandDims));
   registerOp(makeOp("squeeze", {arg("x"), listAttr("axis", AttrKind::OptionalIntList, noneVal())},
                     inferSqueeze));
   registerOp(makeOp("flatten", {arg("x")}, inferFlatten));
-  registerOp(makeOp("concat",
-                    {arg("tensors", ParamKind::ExprTuple),
-                     attr("axis", AttrKind::OptionalInt, intVal(0))},
-                    inferConcat));
+  registerOp(
+      makeOp("concat",
+             {arg("tensors", ParamKind::ExprTuple), attr("axis", AttrKind::OptionalInt, intVal(0))},
+             inferConcat));
   registerOp(makeOp("split",
                     {arg("x"), reqAttr("indices_or_sections", AttrKind::Any),
                      attr("axis", AttrKind::Int, intVal(0))},

@@ -87,13 +87,20 @@ llvm::StringRef opdef::sinfoKindName(const StructInfoNode *s) {
   if (!s)
     return "no struct info";
   switch (s->getKind()) {
-  case NodeKind::ObjectSInfo: return "R.Object";
-  case NodeKind::PrimSInfo: return "R.Prim";
-  case NodeKind::ShapeSInfo: return "R.Shape";
-  case NodeKind::TensorSInfo: return "R.Tensor";
-  case NodeKind::TupleSInfo: return "R.Tuple";
-  case NodeKind::FuncSInfo: return "R.Callable";
-  default: return "an unknown struct info";
+  case NodeKind::ObjectSInfo:
+    return "R.Object";
+  case NodeKind::PrimSInfo:
+    return "R.Prim";
+  case NodeKind::ShapeSInfo:
+    return "R.Shape";
+  case NodeKind::TensorSInfo:
+    return "R.Tensor";
+  case NodeKind::TupleSInfo:
+    return "R.Tuple";
+  case NodeKind::FuncSInfo:
+    return "R.Callable";
+  default:
+    return "an unknown struct info";
   }
 }
 
@@ -119,10 +126,9 @@ llvm::Error opdef::checkArity(const CallNode &call, size_t min, size_t max) {
   size_t n = call.args.size();
   if (n >= min && n <= max)
     return llvm::Error::success();
-  std::string want = min == max ? std::to_string(min)
-                     : max == SIZE_MAX
-                         ? "at least " + std::to_string(min)
-                         : std::to_string(min) + " to " + std::to_string(max);
+  std::string want = min == max        ? std::to_string(min)
+                     : max == SIZE_MAX ? "at least " + std::to_string(min)
+                                       : std::to_string(min) + " to " + std::to_string(max);
   return opError(call, "expects " + want + " arguments, but got " + std::to_string(n));
 }
 
@@ -270,8 +276,8 @@ opdef::optIntListAttr(const CallNode &call, llvm::StringRef name) {
   for (const AttrValue &e : v.getArray()) {
     if (e.kind() == AttrValue::Kind::Int)
       out.push_back(e.getInt());
-    else if (auto c = e.kind() == AttrValue::Kind::Prim ? asConstInt(e.getPrim().get())
-                                                        : llvm::None)
+    else if (auto c =
+                 e.kind() == AttrValue::Kind::Prim ? asConstInt(e.getPrim().get()) : llvm::None)
       out.push_back(*c);
     else
       return badAttr(call, name, "a list of ints");
@@ -285,10 +291,9 @@ opdef::optIntListAttr(const CallNode &call, llvm::StringRef name) {
 
 llvm::Expected<int> opdef::normalizeAxis(const CallNode &call, int64_t axis, int ndim) {
   if (axis < -ndim || axis >= ndim)
-    return opError(call, "expects axis " + std::to_string(axis) +
-                             " to be in range [" + std::to_string(-ndim) + ", " +
-                             std::to_string(ndim) + ") for an input of " +
-                             std::to_string(ndim) + " dimensions");
+    return opError(call, "expects axis " + std::to_string(axis) + " to be in range [" +
+                             std::to_string(-ndim) + ", " + std::to_string(ndim) +
+                             ") for an input of " + std::to_string(ndim) + " dimensions");
   return static_cast<int>(axis < 0 ? axis + ndim : axis);
 }
 
@@ -301,8 +306,8 @@ opdef::normalizeAxes(const CallNode &call, llvm::ArrayRef<int64_t> axes, int ndi
     if (!n)
       return n.takeError();
     if (seen[*n])
-      return opError(call, "expects distinct axes, but axis " + std::to_string(*n) +
-                               " is repeated");
+      return opError(call,
+                     "expects distinct axes, but axis " + std::to_string(*n) + " is repeated");
     seen[*n] = true;
     out.push_back(*n);
   }
@@ -329,8 +334,8 @@ opdef::broadcastShapes(const CallNode &call, llvm::ArrayRef<PrimExpr> a,
     } else if (isConstOne(db) || proveEqual(da, db)) {
       slot = da;
     } else if (asConstInt(da.get()) && asConstInt(db.get())) {
-      return opError(call, "expects broadcastable shapes, but dim " + dimString(da) +
-                               " of " + shapeString(a) + " and dim " + dimString(db) + " of " +
+      return opError(call, "expects broadcastable shapes, but dim " + dimString(da) + " of " +
+                               shapeString(a) + " and dim " + dimString(db) + " of " +
                                shapeString(b) + " differ");
     } else {
       return Result(); // Undecidable statically: TVM falls back to ndim only.
@@ -355,8 +360,8 @@ llvm::Expected<DataType> opdef::binaryArithDType(const CallNode &call, DataType 
     return DataType::voidType();
   if (a == b || a.isBool() || b.isBool())
     return a;
-  return opError(call, "expects the operands to have the same dtype, but got " + a.str() +
-                           " and " + b.str());
+  return opError(call, "expects the operands to have the same dtype, but got " + a.str() + " and " +
+                           b.str());
 }
 
 llvm::Expected<VDevice> opdef::mergeVDevice(const CallNode &call, const VDevice &a,
@@ -368,9 +373,9 @@ llvm::Expected<VDevice> opdef::mergeVDevice(const CallNode &call, const VDevice 
   if (a->targetKind == b->targetKind && a->vdeviceId == b->vdeviceId &&
       a->memoryScope == b->memoryScope)
     return a;
-  return opError(call, "expects the operands to be on the same vdevice, but got " +
-                           a->targetKind + ":" + std::to_string(a->vdeviceId) + " and " +
-                           b->targetKind + ":" + std::to_string(b->vdeviceId));
+  return opError(call, "expects the operands to be on the same vdevice, but got " + a->targetKind +
+                           ":" + std::to_string(a->vdeviceId) + " and " + b->targetKind + ":" +
+                           std::to_string(b->vdeviceId));
 }
 
 StructInfo opdef::withDType(const TensorSInfoNode *t, DataType dtype) {
@@ -406,8 +411,7 @@ llvm::Expected<VDevice> opdef::vdeviceFromIndexArg(const CallNode &call, unsigne
   if (vdevices.empty())
     return VDevice();
   if (*index < 0)
-    return opError(call, "expects a non-negative device index, but got " +
-                             std::to_string(*index));
+    return opError(call, "expects a non-negative device index, but got " + std::to_string(*index));
   if (static_cast<size_t>(*index) >= vdevices.size())
     return VDevice();
   return vdevices[*index];

@@ -95,8 +95,8 @@ llvm::Expected<DataType> dtypeAttr(const CallNode &call, llvm::StringRef name);
 llvm::Expected<double> floatAttr(const CallNode &call, llvm::StringRef name);
 llvm::Expected<std::string> stringAttr(const CallNode &call, llvm::StringRef name);
 /// None -> no value; an int alone reads as a one-element list.
-llvm::Expected<llvm::Optional<llvm::SmallVector<int64_t, 4>>>
-optIntListAttr(const CallNode &call, llvm::StringRef name);
+llvm::Expected<llvm::Optional<llvm::SmallVector<int64_t, 4>>> optIntListAttr(const CallNode &call,
+                                                                             llvm::StringRef name);
 
 //===----------------------------------------------------------------------===//
 // Shapes and axes
@@ -127,8 +127,7 @@ llvm::Expected<VDevice> mergeVDevice(const CallNode &call, const VDevice &a, con
 /// A tensor struct info like `t` with another dtype (same shape expr).
 StructInfo withDType(const TensorSInfoNode *t, DataType dtype);
 /// Tensor struct info from dims when known, else from ndim.
-StructInfo tensorFrom(const std::vector<PrimExpr> *dims, int ndim, DataType dtype,
-                      VDevice vdevice);
+StructInfo tensorFrom(const std::vector<PrimExpr> *dims, int ndim, DataType dtype, VDevice vdevice);
 
 /// The result of calls that take their struct info from sinfo_args:
 /// none -> R.Object, one -> it, several -> a Tuple of them.

@@ -21,10 +21,7 @@ namespace {
 StructInfo reducedSInfo(const TensorSInfoNode *t, const llvm::SmallVector<int, 4> *axes,
                         bool keepdims, DataType dtype) {
   int ndim = t->ndim;
-  int outNDim = keepdims ? ndim
-                : !axes  ? 0
-                : ndim < 0 ? -1
-                           : ndim - static_cast<int>(axes->size());
+  int outNDim = keepdims ? ndim : !axes ? 0 : ndim < 0 ? -1 : ndim - static_cast<int>(axes->size());
   const std::vector<PrimExpr> *dims = t->shapeValues();
   if (!dims) {
     if (!axes && keepdims && outNDim >= 0)

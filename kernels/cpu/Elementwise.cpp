@@ -17,10 +17,7 @@ namespace {
 // Binary ops
 //===----------------------------------------------------------------------===//
 
-enum class Bin {
-  Add, Sub, Mul, Div, FloorDiv, Pow, Max, Min,
-  Eq, Ne, Lt, Le, Gt, Ge, And, Or
-};
+enum class Bin { Add, Sub, Mul, Div, FloorDiv, Pow, Max, Min, Eq, Ne, Lt, Le, Gt, Ge, And, Or };
 enum class BinKind { Arith, Compare, Logical };
 
 constexpr BinKind binKind(Bin op) {
@@ -31,11 +28,10 @@ constexpr BinKind binKind(Bin op) {
 
 constexpr const char *binSymbol(Bin op) {
   constexpr const char *names[] = {
-      "graft.add", "graft.subtract", "graft.multiply", "graft.divide",
-      "graft.floor_divide", "graft.power", "graft.maximum", "graft.minimum",
-      "graft.equal", "graft.not_equal", "graft.less", "graft.less_equal",
-      "graft.greater", "graft.greater_equal", "graft.logical_and",
-      "graft.logical_or"};
+      "graft.add",          "graft.subtract",      "graft.multiply",    "graft.divide",
+      "graft.floor_divide", "graft.power",         "graft.maximum",     "graft.minimum",
+      "graft.equal",        "graft.not_equal",     "graft.less",        "graft.less_equal",
+      "graft.greater",      "graft.greater_equal", "graft.logical_and", "graft.logical_or"};
   return names[int(op)];
 }
 
@@ -103,18 +99,23 @@ template <Bin Op, class C> C applyArith(C a, C b) {
 }
 
 template <Bin Op, class C> bool applyCompare(C a, C b) {
-  if constexpr (Op == Bin::Eq) return a == b;
-  else if constexpr (Op == Bin::Ne) return a != b;
-  else if constexpr (Op == Bin::Lt) return a < b;
-  else if constexpr (Op == Bin::Le) return a <= b;
-  else if constexpr (Op == Bin::Gt) return a > b;
-  else return a >= b;
+  if constexpr (Op == Bin::Eq)
+    return a == b;
+  else if constexpr (Op == Bin::Ne)
+    return a != b;
+  else if constexpr (Op == Bin::Lt)
+    return a < b;
+  else if constexpr (Op == Bin::Le)
+    return a <= b;
+  else if constexpr (Op == Bin::Gt)
+    return a > b;
+  else
+    return a >= b;
 }
 
 /// Runs fn(out, a, b) over the broadcast of inputs 0 and 1 into output 0,
 /// where fn receives element pointers.
-template <class Fn>
-llvm::Error runBinary(Ctx &ctx, Fn &&fn) {
+template <class Fn> llvm::Error runBinary(Ctx &ctx, Fn &&fn) {
   View out = ctx.outView(0);
   auto shape = broadcastShapes(ctx, {ctx.inView(0).shape, ctx.inView(1).shape});
   if (!shape || !ctx.expectOutShape(0, *shape))
@@ -157,7 +158,7 @@ template <Bin Op> llvm::Error compareKernel(Ctx &ctx) {
   ScalarType ta = ctx.inType(0), tb = ctx.inType(1);
   if (ta != tb && ta != ScalarType::Bool && tb != ScalarType::Bool)
     return ctx.reject("input dtypes " + dtypeName(dlTypeOf(ta)) + " and " +
-                    dtypeName(dlTypeOf(tb)) + " differ");
+                      dtypeName(dlTypeOf(tb)) + " differ");
   if (!ctx.expectSameType(ctx.outType(0), ScalarType::Bool, "output 0"))
     return ctx.error();
   ScalarType t = ta == ScalarType::Bool ? tb : ta;
@@ -199,18 +200,32 @@ template <Bin Op> llvm::Error binaryKernel(const KernelArgs &args) {
 //===----------------------------------------------------------------------===//
 
 enum class Un {
-  Neg, Abs, Relu, // numeric
-  Floor, Ceil, Round, // float math; identity on integers
-  Exp, Log, Sqrt, Rsqrt, Tanh, Sigmoid, Sin, Cos, Erf, Gelu, GeluTanh,
+  Neg,
+  Abs,
+  Relu, // numeric
+  Floor,
+  Ceil,
+  Round, // float math; identity on integers
+  Exp,
+  Log,
+  Sqrt,
+  Rsqrt,
+  Tanh,
+  Sigmoid,
+  Sin,
+  Cos,
+  Erf,
+  Gelu,
+  GeluTanh,
   Silu, // float only
 };
 
 constexpr const char *unSymbol(Un op) {
   constexpr const char *names[] = {
-      "graft.negative", "graft.abs", "graft.nn.relu", "graft.floor",
-      "graft.ceil", "graft.round", "graft.exp", "graft.log", "graft.sqrt",
-      "graft.rsqrt", "graft.tanh", "graft.sigmoid", "graft.sin", "graft.cos",
-      "graft.erf", "graft.nn.gelu", "graft.nn.gelu_tanh", "graft.nn.silu"};
+      "graft.negative", "graft.abs",          "graft.nn.relu", "graft.floor", "graft.ceil",
+      "graft.round",    "graft.exp",          "graft.log",     "graft.sqrt",  "graft.rsqrt",
+      "graft.tanh",     "graft.sigmoid",      "graft.sin",     "graft.cos",   "graft.erf",
+      "graft.nn.gelu",  "graft.nn.gelu_tanh", "graft.nn.silu"};
   return names[int(op)];
 }
 
@@ -281,9 +296,8 @@ template <Un Op> llvm::Error unaryKernel(const KernelArgs &args) {
     return ctx.error();
   constexpr bool floatOnly = Op >= Un::Exp;
   if (t == ScalarType::Bool || (floatOnly && !isFloatType(t)))
-    return ctx.reject(llvm::Twine("takes ") +
-                    (floatOnly ? "a floating-point" : "a numeric") +
-                    " tensor, got " + dtypeName(dlTypeOf(t)));
+    return ctx.reject(llvm::Twine("takes ") + (floatOnly ? "a floating-point" : "a numeric") +
+                      " tensor, got " + dtypeName(dlTypeOf(t)));
   return dispatch(t, [&](auto tag) -> llvm::Error {
     using T = typename decltype(tag)::type;
     if constexpr (kIsBool<T> || (floatOnly && !kIsFloat<T>)) {
@@ -298,13 +312,10 @@ template <Un Op> llvm::Error unaryKernel(const KernelArgs &args) {
 
 llvm::Error logicalNotKernel(const KernelArgs &args) {
   Ctx ctx(args, "graft.logical_not");
-  if (!ctx.checkArity(1, 1) ||
-      !ctx.expectSameType(ctx.outType(0), ScalarType::Bool, "output 0"))
+  if (!ctx.checkArity(1, 1) || !ctx.expectSameType(ctx.outType(0), ScalarType::Bool, "output 0"))
     return ctx.error();
   Loader<bool> l = loaderFor<bool>(ctx.inType(0));
-  return runUnary(ctx, [l](const std::array<char *, 2> &p) {
-    Elem<bool>::store(p[0], !l(p[1]));
-  });
+  return runUnary(ctx, [l](const std::array<char *, 2> &p) { Elem<bool>::store(p[0], !l(p[1])); });
 }
 
 /// astype: any dtype to any dtype with castTo's defined conversions.
@@ -315,9 +326,7 @@ llvm::Error astypeKernel(const KernelArgs &args) {
   return dispatch(ctx.outType(0), [&](auto tag) -> llvm::Error {
     using T = typename decltype(tag)::type;
     Loader<Compute<T>> l = loaderFor<Compute<T>>(ctx.inType(0));
-    return runUnary(ctx, [l](const std::array<char *, 2> &p) {
-      Elem<T>::store(p[0], l(p[1]));
-    });
+    return runUnary(ctx, [l](const std::array<char *, 2> &p) { Elem<T>::store(p[0], l(p[1])); });
   });
 }
 
@@ -355,8 +364,8 @@ llvm::Error whereKernel(const KernelArgs &args) {
     if (ctx.inType(i) != t && ctx.inType(i) != ScalarType::Bool &&
         !ctx.expectSameType(ctx.inType(i), t, "input " + llvm::Twine(i)))
       return ctx.error();
-  auto shape = broadcastShapes(
-      ctx, {ctx.inView(0).shape, ctx.inView(1).shape, ctx.inView(2).shape});
+  auto shape =
+      broadcastShapes(ctx, {ctx.inView(0).shape, ctx.inView(1).shape, ctx.inView(2).shape});
   if (!shape || !ctx.expectOutShape(0, *shape))
     return ctx.error();
   View out = ctx.outView(0);
@@ -370,10 +379,9 @@ llvm::Error whereKernel(const KernelArgs &args) {
     using T = typename decltype(tag)::type;
     using C = Compute<T>;
     Loader<C> lx = loaderFor<C>(ctx.inType(1)), ly = loaderFor<C>(ctx.inType(2));
-    forEach<4>(out.shape, {&out, &*c, &*x, &*y},
-               [&](const std::array<char *, 4> &p) {
-                 Elem<T>::store(p[0], lc(p[1]) ? lx(p[2]) : ly(p[3]));
-               });
+    forEach<4>(out.shape, {&out, &*c, &*x, &*y}, [&](const std::array<char *, 4> &p) {
+      Elem<T>::store(p[0], lc(p[1]) ? lx(p[2]) : ly(p[3]));
+    });
     return llvm::Error::success();
   });
 }
@@ -408,12 +416,9 @@ llvm::Error fullKernel(const KernelArgs &args) {
     return ctx.error();
   View v = ctx.inView(0);
   if (v.numel() != 1)
-    return ctx.reject("fill value must hold one element, got shape " +
-                    shapeStr(v.shape));
+    return ctx.reject("fill value must hold one element, got shape " + shapeStr(v.shape));
   ScalarType vt = v.type;
-  return fillOutput(ctx, [&]<class C>(int64_t) {
-    return loaderFor<C>(vt)(v.data);
-  });
+  return fillOutput(ctx, [&]<class C>(int64_t) { return loaderFor<C>(vt)(v.data); });
 }
 
 /// arange(start, step) into a 1-D output: element i is start + i*step,
@@ -423,10 +428,8 @@ llvm::Error arangeKernel(const KernelArgs &args) {
   if (!ctx.checkArity(0, 1))
     return ctx.error();
   if (ctx.out(0).ndim != 1)
-    return ctx.reject("output must be 1-D, got shape " +
-                    shapeStr(shapeOf(ctx.out(0))));
-  bool ints = ctx.hasAttr(0) && ctx.hasAttr(1) &&
-              std::holds_alternative<int64_t>(*ctx.attr(0)) &&
+    return ctx.reject("output must be 1-D, got shape " + shapeStr(shapeOf(ctx.out(0))));
+  bool ints = ctx.hasAttr(0) && ctx.hasAttr(1) && std::holds_alternative<int64_t>(*ctx.attr(0)) &&
               std::holds_alternative<int64_t>(*ctx.attr(1));
   double start = ctx.floatAttr(0, "start", 0.0), step = ctx.floatAttr(1, "step", 1.0);
   if (!ctx.ok())
@@ -443,29 +446,47 @@ llvm::Error arangeKernel(const KernelArgs &args) {
 const llvm::StringRef kClipAttrs[] = {"min", "max"};
 const llvm::StringRef kArangeAttrs[] = {"start", "step"};
 
-template <Bin Op> KernelInfo binInfo() {
-  return {binSymbol(Op), 2, 1, {}, &binaryKernel<Op>};
-}
-template <Un Op> KernelInfo unInfo() {
-  return {unSymbol(Op), 1, 1, {}, &unaryKernel<Op>};
-}
+template <Bin Op> KernelInfo binInfo() { return {binSymbol(Op), 2, 1, {}, &binaryKernel<Op>}; }
+template <Un Op> KernelInfo unInfo() { return {unSymbol(Op), 1, 1, {}, &unaryKernel<Op>}; }
 
 } // namespace
 
 void registerElementwiseKernels() {
   static const KernelInfo kernels[] = {
-      binInfo<Bin::Add>(), binInfo<Bin::Sub>(), binInfo<Bin::Mul>(),
-      binInfo<Bin::Div>(), binInfo<Bin::FloorDiv>(), binInfo<Bin::Pow>(),
-      binInfo<Bin::Max>(), binInfo<Bin::Min>(), binInfo<Bin::Eq>(),
-      binInfo<Bin::Ne>(), binInfo<Bin::Lt>(), binInfo<Bin::Le>(),
-      binInfo<Bin::Gt>(), binInfo<Bin::Ge>(), binInfo<Bin::And>(),
+      binInfo<Bin::Add>(),
+      binInfo<Bin::Sub>(),
+      binInfo<Bin::Mul>(),
+      binInfo<Bin::Div>(),
+      binInfo<Bin::FloorDiv>(),
+      binInfo<Bin::Pow>(),
+      binInfo<Bin::Max>(),
+      binInfo<Bin::Min>(),
+      binInfo<Bin::Eq>(),
+      binInfo<Bin::Ne>(),
+      binInfo<Bin::Lt>(),
+      binInfo<Bin::Le>(),
+      binInfo<Bin::Gt>(),
+      binInfo<Bin::Ge>(),
+      binInfo<Bin::And>(),
       binInfo<Bin::Or>(),
-      unInfo<Un::Neg>(), unInfo<Un::Abs>(), unInfo<Un::Relu>(),
-      unInfo<Un::Floor>(), unInfo<Un::Ceil>(), unInfo<Un::Round>(),
-      unInfo<Un::Exp>(), unInfo<Un::Log>(), unInfo<Un::Sqrt>(),
-      unInfo<Un::Rsqrt>(), unInfo<Un::Tanh>(), unInfo<Un::Sigmoid>(),
-      unInfo<Un::Sin>(), unInfo<Un::Cos>(), unInfo<Un::Erf>(),
-      unInfo<Un::Gelu>(), unInfo<Un::GeluTanh>(), unInfo<Un::Silu>(),
+      unInfo<Un::Neg>(),
+      unInfo<Un::Abs>(),
+      unInfo<Un::Relu>(),
+      unInfo<Un::Floor>(),
+      unInfo<Un::Ceil>(),
+      unInfo<Un::Round>(),
+      unInfo<Un::Exp>(),
+      unInfo<Un::Log>(),
+      unInfo<Un::Sqrt>(),
+      unInfo<Un::Rsqrt>(),
+      unInfo<Un::Tanh>(),
+      unInfo<Un::Sigmoid>(),
+      unInfo<Un::Sin>(),
+      unInfo<Un::Cos>(),
+      unInfo<Un::Erf>(),
+      unInfo<Un::Gelu>(),
+      unInfo<Un::GeluTanh>(),
+      unInfo<Un::Silu>(),
       {"graft.logical_not", 1, 1, {}, &logicalNotKernel},
       {"graft.astype", 1, 1, {}, &astypeKernel},
       {"graft.clip", 1, 1, kClipAttrs, &clipKernel},

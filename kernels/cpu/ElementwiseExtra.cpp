@@ -42,15 +42,24 @@ template <class Fn> llvm::Error mapBinary(Ctx &ctx, Fn &&fn) {
 //===----------------------------------------------------------------------===//
 
 enum class Un {
-  Trunc, Sign, Square, // numeric; trunc is the identity on integers
-  Acos, Acosh, Asin, Asinh, Atan, Atanh, Cosh, Sinh, Tan, // float only
+  Trunc,
+  Sign,
+  Square, // numeric; trunc is the identity on integers
+  Acos,
+  Acosh,
+  Asin,
+  Asinh,
+  Atan,
+  Atanh,
+  Cosh,
+  Sinh,
+  Tan, // float only
 };
 
 constexpr const char *unSymbol(Un op) {
-  constexpr const char *names[] = {
-      "graft.trunc", "graft.sign", "graft.square", "graft.acos", "graft.acosh",
-      "graft.asin", "graft.asinh", "graft.atan", "graft.atanh", "graft.cosh",
-      "graft.sinh", "graft.tan"};
+  constexpr const char *names[] = {"graft.trunc", "graft.sign", "graft.square", "graft.acos",
+                                   "graft.acosh", "graft.asin", "graft.asinh",  "graft.atan",
+                                   "graft.atanh", "graft.cosh", "graft.sinh",   "graft.tan"};
   return names[int(op)];
 }
 
@@ -100,8 +109,7 @@ template <Un Op> llvm::Error unaryKernel(const KernelArgs &args) {
     return ctx.error();
   constexpr bool floatOnly = Op >= Un::Acos;
   if (t == ScalarType::Bool || (floatOnly && !isFloatType(t)))
-    return ctx.reject(llvm::Twine("takes ") +
-                      (floatOnly ? "a floating-point" : "a numeric") +
+    return ctx.reject(llvm::Twine("takes ") + (floatOnly ? "a floating-point" : "a numeric") +
                       " tensor, got " + dtypeName(dlTypeOf(t)));
   return dispatch(t, [&](auto tag) -> llvm::Error {
     using T = typename decltype(tag)::type;
@@ -122,15 +130,13 @@ template <Un Op> llvm::Error unaryKernel(const KernelArgs &args) {
 enum class Pred { IsNan, IsInf, IsFinite };
 
 constexpr const char *predSymbol(Pred op) {
-  constexpr const char *names[] = {"graft.isnan", "graft.isinf",
-                                   "graft.isfinite"};
+  constexpr const char *names[] = {"graft.isnan", "graft.isinf", "graft.isfinite"};
   return names[int(op)];
 }
 
 template <Pred Op> llvm::Error predKernel(const KernelArgs &args) {
   Ctx ctx(args, predSymbol(Op));
-  if (!ctx.checkArity(1, 1) ||
-      !ctx.expectSameType(ctx.outType(0), ScalarType::Bool, "output 0"))
+  if (!ctx.checkArity(1, 1) || !ctx.expectSameType(ctx.outType(0), ScalarType::Bool, "output 0"))
     return ctx.error();
   return dispatch(ctx.inType(0), [&](auto tag) -> llvm::Error {
     using T = typename decltype(tag)::type;
@@ -154,9 +160,9 @@ template <Pred Op> llvm::Error predKernel(const KernelArgs &args) {
 enum class Bin { And, Or, Xor, Shl, Shr, Mod, FloorMod };
 
 constexpr const char *binSymbol(Bin op) {
-  constexpr const char *names[] = {
-      "graft.bitwise_and", "graft.bitwise_or", "graft.bitwise_xor",
-      "graft.left_shift", "graft.right_shift", "graft.mod", "graft.floor_mod"};
+  constexpr const char *names[] = {"graft.bitwise_and", "graft.bitwise_or",  "graft.bitwise_xor",
+                                   "graft.left_shift",  "graft.right_shift", "graft.mod",
+                                   "graft.floor_mod"};
   return names[int(op)];
 }
 
@@ -263,9 +269,7 @@ template <Bin Op> llvm::Error binaryKernel(const KernelArgs &args) {
     return mapBinary(ctx, [&](const std::array<char *, 3> &p) {
       if constexpr (kIsBool<T>) {
         bool x = la(p[1]), y = lb(p[2]);
-        Elem<bool>::store(p[0], Op == Bin::And  ? (x && y)
-                                : Op == Bin::Or ? (x || y)
-                                                : (x != y));
+        Elem<bool>::store(p[0], Op == Bin::And ? (x && y) : Op == Bin::Or ? (x || y) : (x != y));
       } else {
         Elem<T>::store(p[0], applyBin<Op, C>(la(p[1]), lb(p[2])));
       }
@@ -282,8 +286,7 @@ llvm::Error bitwiseNotKernel(const KernelArgs &args) {
   if (!ctx.expectSameType(ctx.outType(0), t, "output 0"))
     return ctx.error();
   if (isFloatType(t))
-    return ctx.reject("takes an integer or bool tensor, got " +
-                      dtypeName(dlTypeOf(t)));
+    return ctx.reject("takes an integer or bool tensor, got " + dtypeName(dlTypeOf(t)));
   return dispatch(t, [&](auto tag) -> llvm::Error {
     using T = typename decltype(tag)::type;
     return mapUnary(ctx, [](const std::array<char *, 2> &p) {
@@ -298,14 +301,12 @@ llvm::Error bitwiseNotKernel(const KernelArgs &args) {
 /// logical_xor: any input dtypes (nonzero is true), output bool.
 llvm::Error logicalXorKernel(const KernelArgs &args) {
   Ctx ctx(args, "graft.logical_xor");
-  if (!ctx.checkArity(2, 1) ||
-      !ctx.expectSameType(ctx.outType(0), ScalarType::Bool, "output 0"))
+  if (!ctx.checkArity(2, 1) || !ctx.expectSameType(ctx.outType(0), ScalarType::Bool, "output 0"))
     return ctx.error();
   Loader<bool> la = loaderFor<bool>(ctx.inType(0));
   Loader<bool> lb = loaderFor<bool>(ctx.inType(1));
-  return mapBinary(ctx, [&](const std::array<char *, 3> &p) {
-    Elem<bool>::store(p[0], la(p[1]) != lb(p[2]));
-  });
+  return mapBinary(
+      ctx, [&](const std::array<char *, 3> &p) { Elem<bool>::store(p[0], la(p[1]) != lb(p[2])); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -323,9 +324,7 @@ llvm::Error fillLike(Ctx &ctx, const View *value) {
     // zeros_like/ones_like pass no value view: the symbol says which.
     C v = value ? loaderFor<C>(value->type)(value->data)
                 : castTo<C>(ctx.symbol == "graft.ones_like" ? 1 : 0);
-    forEach<1>(out.shape, {&out}, [v](const std::array<char *, 1> &p) {
-      Elem<T>::store(p[0], v);
-    });
+    forEach<1>(out.shape, {&out}, [v](const std::array<char *, 1> &p) { Elem<T>::store(p[0], v); });
     return llvm::Error::success();
   });
 }
@@ -344,44 +343,49 @@ llvm::Error fullLikeKernel(const KernelArgs &args) {
     return ctx.error();
   View v = ctx.inView(1);
   if (v.numel() != 1)
-    return ctx.reject("fill value must hold one element, got shape " +
-                      shapeStr(v.shape));
+    return ctx.reject("fill value must hold one element, got shape " + shapeStr(v.shape));
   return fillLike(ctx, &v);
 }
 
 /// size(x): x's element count into a 0-d int64.
 llvm::Error sizeKernel(const KernelArgs &args) {
   Ctx ctx(args, "graft.size");
-  if (!ctx.checkArity(1, 1) ||
-      !ctx.expectSameType(ctx.outType(0), ScalarType::Int64, "output 0") ||
+  if (!ctx.checkArity(1, 1) || !ctx.expectSameType(ctx.outType(0), ScalarType::Int64, "output 0") ||
       !ctx.expectOutShape(0, {}))
     return ctx.error();
   Elem<int64_t>::store(ctx.outView(0).data, ctx.inView(0).numel());
   return llvm::Error::success();
 }
 
-template <Un Op> KernelInfo unInfo() {
-  return {unSymbol(Op), 1, 1, {}, &unaryKernel<Op>};
-}
-template <Pred Op> KernelInfo predInfo() {
-  return {predSymbol(Op), 1, 1, {}, &predKernel<Op>};
-}
-template <Bin Op> KernelInfo binInfo() {
-  return {binSymbol(Op), 2, 1, {}, &binaryKernel<Op>};
-}
+template <Un Op> KernelInfo unInfo() { return {unSymbol(Op), 1, 1, {}, &unaryKernel<Op>}; }
+template <Pred Op> KernelInfo predInfo() { return {predSymbol(Op), 1, 1, {}, &predKernel<Op>}; }
+template <Bin Op> KernelInfo binInfo() { return {binSymbol(Op), 2, 1, {}, &binaryKernel<Op>}; }
 
 } // namespace
 
 void registerElementwiseExtraKernels() {
   static const KernelInfo kernels[] = {
-      unInfo<Un::Trunc>(), unInfo<Un::Sign>(), unInfo<Un::Square>(),
-      unInfo<Un::Acos>(), unInfo<Un::Acosh>(), unInfo<Un::Asin>(),
-      unInfo<Un::Asinh>(), unInfo<Un::Atan>(), unInfo<Un::Atanh>(),
-      unInfo<Un::Cosh>(), unInfo<Un::Sinh>(), unInfo<Un::Tan>(),
-      predInfo<Pred::IsNan>(), predInfo<Pred::IsInf>(),
+      unInfo<Un::Trunc>(),
+      unInfo<Un::Sign>(),
+      unInfo<Un::Square>(),
+      unInfo<Un::Acos>(),
+      unInfo<Un::Acosh>(),
+      unInfo<Un::Asin>(),
+      unInfo<Un::Asinh>(),
+      unInfo<Un::Atan>(),
+      unInfo<Un::Atanh>(),
+      unInfo<Un::Cosh>(),
+      unInfo<Un::Sinh>(),
+      unInfo<Un::Tan>(),
+      predInfo<Pred::IsNan>(),
+      predInfo<Pred::IsInf>(),
       predInfo<Pred::IsFinite>(),
-      binInfo<Bin::And>(), binInfo<Bin::Or>(), binInfo<Bin::Xor>(),
-      binInfo<Bin::Shl>(), binInfo<Bin::Shr>(), binInfo<Bin::Mod>(),
+      binInfo<Bin::And>(),
+      binInfo<Bin::Or>(),
+      binInfo<Bin::Xor>(),
+      binInfo<Bin::Shl>(),
+      binInfo<Bin::Shr>(),
+      binInfo<Bin::Mod>(),
       binInfo<Bin::FloorMod>(),
       {"graft.bitwise_not", 1, 1, {}, &bitwiseNotKernel},
       {"graft.logical_xor", 2, 1, {}, &logicalXorKernel},

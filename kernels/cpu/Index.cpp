@@ -28,11 +28,11 @@ using TargetFn = llvm::function_ref<void(char *, int64_t)>;
 /// How a kernel's index inputs select leading dims of a tensor.
 struct Selection {
   bool isMask = false;
-  int64_t k = 0;        ///< Leading dims consumed.
-  Dims leadShape;       ///< Broadcast index shape, or {count} for a mask.
+  int64_t k = 0;                  ///< Leading dims consumed.
+  Dims leadShape;                 ///< Broadcast index shape, or {count} for a mask.
   llvm::SmallVector<View, 4> idx; ///< Index views broadcast to leadShape.
   View mask;
-  int64_t count = 0;    ///< True entries of the mask.
+  int64_t count = 0; ///< True entries of the mask.
 
   /// The shape of the selected values: leadShape + the dims after k.
   Dims valueShape(const View &v) const {
@@ -52,8 +52,7 @@ int64_t countTrue(const View &v) {
 /// Reads inputs [first, first+num) as the index of `target` and checks
 /// them: integers broadcast together (every value in range), or a single
 /// bool mask shaped like the leading dims.
-std::optional<Selection> planSelection(Ctx &ctx, const View &target,
-                                       size_t first, size_t num) {
+std::optional<Selection> planSelection(Ctx &ctx, const View &target, size_t first, size_t num) {
   Selection s;
   if (num == 0) {
     ctx.fail("needs at least one index tensor");
@@ -68,10 +67,9 @@ std::optional<Selection> planSelection(Ctx &ctx, const View &target,
     s.mask = ctx.inView(first);
     s.k = s.mask.ndim();
     llvm::ArrayRef<int64_t> lead(target.shape);
-    if (s.k > target.ndim() ||
-        lead.take_front(s.k) != llvm::ArrayRef<int64_t>(s.mask.shape)) {
-      ctx.fail("mask shape " + shapeStr(s.mask.shape) +
-               " does not match the leading dims of " + shapeStr(target.shape));
+    if (s.k > target.ndim() || lead.take_front(s.k) != llvm::ArrayRef<int64_t>(s.mask.shape)) {
+      ctx.fail("mask shape " + shapeStr(s.mask.shape) + " does not match the leading dims of " +
+               shapeStr(target.shape));
       return std::nullopt;
     }
     s.count = countTrue(s.mask);
@@ -88,8 +86,7 @@ std::optional<Selection> planSelection(Ctx &ctx, const View &target,
   for (size_t i = first; i < first + num; ++i) {
     if (!isIntType(ctx.inType(i))) {
       ctx.fail("index " + llvm::Twine(i - first) + " has dtype " +
-               dtypeName(dlTypeOf(ctx.inType(i))) +
-               "; indices are integers or a single bool mask");
+               dtypeName(dlTypeOf(ctx.inType(i))) + "; indices are integers or a single bool mask");
       return std::nullopt;
     }
     shapes.push_back(ctx.inView(i).shape);
@@ -110,8 +107,8 @@ std::optional<Selection> planSelection(Ctx &ctx, const View &target,
         bad = x;
     });
     if (bad) {
-      ctx.fail("index " + llvm::Twine(*bad) + " is out of range for dim " +
-               llvm::Twine(i - first) + " of size " + llvm::Twine(n));
+      ctx.fail("index " + llvm::Twine(*bad) + " is out of range for dim " + llvm::Twine(i - first) +
+               " of size " + llvm::Twine(n));
       return std::nullopt;
     }
     s.idx.push_back(*ctx.broadcast(v, s.leadShape, "index"));
@@ -131,12 +128,11 @@ void forEachTarget(const Selection &sel, const View &view, TargetFn fn) {
   if (sel.isMask) {
     Loader<bool> l = loaderFor<bool>(sel.mask.type);
     int64_t pos = 0;
-    forEach<2>(sel.mask.shape, {&sel.mask, &leadView},
-               [&](const std::array<char *, 2> &p) {
-                 if (l(p[0]))
-                   fn(p[1], pos * restNumel);
-                 ++pos;
-               });
+    forEach<2>(sel.mask.shape, {&sel.mask, &leadView}, [&](const std::array<char *, 2> &p) {
+      if (l(p[0]))
+        fn(p[1], pos * restNumel);
+      ++pos;
+    });
     return;
   }
   Dims rm = contiguousStrides(view.shape, 1); // Row-major element strides.
@@ -176,8 +172,7 @@ View restView(const View &v, int64_t k, char *data) {
 class RowWalker {
 public:
   RowWalker(const View &v, int64_t leadRank)
-      : leadView(leadOf(v, leadRank)), cur(leadView),
-        rest(restView(v, leadRank, v.data)) {}
+      : leadView(leadOf(v, leadRank)), cur(leadView), rest(restView(v, leadRank, v.data)) {}
   View next() {
     View r = rest;
     r.data = cur.get();
@@ -198,8 +193,7 @@ private:
 };
 
 /// index_tensor with integer indices and the mask fill kernel.
-llvm::Error indexTensor(const KernelArgs &args, llvm::StringRef symbol,
-                        bool wantMask) {
+llvm::Error indexTensor(const KernelArgs &args, llvm::StringRef symbol, bool wantMask) {
   Ctx ctx(args, symbol);
   if (!ctx.checkArity(-1, 1, 2))
     return ctx.error();
@@ -241,8 +235,7 @@ bool storeCount(Ctx &ctx, int64_t n) {
 
 llvm::Error maskCountKernel(const KernelArgs &args) {
   Ctx ctx(args, "graft.host.index_tensor_mask_count");
-  if (!ctx.checkArity(1, 1) ||
-      !ctx.expectSameType(ctx.inType(0), ScalarType::Bool, "input 0") ||
+  if (!ctx.checkArity(1, 1) || !ctx.expectSameType(ctx.inType(0), ScalarType::Bool, "input 0") ||
       !storeCount(ctx, countTrue(ctx.inView(0))))
     return ctx.error();
   return llvm::Error::success();
@@ -259,8 +252,7 @@ llvm::Error nonzeroCountKernel(const KernelArgs &args) {
 /// of the j-th nonzero element in row-major order (TVM's layout).
 llvm::Error nonzeroKernel(const KernelArgs &args) {
   Ctx ctx(args, "graft.host.nonzero");
-  if (!ctx.checkArity(1, 1) ||
-      !ctx.expectSameType(ctx.outType(0), ScalarType::Int64, "output 0"))
+  if (!ctx.checkArity(1, 1) || !ctx.expectSameType(ctx.outType(0), ScalarType::Int64, "output 0"))
     return ctx.error();
   View in = ctx.inView(0), out = ctx.outView(0);
   if (!ctx.expectOutShape(0, {in.ndim(), countTrue(in)}))
@@ -280,8 +272,7 @@ llvm::Error nonzeroKernel(const KernelArgs &args) {
 /// index_put's scratch: one accumulator and one flag per data element
 /// (plus alignment slack), used only when accumulating (duplicates sum in the accumulator type).
 size_t indexPutWorkspace(const KernelArgs &args) {
-  bool accumulate = !args.attrs.empty() &&
-                    std::holds_alternative<bool>(args.attrs[0]) &&
+  bool accumulate = !args.attrs.empty() && std::holds_alternative<bool>(args.attrs[0]) &&
                     std::get<bool>(args.attrs[0]);
   if (!accumulate || args.inputs.empty() || !args.inputs[0])
     return 0;
@@ -291,8 +282,7 @@ size_t indexPutWorkspace(const KernelArgs &args) {
 /// Adds values into `out` through per-element accumulators, so repeated
 /// targets sum in float for half types and round once, in index order.
 template <class T>
-void accumulateInto(const Selection &sel, const View &out, const View &vals,
-                    char *scratch) {
+void accumulateInto(const Selection &sel, const View &out, const View &vals, char *scratch) {
   using A = Acc<T>;
   int64_t n = out.numel();
   A *acc = reinterpret_cast<A *>(alignUp(scratch, 8));
@@ -324,8 +314,7 @@ llvm::Error indexPutKernel(const KernelArgs &args) {
   View data = ctx.inView(0), out = ctx.outView(0);
   size_t last = ctx.numIn() - 1;
   if (!ctx.ok() || !ctx.expectSameType(ctx.inType(last), data.type, "values") ||
-      !ctx.expectSameType(out.type, data.type, "output 0") ||
-      !ctx.expectOutShape(0, data.shape))
+      !ctx.expectSameType(out.type, data.type, "output 0") || !ctx.expectOutShape(0, data.shape))
     return ctx.error();
   auto sel = planSelection(ctx, out, 1, last - 1);
   if (!sel)
@@ -361,8 +350,7 @@ void registerIndexKernels() {
       {"graft.index_tensor", -1, 1, {}, &indexTensorKernel},
       {"graft.host.index_tensor_mask_count", 1, 1, {}, &maskCountKernel},
       {"graft.host.index_tensor_mask", 2, 1, {}, &indexTensorMaskKernel},
-      {"graft.index_put", -1, 1, kIndexPutAttrs, &indexPutKernel,
-       &indexPutWorkspace},
+      {"graft.index_put", -1, 1, kIndexPutAttrs, &indexPutKernel, &indexPutWorkspace},
       {"graft.host.nonzero_count", 1, 1, {}, &nonzeroCountKernel},
       {"graft.host.nonzero", 1, 1, {}, &nonzeroKernel},
   };

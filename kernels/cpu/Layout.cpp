@@ -35,8 +35,7 @@ llvm::Error permuteDimsKernel(const KernelArgs &args) {
     for (int64_t d = in.ndim() - 1; d >= 0; --d)
       axes.push_back(d);
   if (int64_t(axes.size()) != in.ndim())
-    return ctx.reject("axes " + shapeStr(axes) + " do not match rank " +
-                      llvm::Twine(in.ndim()));
+    return ctx.reject("axes " + shapeStr(axes) + " do not match rank " + llvm::Twine(in.ndim()));
   auto sorted = normalizeAxes(ctx, axes, in.ndim());
   if (!sorted)
     return ctx.error();
@@ -55,16 +54,14 @@ using ShapeRule = std::optional<Dims> (*)(Ctx &, const View &);
 std::optional<Dims> reshapeRule(Ctx &ctx, const View &in) {
   Dims out = shapeOf(ctx.out(0));
   if (numelOf(out) != in.numel()) {
-    ctx.fail("cannot reshape " + shapeStr(in.shape) + " (" +
-             llvm::Twine(in.numel()) + " elements) to " + shapeStr(out));
+    ctx.fail("cannot reshape " + shapeStr(in.shape) + " (" + llvm::Twine(in.numel()) +
+             " elements) to " + shapeStr(out));
     return std::nullopt;
   }
   return out;
 }
 
-std::optional<Dims> flattenRule(Ctx &, const View &in) {
-  return Dims{in.numel()};
-}
+std::optional<Dims> flattenRule(Ctx &, const View &in) { return Dims{in.numel()}; }
 
 std::optional<Dims> expandDimsRule(Ctx &ctx, const View &in) {
   Dims axes = ctx.intListAttr(0, "axis");
@@ -96,8 +93,7 @@ std::optional<Dims> squeezeRule(Ctx &ctx, const View &in) {
 }
 
 /// Ops that keep the row-major element order and change only the shape.
-template <ShapeRule Rule> llvm::Error reshapeLike(const KernelArgs &args,
-                                                  llvm::StringRef symbol) {
+template <ShapeRule Rule> llvm::Error reshapeLike(const KernelArgs &args, llvm::StringRef symbol) {
   Ctx ctx(args, symbol);
   if (!ctx.checkArity(1, 1) || !sameTypes(ctx))
     return ctx.error();
@@ -166,10 +162,9 @@ llvm::Error concatKernel(const KernelArgs &args) {
     Dims want = shape;
     want[*axis] = in.ndim() == first.ndim() ? in.shape[*axis] : -1;
     if (llvm::ArrayRef<int64_t>(in.shape) != llvm::ArrayRef<int64_t>(want))
-      return ctx.reject("input " + llvm::Twine(i) + " has shape " +
-                        shapeStr(in.shape) + ", which does not match input 0 " +
-                        shapeStr(first.shape) + " outside axis " +
-                        llvm::Twine(*axis));
+      return ctx.reject("input " + llvm::Twine(i) + " has shape " + shapeStr(in.shape) +
+                        ", which does not match input 0 " + shapeStr(first.shape) +
+                        " outside axis " + llvm::Twine(*axis));
     shape[*axis] += in.shape[*axis];
   }
   if (!ctx.expectOutShape(0, shape))
@@ -200,8 +195,8 @@ llvm::Error splitKernel(const KernelArgs &args) {
   if (spec && std::holds_alternative<int64_t>(*spec)) {
     int64_t parts = std::get<int64_t>(*spec);
     if (parts <= 0 || len % parts != 0)
-      return ctx.reject("cannot split a dim of " + llvm::Twine(len) +
-                        " into " + llvm::Twine(parts) + " equal sections");
+      return ctx.reject("cannot split a dim of " + llvm::Twine(len) + " into " +
+                        llvm::Twine(parts) + " equal sections");
     for (int64_t i = 1; i <= parts; ++i)
       bounds.push_back(len / parts * i);
   } else {
@@ -212,9 +207,8 @@ llvm::Error splitKernel(const KernelArgs &args) {
   if (!ctx.ok())
     return ctx.error();
   if (bounds.size() - 1 != ctx.numOut())
-    return ctx.reject("splits into " + llvm::Twine(bounds.size() - 1) +
-                      " parts but has " + llvm::Twine(ctx.numOut()) +
-                      " outputs");
+    return ctx.reject("splits into " + llvm::Twine(bounds.size() - 1) + " parts but has " +
+                      llvm::Twine(ctx.numOut()) + " outputs");
   for (size_t i = 0; i + 1 < bounds.size(); ++i) {
     int64_t partLen = std::max<int64_t>(bounds[i + 1] - bounds[i], 0);
     View part = in.sliced(*axis, bounds[i], partLen, 1);
@@ -226,13 +220,11 @@ llvm::Error splitKernel(const KernelArgs &args) {
 }
 
 /// numpy's slice normalization of one axis: (start, length).
-std::pair<int64_t, int64_t> sliceAxis(int64_t n, int64_t begin, int64_t end,
-                                      int64_t step) {
+std::pair<int64_t, int64_t> sliceAxis(int64_t n, int64_t begin, int64_t end, int64_t step) {
   auto clampIdx = [&](int64_t i) {
     if (i < 0)
       i += n;
-    return step > 0 ? std::clamp<int64_t>(i, 0, n)
-                    : std::clamp<int64_t>(i, -1, n - 1);
+    return step > 0 ? std::clamp<int64_t>(i, 0, n) : std::clamp<int64_t>(i, -1, n - 1);
   };
   int64_t b = clampIdx(begin), e = clampIdx(end);
   int64_t span = step > 0 ? e - b : b - e;
@@ -252,14 +244,11 @@ llvm::Error stridedSliceKernel(const KernelArgs &args) {
     strides.assign(axes.size(), 1);
   if (!ctx.ok())
     return ctx.error();
-  if (begin.size() != axes.size() || end.size() != axes.size() ||
-      strides.size() != axes.size())
+  if (begin.size() != axes.size() || end.size() != axes.size() || strides.size() != axes.size())
     return ctx.reject("axes, begin, end and strides must have one entry per "
                       "axis, got " +
-                      llvm::Twine(axes.size()) + ", " +
-                      llvm::Twine(begin.size()) + ", " +
-                      llvm::Twine(end.size()) + ", " +
-                      llvm::Twine(strides.size()));
+                      llvm::Twine(axes.size()) + ", " + llvm::Twine(begin.size()) + ", " +
+                      llvm::Twine(end.size()) + ", " + llvm::Twine(strides.size()));
   for (size_t i = 0; i < axes.size(); ++i) {
     auto axis = ctx.axis(axes[i], v.ndim());
     if (!axis)
@@ -287,8 +276,7 @@ llvm::Error takeKernel(const KernelArgs &args) {
   if (!ctx.ok() || !ctx.expectSameType(ctx.outType(0), data.type, "output 0"))
     return ctx.error();
   if (!isIntType(idx.type))
-    return ctx.reject("indices must be integers, got " +
-                      dtypeName(dlTypeOf(idx.type)));
+    return ctx.reject("indices must be integers, got " + dtypeName(dlTypeOf(idx.type)));
   if (mode != "fast" && mode != "wrap" && mode != "clip" && mode != "nan")
     return ctx.reject("unknown mode '" + mode + "'");
   if (mode == "nan" && !isFloatType(data.type))
@@ -320,8 +308,8 @@ llvm::Error takeKernel(const KernelArgs &args) {
       }
     });
     if (bad)
-      return ctx.reject("index " + llvm::Twine(badIdx) +
-                        " is out of range for a dim of " + llvm::Twine(n));
+      return ctx.reject("index " + llvm::Twine(badIdx) + " is out of range for a dim of " +
+                        llvm::Twine(n));
   }
   // The output over the index dims; each index selects one slice.
   Dims idxDims, restDims;

@@ -16,7 +16,7 @@ namespace {
 /// Operand views lifted to matrices over the broadcast batch, arranged so
 /// that one forEach over (batch..., n, m) reaches a's row and b's column.
 struct MatmulPlan {
-  Dims iterShape;    ///< batch..., n, m
+  Dims iterShape; ///< batch..., n, m
   View out, aRow, bCol;
   int64_t k = 0, aStep = 0, bStep = 0;
 };
@@ -24,8 +24,8 @@ struct MatmulPlan {
 std::optional<MatmulPlan> planMatmul(Ctx &ctx) {
   View a = ctx.inView(0), b = ctx.inView(1);
   if (a.ndim() == 0 || b.ndim() == 0) {
-    ctx.fail("operands must have at least 1 dim, got shapes " +
-             shapeStr(a.shape) + " and " + shapeStr(b.shape));
+    ctx.fail("operands must have at least 1 dim, got shapes " + shapeStr(a.shape) + " and " +
+             shapeStr(b.shape));
     return std::nullopt;
   }
   bool aVec = a.ndim() == 1, bVec = b.ndim() == 1;
@@ -41,13 +41,12 @@ std::optional<MatmulPlan> planMatmul(Ctx &ctx) {
   int64_t n = a.shape[a.ndim() - 2], k = a.shape[a.ndim() - 1];
   int64_t kb = b.shape[b.ndim() - 2], m = b.shape[b.ndim() - 1];
   if (k != kb) {
-    ctx.fail("contraction dims differ: shapes " + shapeStr(ctx.inView(0).shape) +
-             " and " + shapeStr(ctx.inView(1).shape));
+    ctx.fail("contraction dims differ: shapes " + shapeStr(ctx.inView(0).shape) + " and " +
+             shapeStr(ctx.inView(1).shape));
     return std::nullopt;
   }
   auto batch = broadcastShapes(
-      ctx, {Dims(a.shape.begin(), a.shape.end() - 2),
-            Dims(b.shape.begin(), b.shape.end() - 2)});
+      ctx, {Dims(a.shape.begin(), a.shape.end() - 2), Dims(b.shape.begin(), b.shape.end() - 2)});
   if (!batch)
     return std::nullopt;
   Dims outShape = *batch;

@@ -17,8 +17,7 @@ namespace {
 bool checkFloat(Ctx &ctx) {
   ScalarType t = ctx.inType(0);
   if (!isFloatType(t))
-    return ctx.fail("takes a floating-point tensor, got " +
-                    dtypeName(dlTypeOf(t)));
+    return ctx.fail("takes a floating-point tensor, got " + dtypeName(dlTypeOf(t)));
   return ctx.expectSameType(ctx.outType(0), t, "output 0") &&
          ctx.expectOutShape(0, ctx.inView(0).shape);
 }
@@ -112,9 +111,7 @@ template <bool Rms> llvm::Error normKernel(const KernelArgs &args) {
     iin.data = p[0];
     iout.data = p[1];
     double mean = 0, sq = 0;
-    forEach<1>(inner, {&iin}, [&](const std::array<char *, 1> &q) {
-      mean += load(q[0]);
-    });
+    forEach<1>(inner, {&iin}, [&](const std::array<char *, 1> &q) { mean += load(q[0]); });
     mean = Rms ? 0.0 : mean / count;
     forEach<1>(inner, {&iin}, [&](const std::array<char *, 1> &q) {
       double d = load(q[0]) - mean;

@@ -16,24 +16,22 @@ namespace {
 enum class Red { Sum, Mean, Prod, Max, Min, ArgMax, ArgMin };
 
 constexpr const char *redSymbol(Red op) {
-  constexpr const char *names[] = {"graft.sum", "graft.mean", "graft.prod",
-                                   "graft.max", "graft.min", "graft.argmax",
-                                   "graft.argmin"};
+  constexpr const char *names[] = {"graft.sum", "graft.mean",   "graft.prod",  "graft.max",
+                                   "graft.min", "graft.argmax", "graft.argmin"};
   return names[int(op)];
 }
 
 /// The split of an input into kept dims (one per output element) and
 /// reduced dims (walked for each output element).
 struct ReducePlan {
-  View outer;   ///< Input over the kept dims.
-  View inner;   ///< Input over the reduced dims; data set per element.
-  View out;     ///< Output over the kept dims.
+  View outer; ///< Input over the kept dims.
+  View inner; ///< Input over the reduced dims; data set per element.
+  View out;   ///< Output over the kept dims.
 };
 
 /// Plans a reduction of input 0 over `axes` (sorted, normalized) into
 /// output 0, checking the output shape against keepdims.
-std::optional<ReducePlan> planReduce(Ctx &ctx, const Dims &axes,
-                                     bool keepdims) {
+std::optional<ReducePlan> planReduce(Ctx &ctx, const Dims &axes, bool keepdims) {
   View in = ctx.inView(0);
   Dims kept, outShape;
   for (int64_t d = 0; d < in.ndim(); ++d) {
@@ -135,8 +133,7 @@ template <Red Op> llvm::Error reduceKernel(const KernelArgs &args) {
     return ctx.error();
   ScalarType ot = ctx.outType(0);
   if (isArg && ot != ScalarType::Int64 && ot != ScalarType::Int32)
-    return ctx.reject("output 0 must be int32 or int64, got " +
-                      dtypeName(dlTypeOf(ot)));
+    return ctx.reject("output 0 must be int32 or int64, got " + dtypeName(dlTypeOf(ot)));
   if (!isArg && !ctx.expectSameType(ot, t, "output 0"))
     return ctx.error();
   bool order = Op == Red::Max || Op == Red::Min || isArg;
@@ -146,20 +143,19 @@ template <Red Op> llvm::Error reduceKernel(const KernelArgs &args) {
   if (!plan)
     return ctx.error();
   if (order && plan->inner.numel() == 0 && plan->outer.numel() != 0)
-    return ctx.reject("cannot reduce an empty axis (input shape " +
-                      shapeStr(ctx.inView(0).shape) + ")");
+    return ctx.reject("cannot reduce an empty axis (input shape " + shapeStr(ctx.inView(0).shape) +
+                      ")");
   return dispatch(t, [&](auto tag) -> llvm::Error {
     using T = typename decltype(tag)::type;
     Storer<int64_t> storeIdx = storerFor<int64_t>(ot);
     View inner = plan->inner;
-    forEach<2>(plan->outer.shape, {&plan->out, &plan->outer},
-               [&](const std::array<char *, 2> &p) {
-                 inner.data = p[1];
-                 if constexpr (isArg)
-                   storeIdx(p[0], reduceArg<Op, T>(inner));
-                 else
-                   Elem<T>::store(p[0], reduceValues<Op, T>(inner));
-               });
+    forEach<2>(plan->outer.shape, {&plan->out, &plan->outer}, [&](const std::array<char *, 2> &p) {
+      inner.data = p[1];
+      if constexpr (isArg)
+        storeIdx(p[0], reduceArg<Op, T>(inner));
+      else
+        Elem<T>::store(p[0], reduceValues<Op, T>(inner));
+    });
     return llvm::Error::success();
   });
 }
@@ -214,8 +210,7 @@ template <bool Prod> llvm::Error scanKernel(const KernelArgs &args) {
     int64_t len = in.shape[*axis];
     int64_t si = in.strides[*axis], so = out.strides[*axis];
     forEachRow<2>({&in, &out}, *axis, [&](const std::array<char *, 2> &p) {
-      scan([&](int64_t i) { return p[0] + i * si; },
-           [&](int64_t i) { return p[1] + i * so; }, len);
+      scan([&](int64_t i) { return p[0] + i * si; }, [&](int64_t i) { return p[1] + i * so; }, len);
     });
     return llvm::Error::success();
   });
@@ -228,9 +223,8 @@ template <class T, bool Sqrt> Compute<T> varianceOf(const View &inner) {
   using A = std::conditional_t<kIsFloat<T>, Acc<T>, double>;
   int64_t n = inner.numel();
   A sum(0);
-  forEach<1>(inner.shape, {&inner}, [&](const std::array<char *, 1> &p) {
-    sum += A(Elem<T>::load(p[0]));
-  });
+  forEach<1>(inner.shape, {&inner},
+             [&](const std::array<char *, 1> &p) { sum += A(Elem<T>::load(p[0])); });
   A mean = sum / A(n), sq(0);
   forEach<1>(inner.shape, {&inner}, [&](const std::array<char *, 1> &p) {
     A d = A(Elem<T>::load(p[0])) - mean;
@@ -280,8 +274,12 @@ template <Red Op> KernelInfo redInfo() {
 
 void registerReduceKernels() {
   static const KernelInfo kernels[] = {
-      redInfo<Red::Sum>(),    redInfo<Red::Mean>(), redInfo<Red::Prod>(),
-      redInfo<Red::Max>(),    redInfo<Red::Min>(),  redInfo<Red::ArgMax>(),
+      redInfo<Red::Sum>(),
+      redInfo<Red::Mean>(),
+      redInfo<Red::Prod>(),
+      redInfo<Red::Max>(),
+      redInfo<Red::Min>(),
+      redInfo<Red::ArgMax>(),
       redInfo<Red::ArgMin>(),
       {"graft.cumsum", 1, 1, kCumsumAttrs, &scanKernel<false>},
       {"graft.cumprod", 1, 1, kCumsumAttrs, &scanKernel<true>},

@@ -52,15 +52,19 @@ struct ScatterPlan {
   bool includeSelf = true;
 };
 
-template <class T>
-Acc<T> combine(Reduction op, Acc<T> acc, Acc<T> v) {
+template <class T> Acc<T> combine(Reduction op, Acc<T> acc, Acc<T> v) {
   switch (op) {
-  case Reduction::Update: return v;
+  case Reduction::Update:
+    return v;
   case Reduction::Add:
-  case Reduction::Mean: return addC(acc, v);
-  case Reduction::Mul: return roundTo<T>(mulC(acc, v));
-  case Reduction::Max: return beats<true>(v, acc) ? v : acc;
-  case Reduction::Min: return beats<false>(v, acc) ? v : acc;
+  case Reduction::Mean:
+    return addC(acc, v);
+  case Reduction::Mul:
+    return roundTo<T>(mulC(acc, v));
+  case Reduction::Max:
+    return beats<true>(v, acc) ? v : acc;
+  case Reduction::Min:
+    return beats<false>(v, acc) ? v : acc;
   }
   return v;
 }
@@ -104,8 +108,7 @@ template <class T> void scatter(const ScatterPlan &p, char *scratch) {
       touched[flat] = 1;
       bool self = p.includeSelf && p.op != Reduction::Update;
       count[flat] = C(self ? 1 : 0);
-      acc[flat] = self ? combine<T>(p.op, A(Elem<T>::load(p.out.elementAt(flat))), v)
-                       : v;
+      acc[flat] = self ? combine<T>(p.op, A(Elem<T>::load(p.out.elementAt(flat))), v) : v;
     } else {
       acc[flat] = combine<T>(p.op, acc[flat], v);
     }
@@ -136,22 +139,19 @@ std::optional<ScatterPlan> planScatter(Ctx &ctx) {
   }
   p.op = *op;
   if (!ctx.expectSameType(p.upd.type, data.type, "updates") ||
-      !ctx.expectSameType(p.out.type, data.type, "output 0") ||
-      !ctx.expectOutShape(0, data.shape))
+      !ctx.expectSameType(p.out.type, data.type, "output 0") || !ctx.expectOutShape(0, data.shape))
     return std::nullopt;
   if (!isIntType(p.idx.type)) {
     ctx.fail("indices must be integers, got " + dtypeName(dlTypeOf(p.idx.type)));
     return std::nullopt;
   }
-  if (data.type == ScalarType::Bool && p.op != Reduction::Update &&
-      p.op != Reduction::Add) {
+  if (data.type == ScalarType::Bool && p.op != Reduction::Update && p.op != Reduction::Add) {
     ctx.fail("reduction '" + red + "' does not take bool");
     return std::nullopt;
   }
   bool shapesOk = p.idx.ndim() == data.ndim() && p.upd.ndim() == data.ndim();
   for (int64_t d = 0; shapesOk && d < data.ndim(); ++d)
-    shapesOk = p.idx.shape[d] <= p.upd.shape[d] &&
-               (d == p.axis || p.idx.shape[d] <= data.shape[d]);
+    shapesOk = p.idx.shape[d] <= p.upd.shape[d] && (d == p.axis || p.idx.shape[d] <= data.shape[d]);
   if (!shapesOk) {
     ctx.fail("indices " + shapeStr(p.idx.shape) + " must have the rank of data " +
              shapeStr(data.shape) + " and updates " + shapeStr(p.upd.shape) +
@@ -167,8 +167,8 @@ std::optional<ScatterPlan> planScatter(Ctx &ctx) {
       bad = k;
   });
   if (bad) {
-    ctx.fail("index " + llvm::Twine(*bad) + " is out of range for axis " +
-             llvm::Twine(p.axis) + " of size " + llvm::Twine(len));
+    ctx.fail("index " + llvm::Twine(*bad) + " is out of range for axis " + llvm::Twine(p.axis) +
+             " of size " + llvm::Twine(len));
     return std::nullopt;
   }
   return p;
@@ -183,8 +183,7 @@ llvm::Error scatterElementsKernel(const KernelArgs &args) {
     return ctx.error();
   copySameShape(ctx.inView(0), plan->out);
   dispatch(ctx.inType(0), [&](auto tag) {
-    scatter<typename decltype(tag)::type>(
-        *plan, static_cast<char *>(args.workspace.data));
+    scatter<typename decltype(tag)::type>(*plan, static_cast<char *>(args.workspace.data));
   });
   return llvm::Error::success();
 }
@@ -195,8 +194,7 @@ const llvm::StringRef kScatterAttrs[] = {"axis", "reduction", "include_self"};
 
 void registerScatterKernels() {
   static const KernelInfo kernels[] = {
-      {"graft.scatter_elements", 3, 1, kScatterAttrs, &scatterElementsKernel,
-       &scatterWorkspace},
+      {"graft.scatter_elements", 3, 1, kScatterAttrs, &scatterElementsKernel, &scatterWorkspace},
   };
   for (const KernelInfo &k : kernels)
     addKernel(&k);

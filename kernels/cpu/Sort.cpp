@@ -56,8 +56,7 @@ template <bool Arg> llvm::Error sortKernel(const KernelArgs &args) {
     return ctx.error();
   ScalarType ot = ctx.outType(0);
   if (Arg && ot != ScalarType::Int32 && ot != ScalarType::Int64)
-    return ctx.reject("output 0 must be int32 or int64, got " +
-                      dtypeName(dlTypeOf(ot)));
+    return ctx.reject("output 0 must be int32 or int64, got " + dtypeName(dlTypeOf(ot)));
   if (!Arg && !ctx.expectSameType(ot, in.type, "output 0"))
     return ctx.error();
   if (!ctx.needWorkspace(sortWorkspace(args)))
@@ -75,9 +74,8 @@ template <bool Arg> llvm::Error sortKernel(const KernelArgs &args) {
         vals[i] = Elem<T>::load(p[0] + i * si);
         perm[i] = i;
       }
-      std::stable_sort(perm, perm + n, [&](int64_t a, int64_t b) {
-        return before(vals[a], vals[b], descending);
-      });
+      std::stable_sort(perm, perm + n,
+                       [&](int64_t a, int64_t b) { return before(vals[a], vals[b], descending); });
       for (int64_t i = 0; i < n; ++i) {
         if constexpr (Arg)
           storeIdx(p[1] + i * so, perm[i]);

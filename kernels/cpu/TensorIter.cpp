@@ -14,10 +14,14 @@ std::optional<ScalarType> scalarTypeOf(DLDataType t) {
   switch (t.code) {
   case kDLInt:
     switch (t.bits) {
-    case 8: return ScalarType::Int8;
-    case 16: return ScalarType::Int16;
-    case 32: return ScalarType::Int32;
-    case 64: return ScalarType::Int64;
+    case 8:
+      return ScalarType::Int8;
+    case 16:
+      return ScalarType::Int16;
+    case 32:
+      return ScalarType::Int32;
+    case 64:
+      return ScalarType::Int64;
     }
     break;
   case kDLUInt:
@@ -26,9 +30,12 @@ std::optional<ScalarType> scalarTypeOf(DLDataType t) {
     break;
   case kDLFloat:
     switch (t.bits) {
-    case 16: return ScalarType::Float16;
-    case 32: return ScalarType::Float32;
-    case 64: return ScalarType::Float64;
+    case 16:
+      return ScalarType::Float16;
+    case 32:
+      return ScalarType::Float32;
+    case 64:
+      return ScalarType::Float64;
     }
     break;
   case kDLBfloat:
@@ -45,16 +52,26 @@ std::optional<ScalarType> scalarTypeOf(DLDataType t) {
 
 DLDataType dlTypeOf(ScalarType t) {
   switch (t) {
-  case ScalarType::Bool: return {kGraftDLBool, 8, 1};
-  case ScalarType::Int8: return {kDLInt, 8, 1};
-  case ScalarType::Int16: return {kDLInt, 16, 1};
-  case ScalarType::Int32: return {kDLInt, 32, 1};
-  case ScalarType::Int64: return {kDLInt, 64, 1};
-  case ScalarType::UInt8: return {kDLUInt, 8, 1};
-  case ScalarType::Float16: return {kDLFloat, 16, 1};
-  case ScalarType::BFloat16: return {kDLBfloat, 16, 1};
-  case ScalarType::Float32: return {kDLFloat, 32, 1};
-  case ScalarType::Float64: return {kDLFloat, 64, 1};
+  case ScalarType::Bool:
+    return {kGraftDLBool, 8, 1};
+  case ScalarType::Int8:
+    return {kDLInt, 8, 1};
+  case ScalarType::Int16:
+    return {kDLInt, 16, 1};
+  case ScalarType::Int32:
+    return {kDLInt, 32, 1};
+  case ScalarType::Int64:
+    return {kDLInt, 64, 1};
+  case ScalarType::UInt8:
+    return {kDLUInt, 8, 1};
+  case ScalarType::Float16:
+    return {kDLFloat, 16, 1};
+  case ScalarType::BFloat16:
+    return {kDLBfloat, 16, 1};
+  case ScalarType::Float32:
+    return {kDLFloat, 32, 1};
+  case ScalarType::Float64:
+    return {kDLFloat, 64, 1};
   }
   llvm_unreachable("covered switch");
 }
@@ -62,14 +79,24 @@ DLDataType dlTypeOf(ScalarType t) {
 std::string dtypeName(DLDataType t) {
   std::string base;
   switch (t.code) {
-  case kDLInt: base = "int"; break;
-  case kDLUInt: base = "uint"; break;
-  case kDLFloat: base = "float"; break;
-  case kDLBfloat: base = "bfloat"; break;
+  case kDLInt:
+    base = "int";
+    break;
+  case kDLUInt:
+    base = "uint";
+    break;
+  case kDLFloat:
+    base = "float";
+    break;
+  case kDLBfloat:
+    base = "bfloat";
+    break;
   case kGraftDLBool:
     base = t.bits == 8 ? "bool" : "bool" + std::to_string(t.bits);
     break;
-  default: base = "code" + std::to_string(t.code) + "_"; break;
+  default:
+    base = "code" + std::to_string(t.code) + "_";
+    break;
   }
   if (t.code != kGraftDLBool)
     base += std::to_string(t.bits);
@@ -107,8 +134,7 @@ View View::axisLast(int64_t axis) const {
   return permuted(perm);
 }
 
-View View::sliced(int64_t axis, int64_t begin, int64_t len,
-                  int64_t step) const {
+View View::sliced(int64_t axis, int64_t begin, int64_t len, int64_t step) const {
   View r = *this;
   // An empty slice never dereferences, so its start may lie past the end.
   if (len > 0)
@@ -160,9 +186,7 @@ std::string shapeStr(llvm::ArrayRef<int64_t> shape) {
   return s + "]";
 }
 
-Dims shapeOf(const DLTensor &t) {
-  return Dims(t.shape, t.shape + t.ndim);
-}
+Dims shapeOf(const DLTensor &t) { return Dims(t.shape, t.shape + t.ndim); }
 
 Dims contiguousStrides(llvm::ArrayRef<int64_t> shape, int64_t elemSize) {
   Dims s(shape.size());
@@ -194,9 +218,8 @@ void copyRowMajor(const View &src, const View &dst) {
 
 void copySameShape(const View &src, const View &dst) {
   int64_t bytes = src.elemSize();
-  forEach<2>(dst.shape, {&dst, &src}, [bytes](const std::array<char *, 2> &p) {
-    std::memmove(p[0], p[1], bytes);
-  });
+  forEach<2>(dst.shape, {&dst, &src},
+             [bytes](const std::array<char *, 2> &p) { std::memmove(p[0], p[1], bytes); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -210,13 +233,10 @@ bool Ctx::fail(const llvm::Twine &msg) {
 }
 
 llvm::Error Ctx::error() const {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 (symbol + ": " + err).str());
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), (symbol + ": " + err).str());
 }
 
-llvm::Error Ctx::finish() const {
-  return ok() ? llvm::Error::success() : error();
-}
+llvm::Error Ctx::finish() const { return ok() ? llvm::Error::success() : error(); }
 
 bool Ctx::checkTensor(const DLTensor *t, llvm::StringRef role, size_t i) {
   std::string what = (role + " " + llvm::Twine(i)).str();
@@ -242,15 +262,12 @@ bool Ctx::checkArity(int numInputs, int numOutputs, int minVariadic) {
     return want < 0 ? got >= size_t(minVariadic) : got == size_t(want);
   };
   auto wantStr = [&](int want) {
-    return want < 0 ? "at least " + std::to_string(minVariadic)
-                    : std::to_string(want);
+    return want < 0 ? "at least " + std::to_string(minVariadic) : std::to_string(want);
   };
   if (!countOk(numInputs, numIn()))
-    return fail("expects " + wantStr(numInputs) + " inputs, got " +
-                llvm::Twine(numIn()));
+    return fail("expects " + wantStr(numInputs) + " inputs, got " + llvm::Twine(numIn()));
   if (!countOk(numOutputs, numOut()))
-    return fail("expects " + wantStr(numOutputs) + " outputs, got " +
-                llvm::Twine(numOut()));
+    return fail("expects " + wantStr(numOutputs) + " outputs, got " + llvm::Twine(numOut()));
   for (size_t i = 0; i < numIn(); ++i)
     if (!checkTensor(args.inputs[i], "input", i))
       return false;
@@ -280,8 +297,7 @@ View Ctx::viewOf(const DLTensor &t) {
 std::optional<View> Ctx::broadcast(const View &v, llvm::ArrayRef<int64_t> shape,
                                    const llvm::Twine &what) {
   if (v.ndim() > int64_t(shape.size())) {
-    fail("cannot broadcast " + what + " of shape " + shapeStr(v.shape) +
-         " to " + shapeStr(shape));
+    fail("cannot broadcast " + what + " of shape " + shapeStr(v.shape) + " to " + shapeStr(shape));
     return std::nullopt;
   }
   View r = v;
@@ -293,8 +309,8 @@ std::optional<View> Ctx::broadcast(const View &v, llvm::ArrayRef<int64_t> shape,
     if (have == want)
       r.strides[lead + d] = v.strides[d];
     else if (have != 1) {
-      fail("cannot broadcast " + what + " of shape " + shapeStr(v.shape) +
-           " to " + shapeStr(shape));
+      fail("cannot broadcast " + what + " of shape " + shapeStr(v.shape) + " to " +
+           shapeStr(shape));
       return std::nullopt;
     }
   }
@@ -304,39 +320,35 @@ std::optional<View> Ctx::broadcast(const View &v, llvm::ArrayRef<int64_t> shape,
 bool Ctx::expectOutShape(size_t i, llvm::ArrayRef<int64_t> shape) {
   Dims got = shapeOf(out(i));
   if (llvm::ArrayRef<int64_t>(got) != shape)
-    return fail("output " + llvm::Twine(i) + " has shape " + shapeStr(got) +
-                ", expected " + shapeStr(shape));
+    return fail("output " + llvm::Twine(i) + " has shape " + shapeStr(got) + ", expected " +
+                shapeStr(shape));
   return true;
 }
 
-bool Ctx::expectSameType(ScalarType got, ScalarType want,
-                         const llvm::Twine &what) {
+bool Ctx::expectSameType(ScalarType got, ScalarType want, const llvm::Twine &what) {
   if (got != want)
-    return fail(what + " has dtype " + dtypeName(dlTypeOf(got)) +
-                ", expected " + dtypeName(dlTypeOf(want)));
+    return fail(what + " has dtype " + dtypeName(dlTypeOf(got)) + ", expected " +
+                dtypeName(dlTypeOf(want)));
   return true;
 }
 
 std::optional<int64_t> Ctx::axis(int64_t a, int64_t ndim) {
   if (a < -ndim || a >= ndim || ndim == 0) {
-    fail("axis " + llvm::Twine(a) + " is out of range for rank " +
-         llvm::Twine(ndim));
+    fail("axis " + llvm::Twine(a) + " is out of range for rank " + llvm::Twine(ndim));
     return std::nullopt;
   }
   return a < 0 ? a + ndim : a;
 }
 
 const AttrValue *Ctx::attr(size_t i) const {
-  if (i >= args.attrs.size() ||
-      std::holds_alternative<std::monostate>(args.attrs[i]))
+  if (i >= args.attrs.size() || std::holds_alternative<std::monostate>(args.attrs[i]))
     return nullptr;
   return &args.attrs[i];
 }
 
 bool Ctx::hasAttr(size_t i) const { return attr(i) != nullptr; }
 
-int64_t Ctx::intAttr(size_t i, llvm::StringRef name,
-                     std::optional<int64_t> dflt) {
+int64_t Ctx::intAttr(size_t i, llvm::StringRef name, std::optional<int64_t> dflt) {
   const AttrValue *a = attr(i);
   if (!a) {
     if (!dflt)
@@ -351,8 +363,7 @@ int64_t Ctx::intAttr(size_t i, llvm::StringRef name,
   return 0;
 }
 
-double Ctx::floatAttr(size_t i, llvm::StringRef name,
-                      std::optional<double> dflt) {
+double Ctx::floatAttr(size_t i, llvm::StringRef name, std::optional<double> dflt) {
   const AttrValue *a = attr(i);
   if (!a) {
     if (!dflt)
@@ -382,8 +393,7 @@ bool Ctx::boolAttr(size_t i, llvm::StringRef name, std::optional<bool> dflt) {
   return false;
 }
 
-std::string Ctx::strAttr(size_t i, llvm::StringRef name,
-                         std::optional<std::string> dflt) {
+std::string Ctx::strAttr(size_t i, llvm::StringRef name, std::optional<std::string> dflt) {
   const AttrValue *a = attr(i);
   if (!a) {
     if (!dflt)
@@ -410,8 +420,8 @@ Dims Ctx::intListAttr(size_t i, llvm::StringRef name) {
 
 bool Ctx::needWorkspace(size_t bytes) {
   if (args.workspace.bytes < bytes || (bytes && !args.workspace.data))
-    return fail("needs a workspace of " + llvm::Twine(bytes) +
-                " bytes, got " + llvm::Twine(args.workspace.bytes));
+    return fail("needs a workspace of " + llvm::Twine(bytes) + " bytes, got " +
+                llvm::Twine(args.workspace.bytes));
   return true;
 }
 
@@ -443,8 +453,7 @@ std::optional<Dims> normalizeAxes(Ctx &ctx, const Dims &axes, int64_t ndim) {
   Dims r;
   for (int64_t a : axes) {
     if (a < -ndim || a >= ndim) {
-      ctx.fail("axis " + llvm::Twine(a) + " is out of range for rank " +
-               llvm::Twine(ndim));
+      ctx.fail("axis " + llvm::Twine(a) + " is out of range for rank " + llvm::Twine(ndim));
       return std::nullopt;
     }
     r.push_back(a < 0 ? a + ndim : a);

@@ -34,12 +34,25 @@ namespace graft::kernels::cpu {
 
 /// The element types the CPU kernels take.
 enum class ScalarType {
-  Bool, Int8, Int16, Int32, Int64, UInt8, Float16, BFloat16, Float32, Float64
+  Bool,
+  Int8,
+  Int16,
+  Int32,
+  Int64,
+  UInt8,
+  Float16,
+  BFloat16,
+  Float32,
+  Float64
 };
 
 /// Storage-only wrappers: half types are computed in float.
-struct Half { uint16_t bits; };
-struct BFloat16 { uint16_t bits; };
+struct Half {
+  uint16_t bits;
+};
+struct BFloat16 {
+  uint16_t bits;
+};
 
 inline float halfToFloat(uint16_t h) {
   uint32_t sign = uint32_t(h & 0x8000) << 16;
@@ -75,9 +88,7 @@ inline uint16_t floatToHalf(float f) {
   return sign | uint16_t((ax + 0xc8000fffu + odd) >> 13);
 }
 
-inline float bf16ToFloat(uint16_t b) {
-  return std::bit_cast<float>(uint32_t(b) << 16);
-}
+inline float bf16ToFloat(uint16_t b) { return std::bit_cast<float>(uint32_t(b) << 16); }
 
 inline uint16_t floatToBf16(float f) {
   uint32_t x = std::bit_cast<uint32_t>(f);
@@ -128,15 +139,12 @@ template <> struct Elem<BFloat16> {
 };
 
 template <class T> using Compute = typename Elem<T>::C;
-template <class T>
-inline constexpr bool kIsFloat = std::is_floating_point_v<Compute<T>>;
+template <class T> inline constexpr bool kIsFloat = std::is_floating_point_v<Compute<T>>;
 template <class T> inline constexpr bool kIsBool = std::is_same_v<T, bool>;
-template <class T>
-inline constexpr bool kIsInt = std::is_integral_v<T> && !kIsBool<T>;
+template <class T> inline constexpr bool kIsInt = std::is_integral_v<T> && !kIsBool<T>;
 /// Half types round after every operation; these say so at compile time.
 template <class T>
-inline constexpr bool kIsHalf =
-    std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
+inline constexpr bool kIsHalf = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
 
 /// The accumulator of sums and products: float for half types (as ATen's
 /// opmath type), the compute type otherwise.
@@ -179,15 +187,9 @@ template <class To, class From> inline To castTo(From v) {
 
 /// Integer arithmetic that wraps instead of overflowing (signed overflow is
 /// undefined in C++; every framework wraps).
-template <class T> inline T wrapAdd(T a, T b) {
-  return T(uint64_t(a) + uint64_t(b));
-}
-template <class T> inline T wrapSub(T a, T b) {
-  return T(uint64_t(a) - uint64_t(b));
-}
-template <class T> inline T wrapMul(T a, T b) {
-  return T(uint64_t(a) * uint64_t(b));
-}
+template <class T> inline T wrapAdd(T a, T b) { return T(uint64_t(a) + uint64_t(b)); }
+template <class T> inline T wrapSub(T a, T b) { return T(uint64_t(a) - uint64_t(b)); }
+template <class T> inline T wrapMul(T a, T b) { return T(uint64_t(a) * uint64_t(b)); }
 
 /// Adds/multiplies in the compute type, wrapping for integers (bool: or/and).
 template <class C> inline C addC(C a, C b) {
@@ -262,32 +264,40 @@ template <class T> struct TypeTag { using type = T; };
 /// Calls f(TypeTag<T>{}) with the storage type of `t`.
 template <class F> decltype(auto) dispatch(ScalarType t, F &&f) {
   switch (t) {
-  case ScalarType::Bool: return f(TypeTag<bool>{});
-  case ScalarType::Int8: return f(TypeTag<int8_t>{});
-  case ScalarType::Int16: return f(TypeTag<int16_t>{});
-  case ScalarType::Int32: return f(TypeTag<int32_t>{});
-  case ScalarType::Int64: return f(TypeTag<int64_t>{});
-  case ScalarType::UInt8: return f(TypeTag<uint8_t>{});
-  case ScalarType::Float16: return f(TypeTag<Half>{});
-  case ScalarType::BFloat16: return f(TypeTag<BFloat16>{});
-  case ScalarType::Float32: return f(TypeTag<float>{});
-  case ScalarType::Float64: return f(TypeTag<double>{});
+  case ScalarType::Bool:
+    return f(TypeTag<bool>{});
+  case ScalarType::Int8:
+    return f(TypeTag<int8_t>{});
+  case ScalarType::Int16:
+    return f(TypeTag<int16_t>{});
+  case ScalarType::Int32:
+    return f(TypeTag<int32_t>{});
+  case ScalarType::Int64:
+    return f(TypeTag<int64_t>{});
+  case ScalarType::UInt8:
+    return f(TypeTag<uint8_t>{});
+  case ScalarType::Float16:
+    return f(TypeTag<Half>{});
+  case ScalarType::BFloat16:
+    return f(TypeTag<BFloat16>{});
+  case ScalarType::Float32:
+    return f(TypeTag<float>{});
+  case ScalarType::Float64:
+    return f(TypeTag<double>{});
   }
   llvm_unreachable("covered switch");
 }
 
 /// A loader that reads elements of type `from` as compute type C.
 template <class C> Loader<C> loaderFor(ScalarType from) {
-  return dispatch(from, [](auto tag) -> Loader<C> {
-    return &loadConvert<typename decltype(tag)::type, C>;
-  });
+  return dispatch(
+      from, [](auto tag) -> Loader<C> { return &loadConvert<typename decltype(tag)::type, C>; });
 }
 
 /// A storer that writes compute type C as elements of type `to`.
 template <class C> Storer<C> storerFor(ScalarType to) {
-  return dispatch(to, [](auto tag) -> Storer<C> {
-    return &storeConvert<typename decltype(tag)::type, C>;
-  });
+  return dispatch(
+      to, [](auto tag) -> Storer<C> { return &storeConvert<typename decltype(tag)::type, C>; });
 }
 
 std::optional<ScalarType> scalarTypeOf(DLDataType t);
@@ -295,12 +305,10 @@ DLDataType dlTypeOf(ScalarType t);
 std::string dtypeName(DLDataType t);
 int64_t elemBytes(ScalarType t);
 inline bool isFloatType(ScalarType t) {
-  return t == ScalarType::Float16 || t == ScalarType::BFloat16 ||
-         t == ScalarType::Float32 || t == ScalarType::Float64;
+  return t == ScalarType::Float16 || t == ScalarType::BFloat16 || t == ScalarType::Float32 ||
+         t == ScalarType::Float64;
 }
-inline bool isIntType(ScalarType t) {
-  return t != ScalarType::Bool && !isFloatType(t);
-}
+inline bool isIntType(ScalarType t) { return t != ScalarType::Bool && !isFloatType(t); }
 
 //===----------------------------------------------------------------------===//
 // Views and iteration
@@ -344,8 +352,7 @@ Dims contiguousStrides(llvm::ArrayRef<int64_t> shape, int64_t elemSize);
 /// ptrs[k] points at that index in views[k] (whose strides are aligned to
 /// `shape`). Nothing runs for an empty shape; a 0-d shape runs once.
 template <size_t N, class Fn>
-void forEach(llvm::ArrayRef<int64_t> shape,
-             const std::array<const View *, N> &views, Fn &&fn) {
+void forEach(llvm::ArrayRef<int64_t> shape, const std::array<const View *, N> &views, Fn &&fn) {
   size_t ndim = shape.size();
   for (int64_t d : shape)
     if (d == 0)
@@ -389,8 +396,7 @@ void forEach(llvm::ArrayRef<int64_t> shape,
 /// ptrs[k] is the row's first element in views[k]. The row's length and
 /// strides are views[k]->shape[axis] and views[k]->strides[axis].
 template <size_t N, class Fn>
-void forEachRow(const std::array<const View *, N> &views, int64_t axis,
-                Fn &&fn) {
+void forEachRow(const std::array<const View *, N> &views, int64_t axis, Fn &&fn) {
   if (views[0]->shape[axis] == 0)
     return;
   std::array<View, N> outer;
@@ -425,8 +431,7 @@ template <class Fn> void forEachIndex(llvm::ArrayRef<int64_t> shape, Fn &&fn) {
 /// shapes but the same element count (reshape).
 class RowMajorCursor {
 public:
-  explicit RowMajorCursor(const View &v)
-      : v(v), idx(v.shape.size(), 0), p(v.data) {}
+  explicit RowMajorCursor(const View &v) : v(v), idx(v.shape.size(), 0), p(v.data) {}
   char *get() const { return p; }
   void next();
 
@@ -451,8 +456,7 @@ void copySameShape(const View &src, const View &dst);
 /// kernels read attrs and tensors without an Expected at every step.
 class Ctx {
 public:
-  Ctx(const KernelArgs &args, llvm::StringRef symbol)
-      : args(args), symbol(symbol) {}
+  Ctx(const KernelArgs &args, llvm::StringRef symbol) : args(args), symbol(symbol) {}
 
   /// Checks the tensor counts (-1: any count of at least `minVariadic`),
   /// non-null tensors on the CPU with supported dtypes.
@@ -490,12 +494,9 @@ public:
   std::optional<int64_t> axis(int64_t a, int64_t ndim);
 
   // Attributes; a missing or unset attr takes `dflt` when given.
-  int64_t intAttr(size_t i, llvm::StringRef name,
-                  std::optional<int64_t> dflt = std::nullopt);
-  double floatAttr(size_t i, llvm::StringRef name,
-                   std::optional<double> dflt = std::nullopt);
-  bool boolAttr(size_t i, llvm::StringRef name,
-                std::optional<bool> dflt = std::nullopt);
+  int64_t intAttr(size_t i, llvm::StringRef name, std::optional<int64_t> dflt = std::nullopt);
+  double floatAttr(size_t i, llvm::StringRef name, std::optional<double> dflt = std::nullopt);
+  bool boolAttr(size_t i, llvm::StringRef name, std::optional<bool> dflt = std::nullopt);
   std::string strAttr(size_t i, llvm::StringRef name,
                       std::optional<std::string> dflt = std::nullopt);
   /// An int list; a single int reads as a one-element list.

@@ -14,9 +14,9 @@ namespace {
 std::string render(const std::vector<DefinedVar> &defs) {
   std::string out;
   for (const DefinedVar &d : defs) {
-    const char *kind = !d.binding                           ? "param"
+    const char *kind = !d.binding                            ? "param"
                        : llvm::isa<MatchCastNode>(d.binding) ? "match_cast"
-                                                            : "binding";
+                                                             : "binding";
     out += d.var->name + ":" + kind + (d.var->isDataflow() ? ":dataflow" : "") + "\n";
   }
   return out;
@@ -43,16 +43,15 @@ def main(x: R.Tensor(ndim=1, dtype="float32"), c: R.Tensor((), "bool")):
     return r
 )");
   ASSERT_TRUE(m);
-  EXPECT_EQ(render(definedVars(function(*m, "main"))),
-            "x:param\n"
-            "c:param\n"
-            "a:binding:dataflow\n"
-            "b:match_cast\n"
-            "f:binding\n"
-            "p:param\n"
-            "q:binding\n"
-            "t:binding\n"
-            "r:binding\n");
+  EXPECT_EQ(render(definedVars(function(*m, "main"))), "x:param\n"
+                                                       "c:param\n"
+                                                       "a:binding:dataflow\n"
+                                                       "b:match_cast\n"
+                                                       "f:binding\n"
+                                                       "p:param\n"
+                                                       "q:binding\n"
+                                                       "t:binding\n"
+                                                       "r:binding\n");
 }
 
 } // namespace

@@ -53,8 +53,7 @@ TEST(FreeVars, SymbolicVars) {
   auto m = parseModule(kText);
   ASSERT_TRUE(m);
   const FunctionNode *fn = function(*m, "main");
-  const auto *inner =
-      llvm::cast<FunctionNode>(fn->body->blocks[0]->bindings[1]->value.get());
+  const auto *inner = llvm::cast<FunctionNode>(fn->body->blocks[0]->bindings[1]->value.get());
   // main defines n (param) and m (match_cast); k is the closure's own.
   EXPECT_EQ(names(freeSymbolicVars(fn)), "[]");
   // Inside the closure n is used (in a shape) but defined outside.

@@ -57,8 +57,8 @@ def main(x: R.Tensor((4,), "float32"), c: R.Tensor((), "bool")):
                                "r -> s\n"
                                "t -> r\n"
                                "s -> (result)\n");
-  EXPECT_TRUE(info.isOutput(fn->body->body.get() ? llvm::cast<VarNode>(fn->body->body.get())
-                                                  : nullptr));
+  EXPECT_TRUE(
+      info.isOutput(fn->body->body.get() ? llvm::cast<VarNode>(fn->body->body.get()) : nullptr));
 }
 
 TEST(Liveness, ClosureReadsCapturesWhereDefined) {

@@ -19,8 +19,8 @@ std::string render(const IRModule &m) {
       continue;
     FunctionPurity p = analyzePurity(*fn, e.gvar.get());
     out += e.gvar->name + ": declared=" + (p.declaredPure ? "pure" : "impure") +
-           " force=" + (p.forcePure ? "1" : "0") + " impure-call=" +
-           (p.hasImpureCall ? "1" : "0") + " pure=" + (p.isPure() ? "1" : "0") +
+           " force=" + (p.forcePure ? "1" : "0") + " impure-call=" + (p.hasImpureCall ? "1" : "0") +
+           " pure=" + (p.isPure() ? "1" : "0") +
            " violates=" + (p.violatesDeclaration() ? "1" : "0") + "\n";
   }
   return out;
@@ -69,13 +69,12 @@ class Module:
         return r
 )");
   ASSERT_TRUE(m);
-  EXPECT_EQ(render(*m),
-            "pure_fn: declared=pure force=0 impure-call=0 pure=1 violates=0\n"
-            "prints: declared=impure force=0 impure-call=1 pure=0 violates=0\n"
-            "forced: declared=pure force=1 impure-call=1 pure=1 violates=0\n"
-            "lying: declared=pure force=0 impure-call=1 pure=0 violates=1\n"
-            "closure_only: declared=pure force=0 impure-call=0 pure=1 violates=0\n"
-            "branch: declared=impure force=0 impure-call=1 pure=0 violates=0\n");
+  EXPECT_EQ(render(*m), "pure_fn: declared=pure force=0 impure-call=0 pure=1 violates=0\n"
+                        "prints: declared=impure force=0 impure-call=1 pure=0 violates=0\n"
+                        "forced: declared=pure force=1 impure-call=1 pure=1 violates=0\n"
+                        "lying: declared=pure force=0 impure-call=1 pure=0 violates=1\n"
+                        "closure_only: declared=pure force=0 impure-call=0 pure=1 violates=0\n"
+                        "branch: declared=impure force=0 impure-call=1 pure=0 violates=0\n");
 }
 
 TEST(Purity, CallsOfImpureFunctionsAndRecursion) {

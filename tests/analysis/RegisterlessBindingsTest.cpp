@@ -75,8 +75,8 @@ std::string runKillAfterLastUse(const std::string &text, int &status) {
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
     os << text;
   }
-  std::string cmd = std::string(GRAFT_BINARY) + " opt " + path.str().str() +
-                    " -p kill-after-last-use 2>&1";
+  std::string cmd =
+      std::string(GRAFT_BINARY) + " opt " + path.str().str() + " -p kill-after-last-use 2>&1";
   std::string out;
   FILE *pipe = popen(cmd.c_str(), "r");
   char buf[4096];
@@ -117,9 +117,9 @@ TEST(RegisterlessBindings, TableCoversCodegenSpecialCases) {
   std::vector<std::string> names;
   for (const RegisterlessRow &row : registerlessTable())
     names.push_back(row.name.str());
-  EXPECT_EQ(names, (std::vector<std::string>{"null-value", "void-call", "constant", "shape",
-                                             "prim-value", "string", "dtype", "global-var",
-                                             "extern-func", "function"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"null-value", "void-call", "constant", "shape", "prim-value",
+                                      "string", "dtype", "global-var", "extern-func", "function"}));
 }
 
 TEST(RegisterlessBindings, EachRowIsClassifiedAndNeverKilled) {
@@ -166,8 +166,8 @@ TEST(RegisterlessBindings, MatchCastIsClassifiedByItsValue) {
 
 TEST(RegisterlessBindings, ValueOfAVarHasARegister) {
   // `w = v` is a vm.builtin.copy into a fresh register, whatever v is.
-  std::unique_ptr<IRModule> m = parseModule(
-      moduleWith("        n: R.Object = R.null_value()\n        v: R.Object = n\n"));
+  std::unique_ptr<IRModule> m =
+      parseModule(moduleWith("        n: R.Object = R.null_value()\n        v: R.Object = n\n"));
   ASSERT_TRUE(m);
   const BindingNode *v = bindingOf(*function(*m, "main"), "v");
   ASSERT_TRUE(v);

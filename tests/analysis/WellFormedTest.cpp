@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "analysis/VerifyCache.h"
 #include "analysis/WellFormed.h"
+#include "analysis/VerifyCache.h"
 
 #include "ir/Module.h"
 #include "ir/Op.h"
@@ -55,8 +55,7 @@ Function func(std::vector<Var> params, SeqExpr body, bool pure = true, Attrs att
 }
 Expr call(const char *op, std::vector<Expr> args, StructInfo s, std::vector<StructInfo> sa = {},
           Attrs attrs = nullptr) {
-  return make<CallNode>(getOp(op), std::move(args), std::move(attrs), std::move(sa),
-                        std::move(s));
+  return make<CallNode>(getOp(op), std::move(args), std::move(attrs), std::move(sa), std::move(s));
 }
 Attrs attrs(AttrDict d) { return make<AttrsNode>(std::move(d)); }
 
@@ -80,8 +79,8 @@ using Msgs = std::vector<std::string>;
 IRModule mainModule(Var x, std::vector<BindingBlock> blocks, Expr body, bool pure = true,
                     Attrs fnAttrs = nullptr) {
   IRModule m;
-  addFn(m, "main", func({std::move(x)}, seq(std::move(blocks), std::move(body)), pure,
-                        std::move(fnAttrs)));
+  addFn(m, "main",
+        func({std::move(x)}, seq(std::move(blocks), std::move(body)), pure, std::move(fnAttrs)));
   return m;
 }
 
@@ -93,11 +92,8 @@ TEST(WellFormed, SimpleFunctionIsWellFormed) {
   Var x = var("x", tensor({2, 3}));
   Var lv = dfvar("lv", tensor({2, 3}));
   Var gv = var("gv", tensor({2, 3}));
-  IRModule m = mainModule(x,
-                          {block({bind(lv, call("relax.add", {x, x}, tensor({2, 3}))),
-                                  bind(gv, lv)},
-                                 true)},
-                          gv);
+  IRModule m = mainModule(
+      x, {block({bind(lv, call("relax.add", {x, x}, tensor({2, 3}))), bind(gv, lv)}, true)}, gv);
   EXPECT_EQ(messages(m), Msgs{});
 }
 
@@ -112,21 +108,21 @@ TEST(WellFormed, LessPreciseAnnotationIsAccepted) {
 TEST(WellFormed, RecursiveLocalFunctionIsAccepted) {
   Var x = var("x", tensor({2, 3}));
   Var y = var("y", tensor({2, 3}));
-  StructInfo fs = make<FuncSInfoNode>(std::vector<StructInfo>{tensor({2, 3})}, tensor({2, 3}),
-                                      true);
+  StructInfo fs =
+      make<FuncSInfoNode>(std::vector<StructInfo>{tensor({2, 3})}, tensor({2, 3}), true);
   Var f = var("f", fs);
   Var r = var("r", tensor({2, 3}));
-  Function inner = func({y}, seq({block({bind(r, make<CallNode>(f, std::vector<Expr>{y},
-                                                                 nullptr, std::vector<StructInfo>{},
-                                                                 tensor({2, 3})))})},
-                                 r));
+  Function inner =
+      func({y}, seq({block({bind(r, make<CallNode>(f, std::vector<Expr>{y}, nullptr,
+                                                   std::vector<StructInfo>{}, tensor({2, 3})))})},
+                    r));
   Var out = var("out", tensor({2, 3}));
-  IRModule m = mainModule(
-      x,
-      {block({bind(f, inner), bind(out, make<CallNode>(f, std::vector<Expr>{x}, nullptr,
-                                                        std::vector<StructInfo>{},
-                                                        tensor({2, 3})))})},
-      out);
+  IRModule m =
+      mainModule(x,
+                 {block({bind(f, inner),
+                         bind(out, make<CallNode>(f, std::vector<Expr>{x}, nullptr,
+                                                  std::vector<StructInfo>{}, tensor({2, 3})))})},
+                 out);
   EXPECT_EQ(messages(m), Msgs{});
 }
 
@@ -142,8 +138,8 @@ TEST(WellFormed, LocalFunctionInDataflowBlockIsAccepted) {
 
 TEST(WellFormed, FuncSInfoWithNestedSymbolicParamsIsAccepted) {
   TirVar m0 = sym("m");
-  StructInfo fs = make<FuncSInfoNode>(std::vector<StructInfo>{tensor({m0}, f32)},
-                                      tensor({m0}, f32), true);
+  StructInfo fs =
+      make<FuncSInfoNode>(std::vector<StructInfo>{tensor({m0}, f32)}, tensor({m0}, f32), true);
   Var f = var("f", fs);
   IRModule m;
   addFn(m, "main", func({f}, seq({}, f)));
@@ -168,8 +164,7 @@ TEST(WellFormed, MatchCastDefinesSymbolicVars) {
 
 TEST(WellFormed, Rule1GlobalSymbolMustMatchName) {
   Var x = var("x", tensor({2, 3}));
-  IRModule m = mainModule(x, {}, x, true,
-                          attrs({{"global_symbol", AttrValue::string("foo")}}));
+  IRModule m = mainModule(x, {}, x, true, attrs({{"global_symbol", AttrValue::string("foo")}}));
   EXPECT_EQ(messages(m), Msgs{"function 'main' has global_symbol 'foo' but is named 'main'"});
 }
 
@@ -178,10 +173,11 @@ TEST(WellFormed, Rule2UndefinedGlobalVar) {
   Function callee = func({var("a", tensor({2, 3}))}, seq({}, x));
   GlobalVar ghost = make<GlobalVarNode>("ghost", callee->sinfo);
   Var y = var("y", tensor({2, 3}));
-  IRModule m = mainModule(
-      x, {block({bind(y, make<CallNode>(ghost, std::vector<Expr>{x}, nullptr,
-                                        std::vector<StructInfo>{}, tensor({2, 3})))})},
-      y);
+  IRModule m =
+      mainModule(x,
+                 {block({bind(y, make<CallNode>(ghost, std::vector<Expr>{x}, nullptr,
+                                                std::vector<StructInfo>{}, tensor({2, 3})))})},
+                 y);
   Msgs msgs = messages(m);
   ASSERT_FALSE(msgs.empty());
   EXPECT_EQ(msgs[0], "GlobalVar 'ghost' is used in function 'main' but not defined in the module");
@@ -197,8 +193,7 @@ TEST(WellFormed, Rule2GlobalVarMustBeTheModulesObject) {
   Var y = var("y", tensor({2, 3}));
   addFn(m, "main",
         func({x}, seq({block({bind(y, make<CallNode>(other, std::vector<Expr>{x}, nullptr,
-                                                     std::vector<StructInfo>{},
-                                                     tensor({2, 3})))})},
+                                                     std::vector<StructInfo>{}, tensor({2, 3})))})},
                       y)));
   EXPECT_EQ(messages(m),
             Msgs{"GlobalVar 'callee' used in function 'main' is not the module's GlobalVar of "
@@ -270,9 +265,8 @@ TEST(WellFormed, Rule8UndefinedSymbolicVarInBindingSInfo) {
   Var x = var("x", tensor({2, 3}));
   Var a = var("a", tensorSInfoNDim(1, f32));
   Var b = var("b", tensor({n}));
-  IRModule m = mainModule(x, {block({bind(a, call("relax.flatten", {x}, tensor({6}))),
-                                     bind(b, a)})},
-                          x);
+  IRModule m =
+      mainModule(x, {block({bind(a, call("relax.flatten", {x}, tensor({6}))), bind(b, a)})}, x);
   Msgs msgs = messages(m);
   ASSERT_FALSE(msgs.empty());
   EXPECT_EQ(msgs[0], "symbolic var 'n' is used in function 'main' but not defined");
@@ -301,8 +295,7 @@ TEST(WellFormed, Rule8ReturnSInfoNotDefinedByParams) {
   TirVar n = sym("n");
   Var x = var("x", tensorSInfoNDim(1, f32));
   IRModule m;
-  addFn(m, "main", make<FunctionNode>(std::vector<Var>{x}, seq({}, x), tensor({n}), true,
-                                      nullptr));
+  addFn(m, "main", make<FunctionNode>(std::vector<Var>{x}, seq({}, x), tensor({n}), true, nullptr));
   Msgs msgs = messages(m);
   ASSERT_FALSE(msgs.empty());
   EXPECT_EQ(msgs[0], "symbolic var 'n' is used in function 'main' but not defined");
@@ -321,10 +314,10 @@ TEST(WellFormed, Rule9DataflowVarFromAnotherBlock) {
   Var lv = dfvar("lv", tensor({2, 3}));
   Var lv2 = dfvar("lv2", tensor({2, 3}));
   Var gv = var("gv", tensor({2, 3}));
-  IRModule m = mainModule(x,
-                          {block({bind(lv, x)}, true), block({}, false),
-                           block({bind(lv2, lv), bind(gv, lv2)}, true)},
-                          gv);
+  IRModule m = mainModule(
+      x,
+      {block({bind(lv, x)}, true), block({}, false), block({bind(lv2, lv), bind(gv, lv2)}, true)},
+      gv);
   EXPECT_EQ(messages(m), Msgs{"DataflowVar 'lv' is used in function 'main' but not defined in "
                               "its dataflow block"});
 }
@@ -414,15 +407,16 @@ TEST(WellFormed, Rule13SeqExprBodyMustBeLeaf) {
 
 TEST(WellFormed, Rule14CalleeMustBeLeaf) {
   Var x = var("x", tensor({2, 3}));
-  StructInfo fs = make<FuncSInfoNode>(std::vector<StructInfo>{tensor({2, 3})}, tensor({2, 3}),
-                                      true);
+  StructInfo fs =
+      make<FuncSInfoNode>(std::vector<StructInfo>{tensor({2, 3})}, tensor({2, 3}), true);
   Expr inner = make<CallNode>(make<ExternFuncNode>("get_fn"), std::vector<Expr>{}, nullptr,
                               std::vector<StructInfo>{fs}, fs);
   Var y = var("y", tensor({2, 3}));
-  IRModule m = mainModule(x, {block({bind(y, make<CallNode>(inner, std::vector<Expr>{x}, nullptr,
-                                                           std::vector<StructInfo>{},
-                                                           tensor({2, 3})))})},
-                          y, /*pure=*/false);
+  IRModule m =
+      mainModule(x,
+                 {block({bind(y, make<CallNode>(inner, std::vector<Expr>{x}, nullptr,
+                                                std::vector<StructInfo>{}, tensor({2, 3})))})},
+                 y, /*pure=*/false);
   Msgs msgs = messages(m);
   ASSERT_FALSE(msgs.empty());
   EXPECT_EQ(msgs[0], "the callee of a call in binding 'y' in function 'main' is a Call, not a "
@@ -433,8 +427,7 @@ TEST(WellFormed, Rule15NestedCallArgument) {
   Var x = var("x", tensor({2, 3}));
   Var y = var("y", tensor({2, 3}));
   Expr inner = call("relax.add", {x, x}, tensor({2, 3}));
-  IRModule m = mainModule(x, {block({bind(y, call("relax.add", {inner, x}, tensor({2, 3})))})},
-                          y);
+  IRModule m = mainModule(x, {block({bind(y, call("relax.add", {inner, x}, tensor({2, 3})))})}, y);
   EXPECT_EQ(messages(m), Msgs{"argument 0 in binding 'y' in function 'main' is a Call, not a leaf "
                               "or tuple (bind it to a var first)"});
 }
@@ -442,8 +435,8 @@ TEST(WellFormed, Rule15NestedCallArgument) {
 TEST(WellFormed, Rule15CallInsideTuple) {
   Var x = var("x", tensor({2, 3}));
   Var t = var("t", tupleSInfo({tensor({2, 3})}));
-  IRModule m = mainModule(
-      x, {block({bind(t, tupleExpr({call("relax.add", {x, x}, tensor({2, 3}))}))})}, t);
+  IRModule m =
+      mainModule(x, {block({bind(t, tupleExpr({call("relax.add", {x, x}, tensor({2, 3}))}))})}, t);
   EXPECT_EQ(messages(m), Msgs{"tuple field 0 in binding 't' in function 'main' is a Call, not a "
                               "leaf or tuple (bind it to a var first)"});
 }
@@ -523,14 +516,12 @@ TEST(WellFormed, Rule20IfInsideDataflowBlock) {
 // Purity (21-23)
 //===----------------------------------------------------------------------===//
 
-Expr printCall(Expr x) {
-  return call("relax.print", {std::move(x), stringImm("")}, voidSInfo());
-}
+Expr printCall(Expr x) { return call("relax.print", {std::move(x), stringImm("")}, voidSInfo()); }
 
 TEST(WellFormed, Rule21ForcePureNeedsPureFunction) {
   Var x = var("x", tensor({2, 3}));
-  IRModule m = mainModule(x, {}, x, /*pure=*/false,
-                          attrs({{"relax.force_pure", AttrValue::boolean(true)}}));
+  IRModule m =
+      mainModule(x, {}, x, /*pure=*/false, attrs({{"relax.force_pure", AttrValue::boolean(true)}}));
   VerifyOptions noSInfo;
   noSInfo.checkStructInfo = false; // Checked always.
   EXPECT_EQ(messages(m, noSInfo),
@@ -552,8 +543,7 @@ TEST(WellFormed, Rule22ImpureCallInPureFunction) {
 TEST(WellFormed, Rule22ImpureCallAcceptedWhenImpureOrForcePure) {
   Var x = var("x", tensor({2, 3}));
   Var p = var("p", voidSInfo());
-  EXPECT_EQ(messages(mainModule(x, {block({bind(p, printCall(x))})}, x, /*pure=*/false)),
-            Msgs{});
+  EXPECT_EQ(messages(mainModule(x, {block({bind(p, printCall(x))})}, x, /*pure=*/false)), Msgs{});
   Var x2 = var("x", tensor({2, 3}));
   Var p2 = var("p", voidSInfo());
   EXPECT_EQ(messages(mainModule(x2, {block({bind(p2, printCall(x2))})}, x2, true,
@@ -647,15 +637,14 @@ TEST(WellFormed, Rule25CallTIRArgumentShapeMismatch) {
 }
 
 TEST(WellFormed, Rule25CallTIRArgumentDtypeMismatch) {
-  EXPECT_EQ(messages(callTIRModule(primFunc({dims({4}), dims({4})}), tensor({4}, f16),
-                                   tensor({4}))),
-            Msgs{"call_tir argument 0 has dtype float16 but PrimFunc 'add' expects float32 ("
-                 "binding 'y' in function 'main')"});
+  EXPECT_EQ(
+      messages(callTIRModule(primFunc({dims({4}), dims({4})}), tensor({4}, f16), tensor({4}))),
+      Msgs{"call_tir argument 0 has dtype float16 but PrimFunc 'add' expects float32 ("
+           "binding 'y' in function 'main')"});
 }
 
 TEST(WellFormed, Rule25CallTIRArgumentNDimMismatch) {
-  EXPECT_EQ(messages(callTIRModule(primFunc({dims({4}), dims({4})}), tensor({4, 1}),
-                                   tensor({4}))),
+  EXPECT_EQ(messages(callTIRModule(primFunc({dims({4}), dims({4})}), tensor({4, 1}), tensor({4}))),
             Msgs{"call_tir argument 0 has ndim 2 but PrimFunc 'add' expects ndim 1 (binding "
                  "'y' in function 'main')"});
 }
@@ -709,8 +698,8 @@ TEST(WellFormed, Rule25CallTIRInplace) {
 }
 
 TEST(WellFormed, Rule25CallTIRInplacePartlyAllocatedIsAccepted) {
-  Attrs ip = attrs({{"inplace_indices",
-                     AttrValue::array({AttrValue::integer(0), AttrValue::integer(-1)})}});
+  Attrs ip = attrs(
+      {{"inplace_indices", AttrValue::array({AttrValue::integer(0), AttrValue::integer(-1)})}});
   StructInfo out = tupleSInfo({tensor({4}), tensor({2})});
   EXPECT_EQ(messages(callTIRModule(primFunc({dims({4}), dims({2})}), tensor({4}), out, nullptr,
                                    "relax.call_tir_inplace", ip)),
@@ -751,8 +740,8 @@ TEST(WellFormed, Rule24CallMustBeNormalized) {
   registerTestOps();
   Var x = var("x", tensor({2, 3}));
   Var y = var("y", tensor({2, 3}));
-  IRModule m = mainModule(x, {block({bind(y, call("relax.test_wf.normalized", {x}, y->sinfo))})},
-                          y);
+  IRModule m =
+      mainModule(x, {block({bind(y, call("relax.test_wf.normalized", {x}, y->sinfo))})}, y);
   Msgs msgs = messages(m);
   ASSERT_EQ(msgs.size(), 1u) << ::testing::PrintToString(msgs);
   EXPECT_EQ(msgs[0].rfind("call to R.test_wf.normalized in binding 'y' in function 'main' is not "
@@ -786,11 +775,12 @@ TEST(WellFormed, Rule25CallTIRTirVarsDtype) {
   m.add(add, pf);
   Var x = var("x", tensor({2}));
   Var y = var("y", tensor({4}));
-  addFn(m, "main",
-        func({x}, seq({block({bind(y, call("relax.call_tir",
-                                             {add, tupleExpr({}), shapeExpr({intImm(4)})},
-                                             y->sinfo, {y->sinfo}))})},
-                      y)));
+  addFn(
+      m, "main",
+      func({x},
+           seq({block({bind(y, call("relax.call_tir", {add, tupleExpr({}), shapeExpr({intImm(4)})},
+                                    y->sinfo, {y->sinfo}))})},
+               y)));
   EXPECT_EQ(messages(m), Msgs{"call_tir tir_vars[0] has dtype int64 but PrimFunc 'add' expects "
                               "int32 (binding 'y' in function 'main')"});
 }
@@ -875,9 +865,8 @@ TEST(WellFormed, RootCauseFirst) {
   Var b = var("b", tensor({3}));
   Var ghost = var("ghost", tensor({2, 3}));
   Var c = var("c", tensor({9}));
-  IRModule m = mainModule(x,
-                          {block({bind(b, x), bind(c, call("relax.add", {x, ghost}, c->sinfo))})},
-                          c);
+  IRModule m =
+      mainModule(x, {block({bind(b, x), bind(c, call("relax.add", {x, ghost}, c->sinfo))})}, c);
   Msgs msgs = messages(m);
   ASSERT_EQ(msgs.size(), 2u) << ::testing::PrintToString(msgs);
   EXPECT_EQ(msgs[0], "var 'ghost' is used in function 'main' but not defined");
@@ -929,8 +918,9 @@ TEST(WellFormed, CacheSkipsCheckedNodesAndKeepsFailures) {
   Var x = var("x", tensor({2, 3}));
   Var y = var("y", tensor({2, 3}));
   Var z = var("z", tensor({3}));
-  IRModule m = mainModule(x, {block({bind(y, call("relax.add", {x, x}, tensor({2, 3}))),
-                                     bind(z, call("relax.add", {y, y}, tensor({3})))})},
+  IRModule m = mainModule(x,
+                          {block({bind(y, call("relax.add", {x, x}, tensor({2, 3}))),
+                                  bind(z, call("relax.add", {y, y}, tensor({3})))})},
                           z);
   const Node *goodCall = m.lookup("main")->asFunction()->body->blocks[0]->bindings[0]->value.get();
   const Node *badCall = m.lookup("main")->asFunction()->body->blocks[0]->bindings[1]->value.get();
@@ -954,9 +944,8 @@ TEST(WellFormed, NullPiecesAreReportedNotCrashed) {
   Expr noOp = make<CallNode>(nullptr, std::vector<Expr>{x}, nullptr, std::vector<StructInfo>{},
                              tensor({2, 3}));
   Expr nullArg = call("relax.add", {x, nullptr}, tensor({2, 3}));
-  IRModule m = mainModule(x,
-                          {block({bind(a, noOp), bind(b, nullArg), bind(c, nullptr)}), nullptr},
-                          c);
+  IRModule m =
+      mainModule(x, {block({bind(a, noOp), bind(b, nullArg), bind(c, nullptr)}), nullptr}, c);
   EXPECT_EQ(messages(m), (Msgs{"a call in binding 'a' in function 'main' has no callee",
                                "argument 1 in binding 'b' in function 'main' is null",
                                "binding without a value in function 'main'",

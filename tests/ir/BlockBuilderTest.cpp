@@ -28,8 +28,8 @@ void registerTestOps() {
   add.name = "relax.semtest.add";
   add.params.push_back(OpParam{"x1", ParamKind::Expr, AttrKind::Any, false, {}, false});
   add.params.push_back(OpParam{"x2", ParamKind::Expr, AttrKind::Any, false, {}, false});
-  add.params.push_back(OpParam{"axis", ParamKind::Attr, AttrKind::Int, true,
-                               AttrValue::integer(0), false});
+  add.params.push_back(
+      OpParam{"axis", ParamKind::Attr, AttrKind::Int, true, AttrValue::integer(0), false});
   add.infer = inferFirstArg;
   registerOp(add);
   OpInfo effect;
@@ -157,8 +157,7 @@ TEST_F(BlockBuilderTest, TupleAndGetItem) {
   EXPECT_TRUE(structInfoIdentical((*g)->sinfo.get(), x->sinfo.get()));
   llvm::Expected<Var> bad = bb.emit(make<TupleGetItemNode>(*t, 5), "b");
   ASSERT_FALSE(!!bad);
-  EXPECT_EQ(llvm::toString(bad.takeError()),
-            "Index out of bounds: tuple has 2 fields, index is 5");
+  EXPECT_EQ(llvm::toString(bad.takeError()), "Index out of bounds: tuple has 2 fields, index is 5");
   BindingBlock block = bb.endBlock();
   EXPECT_EQ(block->bindings.size(), 3u); // lifted add, t, g
 }
@@ -190,9 +189,8 @@ TEST_F(BlockBuilderTest, FinalizeSeqExprEmitsNonLeafBody) {
   bb.beginBlock(true);
   ASSERT_TRUE(!!bb.emit(addCall(x, y), "a"));
   BindingBlock df = bb.endBlock();
-  llvm::Expected<SeqExpr> seq = bb.finalizeSeqExpr({df, make<BindingBlockNode>(
-                                                            std::vector<Binding>{}, false)},
-                                                   addCall(x, x));
+  llvm::Expected<SeqExpr> seq = bb.finalizeSeqExpr(
+      {df, make<BindingBlockNode>(std::vector<Binding>{}, false)}, addCall(x, x));
   bb.endFunctionScope();
   ASSERT_TRUE(!!seq) << llvm::toString(seq.takeError());
   ASSERT_EQ((*seq)->blocks.size(), 2u);
@@ -234,8 +232,7 @@ TEST_F(BlockBuilderTest, MatchCastRejectsDisjointSInfo) {
   llvm::Expected<Var> mc = bb.emitMatchCast(x, shapeSInfoNDim(2), "s");
   ASSERT_FALSE(!!mc);
   std::string msg = llvm::toString(mc.takeError());
-  EXPECT_EQ(msg.rfind("It is impossible to match cast any value into the target struct_info.",
-                      0),
+  EXPECT_EQ(msg.rfind("It is impossible to match cast any value into the target struct_info.", 0),
             0u)
       << msg;
   bb.endBlock();

@@ -52,8 +52,7 @@ protected:
   Ref<CallNode> call(llvm::StringRef op, std::vector<Expr> args, AttrDict attrs = {},
                      std::vector<StructInfo> sinfoArgs = {}) {
     Attrs a = attrs.empty() ? Attrs() : make<AttrsNode>(std::move(attrs));
-    return make<CallNode>(getOp(("relax." + op).str()), std::move(args), a,
-                          std::move(sinfoArgs));
+    return make<CallNode>(getOp(("relax." + op).str()), std::move(args), a, std::move(sinfoArgs));
   }
 
   /// The printed inferred struct info, or "error: MESSAGE".
@@ -86,8 +85,7 @@ TEST_F(OpInferTest, BinaryBroadcast) {
   EXPECT_EQ(infer("add", {tensor({n}), tensor({m})}), "R.Tensor(dtype=\"float32\", ndim=1)");
   EXPECT_EQ(infer("add", {tensor({c(2), c(3)}), tensorNDim(3)}),
             "R.Tensor(dtype=\"float32\", ndim=3)");
-  EXPECT_EQ(infer("add", {tensor({c(2), c(3)}), tensorNDim(-1)}),
-            "R.Tensor(dtype=\"float32\")");
+  EXPECT_EQ(infer("add", {tensor({c(2), c(3)}), tensorNDim(-1)}), "R.Tensor(dtype=\"float32\")");
 }
 
 TEST_F(OpInferTest, BinaryErrors) {
@@ -106,10 +104,8 @@ TEST_F(OpInferTest, BinaryDTypeRules) {
   // v0.23: a bool side is accepted and the left dtype wins.
   EXPECT_EQ(infer("multiply", {tensor({c(2)}, f16), tensor({c(2)}, boolT)}),
             "R.Tensor((2,), dtype=\"float16\")");
-  EXPECT_EQ(infer("add", {tensor({c(2)}), tensor({c(2)}, DataType::voidType())}),
-            "R.Tensor((2,))");
-  EXPECT_EQ(infer("less", {tensor({c(2)}), tensor({c(2)}, i32)}),
-            "R.Tensor((2,), dtype=\"bool\")");
+  EXPECT_EQ(infer("add", {tensor({c(2)}), tensor({c(2)}, DataType::voidType())}), "R.Tensor((2,))");
+  EXPECT_EQ(infer("less", {tensor({c(2)}), tensor({c(2)}, i32)}), "R.Tensor((2,), dtype=\"bool\")");
   EXPECT_EQ(infer("add", {primValue(n), primValueInt(1)}), "R.Prim(\"int64\")");
 }
 
@@ -170,23 +166,23 @@ TEST_F(OpInferTest, PackedAndClosureForms) {
 
 TEST_F(OpInferTest, MemoryAndVMAllocs) {
   Var storage = make<VarNode>("s", objectSInfo());
-  EXPECT_EQ(infer("memory.alloc_storage", {shapeExpr({c(64)}), primValueInt(0),
-                                           stringImm("global"), dataTypeImm(f32)}),
+  EXPECT_EQ(infer("memory.alloc_storage",
+                  {shapeExpr({c(64)}), primValueInt(0), stringImm("global"), dataTypeImm(f32)}),
             "R.Object");
   std::vector<Expr> alloc = {storage, primValueInt(0), shapeExpr({c(2), n}), dataTypeImm(f32),
                              primValueInt(0)};
   EXPECT_EQ(infer("memory.alloc_tensor", alloc), "R.Tensor((2, n), dtype=\"float32\")");
   EXPECT_EQ(infer("vm.alloc_tensor", alloc), "R.Tensor((2, n), dtype=\"float32\")");
-  EXPECT_EQ(infer("builtin.alloc_tensor", {shapeExpr({c(8)}), dataTypeImm(f16), primValueInt(0),
-                                           stringImm("global")}),
+  EXPECT_EQ(infer("builtin.alloc_tensor",
+                  {shapeExpr({c(8)}), dataTypeImm(f16), primValueInt(0), stringImm("global")}),
             "R.Tensor((8,), dtype=\"float16\")");
   EXPECT_EQ(infer("memory.kill_tensor", {tensor({c(2)})}), "R.Tuple");
   EXPECT_EQ(infer("vm.kill_object", {storage}), "R.Tuple");
   EXPECT_EQ(infer("memory.view", {tensor({c(2), c(3)}), tuple({}), tuple({}), tuple({})}),
             "R.Tensor((2, 3), dtype=\"float32\")");
-  EXPECT_EQ(infer("memory.view", {tensor({c(6)}), shapeExpr({c(2), c(3)}), dataTypeImm(i32),
-                                  tuple({})}),
-            "R.Tensor((2, 3), dtype=\"int32\")");
+  EXPECT_EQ(
+      infer("memory.view", {tensor({c(6)}), shapeExpr({c(2), c(3)}), dataTypeImm(i32), tuple({})}),
+      "R.Tensor((2, 3), dtype=\"int32\")");
 }
 
 TEST_F(OpInferTest, AllocTensorTakesVDeviceFromModule) {
@@ -212,17 +208,16 @@ TEST_F(OpInferTest, AllocTensorTakesVDeviceFromModule) {
 TEST_F(OpInferTest, ShapeConversions) {
   EXPECT_EQ(infer("shape_of", {tensor({n, c(4)})}), "R.Shape([n, 4])");
   EXPECT_EQ(infer("shape_of", {tensorNDim(2)}), "R.Shape(ndim=2)");
-  EXPECT_EQ(infer("shape_to_tensor", {shapeExpr({n, c(4)})}),
-            "R.Tensor((2,), dtype=\"int64\")");
+  EXPECT_EQ(infer("shape_to_tensor", {shapeExpr({n, c(4)})}), "R.Tensor((2,), dtype=\"int64\")");
   EXPECT_EQ(infer("tensor_to_shape", {tensor({c(3)}, i64t)}), "R.Shape(ndim=3)");
   EXPECT_EQ(infer("tensor_to_shape", {tensor({c(3)}, f32)}),
             "error: R.tensor_to_shape expects an int64 tensor, but got float32");
 }
 
 TEST_F(OpInferTest, PurityAndCaptureFlags) {
-  for (const char *impure : {"print", "assert_op", "memory.kill_storage", "memory.kill_tensor",
-                             "vm.kill_object", "vm.call_tir_dyn", "call_builtin_with_ctx",
-                             "invoke_closure"})
+  for (const char *impure :
+       {"print", "assert_op", "memory.kill_storage", "memory.kill_tensor", "vm.kill_object",
+        "vm.call_tir_dyn", "call_builtin_with_ctx", "invoke_closure"})
     EXPECT_FALSE(lookupOp(impure)->pure) << impure;
   for (const char *pure : {"memory.alloc_storage", "memory.alloc_tensor", "vm.alloc_storage",
                            "vm.alloc_tensor", "builtin.alloc_tensor", "call_tir",
@@ -264,10 +259,12 @@ TEST_F(OpInferTest, Reductions) {
   EXPECT_EQ(infer("sum", {x}), "R.Tensor((), dtype=\"float32\")");
   EXPECT_EQ(infer("sum", {x}, {{"axis", intList({1})}, {"keepdims", AttrValue::boolean(false)}}),
             "R.Tensor((2, 4), dtype=\"float32\")");
-  EXPECT_EQ(infer("mean", {x}, {{"axis", intList({-1, 0})}, {"keepdims", AttrValue::boolean(true)}}),
-            "R.Tensor((1, n, 1), dtype=\"float32\")");
-  EXPECT_EQ(infer("max", {x}, {{"axis", AttrValue::none()}, {"keepdims", AttrValue::boolean(true)}}),
-            "R.Tensor((1, 1, 1), dtype=\"float32\")");
+  EXPECT_EQ(
+      infer("mean", {x}, {{"axis", intList({-1, 0})}, {"keepdims", AttrValue::boolean(true)}}),
+      "R.Tensor((1, n, 1), dtype=\"float32\")");
+  EXPECT_EQ(
+      infer("max", {x}, {{"axis", AttrValue::none()}, {"keepdims", AttrValue::boolean(true)}}),
+      "R.Tensor((1, 1, 1), dtype=\"float32\")");
   EXPECT_EQ(infer("sum", {tensorNDim(3)}, {{"axis", intList({1})}}),
             "R.Tensor(dtype=\"float32\", ndim=2)");
   EXPECT_EQ(infer("sum", {x}, {{"axis", intList({3})}}),
@@ -345,8 +342,7 @@ TEST_F(OpInferTest, ExpandSqueezeFlattenBroadcastTo) {
   Var x = tensor({c(2), c(1), n});
   EXPECT_EQ(infer("expand_dims", {x}, {{"axis", intList({0, -1})}}),
             "R.Tensor((1, 2, 1, n, 1), dtype=\"float32\")");
-  EXPECT_EQ(infer("squeeze", {x}, {{"axis", intList({1})}}),
-            "R.Tensor((2, n), dtype=\"float32\")");
+  EXPECT_EQ(infer("squeeze", {x}, {{"axis", intList({1})}}), "R.Tensor((2, n), dtype=\"float32\")");
   // v0.23: a listed axis of static length != 1 is kept.
   EXPECT_EQ(infer("squeeze", {x}, {{"axis", intList({0, 1})}}),
             "R.Tensor((2, n), dtype=\"float32\")");
@@ -372,12 +368,13 @@ TEST_F(OpInferTest, ConcatAndSplit) {
             "error: R.concat expects the inputs to have the same dtype, but got float32 and "
             "int32");
   Var x = tensor({c(10), c(4)});
-  EXPECT_EQ(infer("split", {x}, {{"indices_or_sections", AttrValue::integer(3)},
-                                 {"axis", AttrValue::integer(0)}}),
-            "R.Tuple(R.Tensor((4, 4), dtype=\"float32\"), R.Tensor((4, 4), dtype=\"float32\"), "
-            "R.Tensor((2, 4), dtype=\"float32\"))");
-  EXPECT_EQ(infer("split", {x}, {{"indices_or_sections", intList({2, 5})},
-                                 {"axis", AttrValue::integer(0)}}),
+  EXPECT_EQ(
+      infer("split", {x},
+            {{"indices_or_sections", AttrValue::integer(3)}, {"axis", AttrValue::integer(0)}}),
+      "R.Tuple(R.Tensor((4, 4), dtype=\"float32\"), R.Tensor((4, 4), dtype=\"float32\"), "
+      "R.Tensor((2, 4), dtype=\"float32\"))");
+  EXPECT_EQ(infer("split", {x},
+                  {{"indices_or_sections", intList({2, 5})}, {"axis", AttrValue::integer(0)}}),
             "R.Tuple(R.Tensor((2, 4), dtype=\"float32\"), R.Tensor((3, 4), dtype=\"float32\"), "
             "R.Tensor((5, 4), dtype=\"float32\"))");
   EXPECT_EQ(infer("split", {tensorNDim(2)}, {{"indices_or_sections", AttrValue::integer(2)}}),
@@ -421,8 +418,7 @@ TEST_F(OpInferTest, IndexTensorIntegerAndMask) {
 TEST_F(OpInferTest, IndexPutIntegerAndMask) {
   Var x = tensor({c(4), c(5)});
   Expr intIdx = tuple({tensor({c(3)}, i64t), tensor({c(3)}, i64t)});
-  EXPECT_EQ(infer("index_put", {x, intIdx, tensor({c(3)})}),
-            "R.Tensor((4, 5), dtype=\"float32\")");
+  EXPECT_EQ(infer("index_put", {x, intIdx, tensor({c(3)})}), "R.Tensor((4, 5), dtype=\"float32\")");
   EXPECT_EQ(infer("index_put", {x, tuple({tensor({c(3)}, i64t)}), tensor({c(3)})}),
             "error: R.index_put expects one index tensor per data dimension (2), but got 1");
   EXPECT_EQ(infer("index_put", {x, tuple({tensor({c(4)}, boolT)}), tensor({n, c(5)})}),
@@ -475,11 +471,9 @@ TEST_F(OpInferTest, NNOps) {
   EXPECT_EQ(infer("nn.softmax", {x}, {{"axis", AttrValue::integer(3)}}),
             "error: R.nn.softmax expects axis 3 to be in range [-3, 3) for an input of 3 "
             "dimensions");
-  EXPECT_EQ(infer("nn.layer_norm", {x, tensor({c(8)}), tensor({c(8)})},
-                  {{"axes", intList({-1})}}),
+  EXPECT_EQ(infer("nn.layer_norm", {x, tensor({c(8)}), tensor({c(8)})}, {{"axes", intList({-1})}}),
             "R.Tensor((2, n, 8), dtype=\"float32\")");
-  EXPECT_EQ(infer("nn.layer_norm", {x, tensor({c(7)}), tensor({c(8)})},
-                  {{"axes", intList({-1})}}),
+  EXPECT_EQ(infer("nn.layer_norm", {x, tensor({c(7)}), tensor({c(8)})}, {{"axes", intList({-1})}}),
             "error: R.nn.layer_norm expects gamma dim 0 to equal data dim 2, but got 7 and 8");
   EXPECT_EQ(infer("nn.rms_norm", {x, tensor({c(8)})}), "R.Tensor((2, n, 8), dtype=\"float32\")");
 }
@@ -487,9 +481,13 @@ TEST_F(OpInferTest, NNOps) {
 TEST_F(OpInferTest, BadCallsReturnErrorsNotCrashes) {
   // Every op, with 0..5 args of assorted struct info and with attrs of the
   // wrong kind: inference must return (a value or an error), never abort.
-  std::vector<Expr> pool = {make<VarNode>("o", objectSInfo()), tensor({c(2), c(3)}),
-                            tensorNDim(-1), shapeExpr({c(2)}), primValueInt(-7),
-                            tuple({tensor({c(2)}, boolT)}), stringImm("s")};
+  std::vector<Expr> pool = {make<VarNode>("o", objectSInfo()),
+                            tensor({c(2), c(3)}),
+                            tensorNDim(-1),
+                            shapeExpr({c(2)}),
+                            primValueInt(-7),
+                            tuple({tensor({c(2)}, boolT)}),
+                            stringImm("s")};
   size_t errors = 0;
   for (const OpInfo *info : allOps()) {
     for (size_t nargs = 0; nargs <= 5; ++nargs) {
@@ -510,10 +508,11 @@ TEST_F(OpInferTest, BadCallsReturnErrorsNotCrashes) {
     }
   }
   EXPECT_GT(errors, 0u);
-  EXPECT_EQ(infer("split", {tensor({c(4)})}, {{"indices_or_sections", AttrValue::integer(1LL << 40)}}),
-            "error: R.split expects a number of sections in [1, 65536], but got 1099511627776");
-  EXPECT_EQ(infer("strided_slice", {tensor({c(10)}), ints({0}), ints({9}), ints({-11}),
-                                    ints({INT64_MIN})}),
+  EXPECT_EQ(
+      infer("split", {tensor({c(4)})}, {{"indices_or_sections", AttrValue::integer(1LL << 40)}}),
+      "error: R.split expects a number of sections in [1, 65536], but got 1099511627776");
+  EXPECT_EQ(infer("strided_slice",
+                  {tensor({c(10)}), ints({0}), ints({9}), ints({-11}), ints({INT64_MIN})}),
             "R.Tensor((1,), dtype=\"float32\")");
 }
 

@@ -1,8 +1,8 @@
 //===- tests/ir/ParserTest.cpp - TVMScript parser ---------------------------===//
 
+#include "ir/Parser.h"
 #include "ir/Diagnostics.h"
 #include "ir/Op.h"
-#include "ir/Parser.h"
 #include "ir/Printer.h"
 #include "ir/StructuralEqual.h"
 
@@ -304,8 +304,8 @@ TEST(ParserTest, ManyBindingsIsFast) {
   for (int i = 1; i < n; ++i)
     text += "        v" + std::to_string(i) + ": R.Tensor((2, 3), dtype=\"float32\") = R.add(v" +
             std::to_string(i - 1) + ", x)\n";
-  text += "        R.output(v" + std::to_string(n - 1) + ")\n    return v" +
-          std::to_string(n - 1) + "\n";
+  text += "        R.output(v" + std::to_string(n - 1) + ")\n    return v" + std::to_string(n - 1) +
+          "\n";
   auto t0 = std::chrono::steady_clock::now();
   ParsedFile f = parseOK(text);
   double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

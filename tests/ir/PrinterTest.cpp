@@ -5,9 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ir/Printer.h"
 #include "ir/Op.h"
 #include "ir/Parser.h"
-#include "ir/Printer.h"
 #include "ir/StructuralEqual.h"
 
 #include "gtest/gtest.h"
@@ -44,16 +44,15 @@ BindingBlock block(std::vector<Binding> bs, bool dataflow = false) {
 Function func(std::vector<Var> params, std::vector<BindingBlock> blocks, Expr ret,
               StructInfo retSInfo, bool pure = true, Attrs attrs = nullptr) {
   SeqExpr body = make<SeqExprNode>(std::move(blocks), std::move(ret));
-  return make<FunctionNode>(std::move(params), body, std::move(retSInfo), pure,
-                            std::move(attrs));
+  return make<FunctionNode>(std::move(params), body, std::move(retSInfo), pure, std::move(attrs));
 }
 
 Attrs globalSymbol(const char *name) {
   return make<AttrsNode>(AttrDict{{"global_symbol", AttrValue::string(name)}});
 }
 
-std::shared_ptr<TensorData> tensorData(DataType dt, std::vector<int64_t> shape,
-                                       const void *bytes, size_t n) {
+std::shared_ptr<TensorData> tensorData(DataType dt, std::vector<int64_t> shape, const void *bytes,
+                                       size_t n) {
   auto d = std::make_shared<TensorData>();
   d->dtype = dt;
   d->shape = std::move(shape);
@@ -96,17 +95,16 @@ TEST(PrinterTest, StructInfoForms) {
   EXPECT_EQ(printStructInfo(voidSInfo()), "R.Tuple");
   EXPECT_EQ(printStructInfo(tupleSInfo({objectSInfo(), primSInfo(DataType::boolType())})),
             "R.Tuple(R.Object, R.Prim(\"bool\"))");
-  StructInfo fn = make<FuncSInfoNode>(std::vector<StructInfo>{f32Tensor({intImm(2)})},
-                                      objectSInfo(), true);
+  StructInfo fn =
+      make<FuncSInfoNode>(std::vector<StructInfo>{f32Tensor({intImm(2)})}, objectSInfo(), true);
   EXPECT_EQ(printStructInfo(fn),
             "R.Callable((R.Tensor((2,), dtype=\"float32\"),), R.Object, True)");
-  EXPECT_EQ(printStructInfo(make<FuncSInfoNode>(llvm::None, objectSInfo(), false)),
-            "R.Callable");
+  EXPECT_EQ(printStructInfo(make<FuncSInfoNode>(llvm::None, objectSInfo(), false)), "R.Callable");
   EXPECT_EQ(printStructInfo(make<FuncSInfoNode>(llvm::None, voidSInfo(), true)),
             "R.Callable(ret=R.Tuple, purity=True)");
-  EXPECT_EQ(printStructInfo(make<FuncSInfoNode>(llvm::None, objectSInfo(), false,
-                                                kInferBySInfoArgs)),
-            "R.Callable(derive_func=\"tvm.relax.struct_info.infer_by_sinfo_args\")");
+  EXPECT_EQ(
+      printStructInfo(make<FuncSInfoNode>(llvm::None, objectSInfo(), false, kInferBySInfoArgs)),
+      "R.Callable(derive_func=\"tvm.relax.struct_info.infer_by_sinfo_args\")");
 }
 
 TEST(PrinterTest, VDeviceStringCountsWithinKind) {
@@ -114,8 +112,8 @@ TEST(PrinterTest, VDeviceStringCountsWithinKind) {
   VDevice llvmDev = make<VDeviceNode>("llvm", AttrDict{}, 0, "global");
   VDevice cuda0 = make<VDeviceNode>("cuda", AttrDict{}, 0, "global");
   VDevice cuda1 = make<VDeviceNode>("cuda", AttrDict{}, 1, "global");
-  m.globalInfos.push_back({"vdevice", {Ref<Node>(llvmDev.get()), Ref<Node>(cuda0.get()),
-                                       Ref<Node>(cuda1.get())}});
+  m.globalInfos.push_back(
+      {"vdevice", {Ref<Node>(llvmDev.get()), Ref<Node>(cuda0.get()), Ref<Node>(cuda1.get())}});
   Var x = var("x", tensorSInfo({intImm(2)}, DataType::float32(), cuda1));
   Function fn = func({x}, {}, x, x->sinfo);
   m.add(make<GlobalVarNode>("main"), Ref<Node>(fn.get()));
@@ -187,8 +185,8 @@ TEST(PrinterTest, ShortestFloatRoundTrips) {
   // Every printed float32 reads back (through double) to the same bits.
   const float samples[] = {0.1f, 1.5f, 3.14159274f, 1e-30f, 123456.789f, 1.17549435e-38f};
   for (float v : samples) {
-    std::string text = printExpr(make<ConstantNode>(
-        tensorData(DataType::float32(), {}, &v, sizeof v)));
+    std::string text =
+        printExpr(make<ConstantNode>(tensorData(DataType::float32(), {}, &v, sizeof v)));
     std::string literal = text.substr(8, text.find(',') - 8);
     float back = static_cast<float>(std::strtod(literal.c_str(), nullptr));
     EXPECT_EQ(std::memcmp(&back, &v, sizeof v), 0) << text;
@@ -197,12 +195,11 @@ TEST(PrinterTest, ShortestFloatRoundTrips) {
 
 TEST(PrinterTest, TensorConstantsAsNestedLists) {
   int64_t vals[] = {1, 2, 3, 4, 5, 6};
-  EXPECT_EQ(printExpr(make<ConstantNode>(tensorData(DataType::int64(), {2, 3}, vals,
-                                                    sizeof vals))),
+  EXPECT_EQ(printExpr(make<ConstantNode>(tensorData(DataType::int64(), {2, 3}, vals, sizeof vals))),
             "R.const([[1, 2, 3], [4, 5, 6]], \"int64\")");
   uint8_t bytes[] = {0, 255};
-  EXPECT_EQ(printExpr(make<ConstantNode>(tensorData(DataType(DataType::UInt, 8), {2}, bytes,
-                                                    sizeof bytes))),
+  EXPECT_EQ(printExpr(make<ConstantNode>(
+                tensorData(DataType(DataType::UInt, 8), {2}, bytes, sizeof bytes))),
             "R.const([0, 255], \"uint8\")");
   EXPECT_EQ(printExpr(make<ConstantNode>(tensorData(DataType::float32(), {0}, nullptr, 0))),
             "R.const([], \"float32\")");
@@ -217,15 +214,14 @@ TEST(PrinterTest, OpCallsPrintEveryAttrInSchemaOrder) {
   // Written out of order: printed in the schema's order (axis, keepdims).
   Attrs attrs = make<AttrsNode>(AttrDict{{"keepdims", AttrValue::boolean(false)},
                                          {"axis", AttrValue::array({AttrValue::integer(1)})}});
-  EXPECT_EQ(printExpr(call("relax.sum", {x}, attrs)),
-            "R.sum(x, axis=[1], keepdims=False)");
+  EXPECT_EQ(printExpr(call("relax.sum", {x}, attrs)), "R.sum(x, axis=[1], keepdims=False)");
   EXPECT_EQ(printExpr(call("relax.add", {x, x})), "R.add(x, x)");
 }
 
 TEST(PrinterTest, UnknownOpPrintsAsWritten) {
   Var x = var("x", objectSInfo());
-  Attrs attrs = make<AttrsNode>(AttrDict{{"mode", AttrValue::string("a")},
-                                         {"k", AttrValue::integer(2)}});
+  Attrs attrs =
+      make<AttrsNode>(AttrDict{{"mode", AttrValue::string("a")}, {"k", AttrValue::integer(2)}});
   EXPECT_EQ(printExpr(call("relax.my_custom_op", {x, primValueInt(1)}, attrs)),
             "R.my_custom_op(x, R.prim_value(1), mode=\"a\", k=2)");
 }
@@ -238,10 +234,9 @@ TEST(PrinterTest, PackedCalls) {
             "R.call_packed(\"my.f\", x, sinfo_args=(R.Tensor((2,), dtype=\"float32\"),))");
   Expr pure = call("relax.call_pure_packed", {make<ExternFuncNode>("my.g"), x}, nullptr,
                    {objectSInfo(), objectSInfo()});
-  EXPECT_EQ(printExpr(pure),
-            "R.call_pure_packed(\"my.g\", x, sinfo_args=(R.Object, R.Object))");
-  Expr dps = call("relax.call_dps_packed", {make<ExternFuncNode>("ext"), tupleExpr({x})},
-                  nullptr, {f32Tensor({intImm(2)})});
+  EXPECT_EQ(printExpr(pure), "R.call_pure_packed(\"my.g\", x, sinfo_args=(R.Object, R.Object))");
+  Expr dps = call("relax.call_dps_packed", {make<ExternFuncNode>("ext"), tupleExpr({x})}, nullptr,
+                  {f32Tensor({intImm(2)})});
   EXPECT_EQ(printExpr(dps),
             "R.call_dps_packed(\"ext\", (x,), out_sinfo=R.Tensor((2,), dtype=\"float32\"))");
 }
@@ -279,33 +274,31 @@ TEST(PrinterTest, SignatureVarsAsStringsAndDataflow) {
                              bind(s, shapeExpr({n, intImm(4)})), bind(gv, lv)},
                             true)},
                      gv, gv->sinfo, true, globalSymbol("main"));
-  EXPECT_EQ(printFn(fn),
-            "@R.function\n"
-            "def main(x: R.Tensor((\"n\", 4), dtype=\"float32\")) -> "
-            "R.Tensor((\"n\", 4), dtype=\"float32\"):\n"
-            "    with R.dataflow():\n"
-            "        lv: R.Tensor((n, 4), dtype=\"float32\") = R.add(x, x)\n"
-            "        s: R.Shape([n, 4]) = R.shape([n, 4])\n"
-            "        gv: R.Tensor((n, 4), dtype=\"float32\") = lv\n"
-            "        R.output(gv)\n"
-            "    return gv\n");
+  EXPECT_EQ(printFn(fn), "@R.function\n"
+                         "def main(x: R.Tensor((\"n\", 4), dtype=\"float32\")) -> "
+                         "R.Tensor((\"n\", 4), dtype=\"float32\"):\n"
+                         "    with R.dataflow():\n"
+                         "        lv: R.Tensor((n, 4), dtype=\"float32\") = R.add(x, x)\n"
+                         "        s: R.Shape([n, 4]) = R.shape([n, 4])\n"
+                         "        gv: R.Tensor((n, 4), dtype=\"float32\") = lv\n"
+                         "        R.output(gv)\n"
+                         "    return gv\n");
 }
 
 TEST(PrinterTest, CompoundSignatureExprAndSizeVar) {
   TirVar n = make<TirVarNode>("n", DataType::int64(), /*isSizeVar=*/true);
   Var x = var("x", f32Tensor({n}));
-  StructInfo ret = f32Tensor({primBinary(PrimOp::Add, primBinary(PrimOp::Mul, intImm(2), n),
-                                         intImm(2))});
+  StructInfo ret =
+      f32Tensor({primBinary(PrimOp::Add, primBinary(PrimOp::Mul, intImm(2), n), intImm(2))});
   Var y = var("y", ret);
-  Function fn = func({x}, {block({bind(y, call("relax.my_pad", {x}, nullptr, {}, ret))})}, y,
-                     ret, true, globalSymbol("main"));
-  EXPECT_EQ(printFn(fn),
-            "@R.function\n"
-            "def main(x: R.Tensor((\"n\",), dtype=\"float32\")) -> "
-            "R.Tensor((\"2 * n + 2\",), dtype=\"float32\"):\n"
-            "    n = T.int64(is_size_var=True)\n"
-            "    y: R.Tensor((2 * n + 2,), dtype=\"float32\") = R.my_pad(x)\n"
-            "    return y\n");
+  Function fn = func({x}, {block({bind(y, call("relax.my_pad", {x}, nullptr, {}, ret))})}, y, ret,
+                     true, globalSymbol("main"));
+  EXPECT_EQ(printFn(fn), "@R.function\n"
+                         "def main(x: R.Tensor((\"n\",), dtype=\"float32\")) -> "
+                         "R.Tensor((\"2 * n + 2\",), dtype=\"float32\"):\n"
+                         "    n = T.int64(is_size_var=True)\n"
+                         "    y: R.Tensor((2 * n + 2,), dtype=\"float32\") = R.my_pad(x)\n"
+                         "    return y\n");
 }
 
 TEST(PrinterTest, MatchCastDeclaresBodyVarsInPreamble) {
@@ -313,33 +306,30 @@ TEST(PrinterTest, MatchCastDeclaresBodyVarsInPreamble) {
   Var x = var("x", tensorSInfoNDim(1, DataType::float32()));
   Var y = var("y", f32Tensor({k}));
   Binding mc = make<MatchCastNode>(y, x, f32Tensor({k}));
-  Attrs attrs = make<AttrsNode>(AttrDict{{"global_symbol", AttrValue::string("main")},
-                                         {"num_input", AttrValue::integer(1)}});
+  Attrs attrs = make<AttrsNode>(
+      AttrDict{{"global_symbol", AttrValue::string("main")}, {"num_input", AttrValue::integer(1)}});
   Function fn = func({x}, {block({mc})}, x, x->sinfo, true, attrs);
-  EXPECT_EQ(printFn(fn),
-            "@R.function\n"
-            "def main(x: R.Tensor(dtype=\"float32\", ndim=1)) -> "
-            "R.Tensor(dtype=\"float32\", ndim=1):\n"
-            "    R.func_attr({\"num_input\": 1})\n"
-            "    k = T.int64()\n"
-            "    y: R.Tensor((k,), dtype=\"float32\") = R.match_cast(x, "
-            "R.Tensor((k,), dtype=\"float32\"))\n"
-            "    return x\n");
+  EXPECT_EQ(printFn(fn), "@R.function\n"
+                         "def main(x: R.Tensor(dtype=\"float32\", ndim=1)) -> "
+                         "R.Tensor(dtype=\"float32\", ndim=1):\n"
+                         "    R.func_attr({\"num_input\": 1})\n"
+                         "    k = T.int64()\n"
+                         "    y: R.Tensor((k,), dtype=\"float32\") = R.match_cast(x, "
+                         "R.Tensor((k,), dtype=\"float32\"))\n"
+                         "    return x\n");
 }
 
 TEST(PrinterTest, DecoratorFlags) {
   Var x = var("x", objectSInfo());
   Function fn = func({x}, {}, x, objectSInfo(), /*pure=*/false, nullptr);
-  EXPECT_EQ(printFn(fn, "f"),
-            "@R.function(pure=False, private=True)\n"
-            "def f(x: R.Object) -> R.Object:\n"
-            "    return x\n");
+  EXPECT_EQ(printFn(fn, "f"), "@R.function(pure=False, private=True)\n"
+                              "def f(x: R.Object) -> R.Object:\n"
+                              "    return x\n");
   Function other = func({x}, {}, x, objectSInfo(), true, globalSymbol("ext_name"));
-  EXPECT_EQ(printFn(other, "f"),
-            "@R.function\n"
-            "def f(x: R.Object) -> R.Object:\n"
-            "    R.func_attr({\"global_symbol\": \"ext_name\"})\n"
-            "    return x\n");
+  EXPECT_EQ(printFn(other, "f"), "@R.function\n"
+                                 "def f(x: R.Object) -> R.Object:\n"
+                                 "    R.func_attr({\"global_symbol\": \"ext_name\"})\n"
+                                 "    return x\n");
 }
 
 TEST(PrinterTest, NameCollisionsGetSuffixes) {
@@ -349,18 +339,17 @@ TEST(PrinterTest, NameCollisionsGetSuffixes) {
   Var r = var("R", objectSInfo());
   Var cls = var("cls", objectSInfo());
   Var bad = var("1 bad", objectSInfo());
-  Function fn = func({x1}, {block({bind(x2, x1), bind(x3, x2), bind(r, x3), bind(cls, r),
-                                   bind(bad, cls)})},
-                     bad, objectSInfo(), true, globalSymbol("main"));
-  EXPECT_EQ(printFn(fn),
-            "@R.function\n"
-            "def main(x: R.Object) -> R.Object:\n"
-            "    x_1: R.Object = x\n"
-            "    x_1_1: R.Object = x_1\n"
-            "    R_1: R.Object = x_1_1\n"
-            "    cls_1: R.Object = R_1\n"
-            "    _1_bad: R.Object = cls_1\n"
-            "    return _1_bad\n");
+  Function fn =
+      func({x1}, {block({bind(x2, x1), bind(x3, x2), bind(r, x3), bind(cls, r), bind(bad, cls)})},
+           bad, objectSInfo(), true, globalSymbol("main"));
+  EXPECT_EQ(printFn(fn), "@R.function\n"
+                         "def main(x: R.Object) -> R.Object:\n"
+                         "    x_1: R.Object = x\n"
+                         "    x_1_1: R.Object = x_1\n"
+                         "    R_1: R.Object = x_1_1\n"
+                         "    cls_1: R.Object = R_1\n"
+                         "    _1_bad: R.Object = cls_1\n"
+                         "    return _1_bad\n");
 }
 
 TEST(PrinterTest, IfElseWithBranchRebinding) {
@@ -373,16 +362,15 @@ TEST(PrinterTest, IfElseWithBranchRebinding) {
   Var y = var("y", f32Tensor({intImm(2)}));
   Expr ifE = make<IfNode>(c, thenB, elseB, y->sinfo);
   Function fn = func({c, x}, {block({bind(y, ifE)})}, y, y->sinfo, true, globalSymbol("main"));
-  EXPECT_EQ(printFn(fn),
-            "@R.function\n"
-            "def main(c: R.Prim(\"bool\"), x: R.Tensor((2,), dtype=\"float32\")) -> "
-            "R.Tensor((2,), dtype=\"float32\"):\n"
-            "    if c:\n"
-            "        y_then: R.Tensor((2,), dtype=\"float32\") = R.add(x, x)\n"
-            "        y: R.Tensor((2,), dtype=\"float32\") = y_then\n"
-            "    else:\n"
-            "        y: R.Tensor((2,), dtype=\"float32\") = x\n"
-            "    return y\n");
+  EXPECT_EQ(printFn(fn), "@R.function\n"
+                         "def main(c: R.Prim(\"bool\"), x: R.Tensor((2,), dtype=\"float32\")) -> "
+                         "R.Tensor((2,), dtype=\"float32\"):\n"
+                         "    if c:\n"
+                         "        y_then: R.Tensor((2,), dtype=\"float32\") = R.add(x, x)\n"
+                         "        y: R.Tensor((2,), dtype=\"float32\") = y_then\n"
+                         "    else:\n"
+                         "        y: R.Tensor((2,), dtype=\"float32\") = x\n"
+                         "    return y\n");
 }
 
 TEST(PrinterTest, NestedFunctionAndHighlight) {
@@ -416,12 +404,11 @@ TEST(PrinterTest, BareVoidStatementUnlessUsed) {
   Expr print2 = call("relax.print", {stringImm(""), x}, nullptr, {}, voidSInfo());
   Function fn = func({x}, {block({bind(u, print1), bind(w, print2)})}, w, voidSInfo(), false,
                      globalSymbol("main"));
-  EXPECT_EQ(printFn(fn),
-            "@R.function(pure=False)\n"
-            "def main(x: R.Object) -> R.Tuple:\n"
-            "    R.print(x, format=R.str(\"\"))\n"
-            "    w: R.Tuple = R.print(x, format=R.str(\"\"))\n"
-            "    return w\n");
+  EXPECT_EQ(printFn(fn), "@R.function(pure=False)\n"
+                         "def main(x: R.Object) -> R.Tuple:\n"
+                         "    R.print(x, format=R.str(\"\"))\n"
+                         "    w: R.Tuple = R.print(x, format=R.str(\"\"))\n"
+                         "    return w\n");
 }
 
 //===----------------------------------------------------------------------===//
@@ -439,9 +426,10 @@ TEST(PrinterTest, ModuleOrderCallTIRAndExternFunc) {
   pfm.isPrivate = true;
   pfm.params.push_back({"A", PrimParam::Kind::Buffer, {intImm(2)}, DataType::float32()});
   pfm.params.push_back({"B", PrimParam::Kind::Buffer, {intImm(2)}, DataType::float32()});
-  pfm.bodyTokens = {"for", "i", "in", "range", "(", "2", ")", ":", "<NEWLINE>", "<INDENT>",
-                    "B", "[", "i", "]", "=", "A", "[", "i", "]", "+", "T", ".", "float32",
-                    "(", "1", ")", "<NEWLINE>", "<DEDENT>"};
+  pfm.bodyTokens = {"for", "i",         "in",       "range", "(", "2",         ")",
+                    ":",   "<NEWLINE>", "<INDENT>", "B",     "[", "i",         "]",
+                    "=",   "A",         "[",        "i",     "]", "+",         "T",
+                    ".",   "float32",   "(",        "1",     ")", "<NEWLINE>", "<DEDENT>"};
   GlobalVar pgv = make<GlobalVarNode>("add_one", pf->relaxSInfo());
   m.add(pgv, Ref<Node>(pf.get()));
 
@@ -455,32 +443,31 @@ TEST(PrinterTest, ModuleOrderCallTIRAndExternFunc) {
   m.add(make<GlobalVarNode>("helper"), Ref<Node>(helper.get()));
   m.add(make<GlobalVarNode>("ext"), Ref<Node>(make<ExternFuncNode>("my_ext").get()));
 
-  EXPECT_EQ(printModule(m),
-            std::string(kHeader) +
-                "@I.ir_module(check_well_formed=False)\n"
-                "class Before:\n"
-                "    I.module_attrs({\"system_lib_prefix\": \"lib_\"})\n"
-                "\n"
-                "    @T.prim_func(private=True)\n"
-                "    def add_one(A: T.Buffer((T.int64(2),), \"float32\"), "
-                "B: T.Buffer((T.int64(2),), \"float32\")):\n"
-                "        for i in range(2):\n"
-                "            B[i] = A[i] + T.float32(1)\n"
-                "\n"
-                "    ext = R.ExternFunc(\"my_ext\")\n"
-                "\n"
-                "    @R.function(private=True)\n"
-                "    def helper(a: R.Tensor((2,), dtype=\"float32\")) -> "
-                "R.Tensor((2,), dtype=\"float32\"):\n"
-                "        return a\n"
-                "\n"
-                "    @R.function\n"
-                "    def main(x: R.Tensor((2,), dtype=\"float32\")) -> "
-                "R.Tensor((2,), dtype=\"float32\"):\n"
-                "        cls = Before\n"
-                "        y = R.call_tir(cls.add_one, (x,), "
-                "out_sinfo=R.Tensor((2,), dtype=\"float32\"))\n"
-                "        return y\n");
+  EXPECT_EQ(printModule(m), std::string(kHeader) +
+                                "@I.ir_module(check_well_formed=False)\n"
+                                "class Before:\n"
+                                "    I.module_attrs({\"system_lib_prefix\": \"lib_\"})\n"
+                                "\n"
+                                "    @T.prim_func(private=True)\n"
+                                "    def add_one(A: T.Buffer((T.int64(2),), \"float32\"), "
+                                "B: T.Buffer((T.int64(2),), \"float32\")):\n"
+                                "        for i in range(2):\n"
+                                "            B[i] = A[i] + T.float32(1)\n"
+                                "\n"
+                                "    ext = R.ExternFunc(\"my_ext\")\n"
+                                "\n"
+                                "    @R.function(private=True)\n"
+                                "    def helper(a: R.Tensor((2,), dtype=\"float32\")) -> "
+                                "R.Tensor((2,), dtype=\"float32\"):\n"
+                                "        return a\n"
+                                "\n"
+                                "    @R.function\n"
+                                "    def main(x: R.Tensor((2,), dtype=\"float32\")) -> "
+                                "R.Tensor((2,), dtype=\"float32\"):\n"
+                                "        cls = Before\n"
+                                "        y = R.call_tir(cls.add_one, (x,), "
+                                "out_sinfo=R.Tensor((2,), dtype=\"float32\"))\n"
+                                "        return y\n");
 }
 
 TEST(PrinterTest, SymbolicPrimFuncBufferUsesMatchBuffer) {
@@ -495,15 +482,14 @@ TEST(PrinterTest, SymbolicPrimFuncBufferUsesMatchBuffer) {
   m.add(make<GlobalVarNode>("f", pf->relaxSInfo()), Ref<Node>(pf.get()));
   PrintOptions noHeader;
   noHeader.header = false;
-  EXPECT_EQ(printModule(m, noHeader),
-            "@I.ir_module\n"
-            "class Module:\n"
-            "    @T.prim_func\n"
-            "    def f(var_A: T.handle):\n"
-            "        T.func_attr({\"tir.noalias\": True})\n"
-            "        n = T.int64()\n"
-            "        A = T.match_buffer(var_A, (n,), \"float32\")\n"
-            "        T.evaluate(0)\n");
+  EXPECT_EQ(printModule(m, noHeader), "@I.ir_module\n"
+                                      "class Module:\n"
+                                      "    @T.prim_func\n"
+                                      "    def f(var_A: T.handle):\n"
+                                      "        T.func_attr({\"tir.noalias\": True})\n"
+                                      "        n = T.int64()\n"
+                                      "        A = T.match_buffer(var_A, (n,), \"float32\")\n"
+                                      "        T.evaluate(0)\n");
 }
 
 //===----------------------------------------------------------------------===//
@@ -525,14 +511,13 @@ TEST(PrinterTest, LargeFunctionPrintsEveryBinding) {
   }
   Var gv = var("gv", s);
   bindings.push_back(bind(gv, prev));
-  Function fn = func({x}, {block(std::move(bindings), true)}, gv, s, true,
-                     globalSymbol("main"));
+  Function fn = func({x}, {block(std::move(bindings), true)}, gv, s, true, globalSymbol("main"));
   std::string text = printFn(fn);
   auto start = std::chrono::steady_clock::now();
   llvm::raw_null_ostream null;
   printFunction(null, *fn, "main", nullptr);
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                std::chrono::steady_clock::now() - start)
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                  start)
                 .count();
   RecordProperty("print_ms", static_cast<int>(ms)); // Informational, not asserted.
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), kBindings + 6);

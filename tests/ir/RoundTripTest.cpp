@@ -73,9 +73,8 @@ void expectSameModules(const ParsedFile &a, const ParsedFile &b, llvm::StringRef
   ASSERT_EQ(a.modules.size(), b.modules.size()) << what.str();
   for (size_t i = 0; i < a.modules.size(); ++i) {
     auto mismatch = firstMismatch(*a.modules[i], *b.modules[i]);
-    EXPECT_FALSE(mismatch.hasValue())
-        << what.str() << ": module " << a.modules[i]->name << "\n"
-        << (mismatch ? mismatch->report() : std::string());
+    EXPECT_FALSE(mismatch.hasValue()) << what.str() << ": module " << a.modules[i]->name << "\n"
+                                      << (mismatch ? mismatch->report() : std::string());
   }
 }
 

@@ -131,8 +131,7 @@ TEST_F(SimplifyTest, IdenticalAndVarWalk) {
   EXPECT_FALSE(primExprIdentical(n.get(), var("n").get()));
   EXPECT_FALSE(primExprIdentical(c(1).get(), intImm(1, DataType::int32()).get()));
   std::string seen;
-  forEachTirVar(add(mul(n, m), pdiv(k, n)).get(),
-                [&](const TirVarNode *v) { seen += v->name; });
+  forEachTirVar(add(mul(n, m), pdiv(k, n)).get(), [&](const TirVarNode *v) { seen += v->name; });
   EXPECT_EQ(seen, "nmkn");
 }
 

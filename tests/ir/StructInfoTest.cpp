@@ -42,8 +42,7 @@ TEST_F(StructInfoTest, BaseCheckLevels) {
   EXPECT_EQ(structInfoBaseCheck(objectSInfo().get(), t23.get()), BaseCheck::Pass);
   EXPECT_EQ(structInfoBaseCheck(t23.get(), objectSInfo().get()), BaseCheck::FailL1);
   EXPECT_EQ(structInfoBaseCheck(tensorSInfoNDim(2, f32).get(), t23.get()), BaseCheck::Pass);
-  EXPECT_EQ(structInfoBaseCheck(tensorSInfoNDim(-1, DataType()).get(), t23.get()),
-            BaseCheck::Pass);
+  EXPECT_EQ(structInfoBaseCheck(tensorSInfoNDim(-1, DataType()).get(), t23.get()), BaseCheck::Pass);
   EXPECT_EQ(structInfoBaseCheck(t23.get(), t24.get()), BaseCheck::FailL0);
   EXPECT_EQ(structInfoBaseCheck(t23.get(), tensorSInfoNDim(2, f32).get()), BaseCheck::FailL2);
   EXPECT_EQ(structInfoBaseCheck(t23.get(), tensorSInfo({c(2), c(3)}, f16).get()),
@@ -51,25 +50,22 @@ TEST_F(StructInfoTest, BaseCheckLevels) {
   EXPECT_EQ(structInfoBaseCheck(t23.get(), tensorSInfo({c(2), c(3)}, DataType()).get()),
             BaseCheck::FailL1);
   EXPECT_EQ(structInfoBaseCheck(t23.get(), tensorSInfoNDim(-1, f32).get()), BaseCheck::FailL1);
-  EXPECT_EQ(structInfoBaseCheck(tensorSInfo({n, c(3)}, f32).get(),
-                                tensorSInfo({m, c(3)}, f32).get()),
-            BaseCheck::FailL2);
-  EXPECT_EQ(structInfoBaseCheck(tensorSInfo({n, c(3)}, f32).get(),
-                                tensorSInfo({n, c(4)}, f32).get()),
-            BaseCheck::FailL0);
+  EXPECT_EQ(
+      structInfoBaseCheck(tensorSInfo({n, c(3)}, f32).get(), tensorSInfo({m, c(3)}, f32).get()),
+      BaseCheck::FailL2);
+  EXPECT_EQ(
+      structInfoBaseCheck(tensorSInfo({n, c(3)}, f32).get(), tensorSInfo({n, c(4)}, f32).get()),
+      BaseCheck::FailL0);
   EXPECT_EQ(structInfoBaseCheck(t23.get(), shapeSInfo({c(2), c(3)}).get()), BaseCheck::FailL0);
-  EXPECT_EQ(structInfoBaseCheck(primSInfo(DataType::int64()).get(),
-                                primValueSInfo(n).get()),
+  EXPECT_EQ(structInfoBaseCheck(primSInfo(DataType::int64()).get(), primValueSInfo(n).get()),
             BaseCheck::Pass);
   EXPECT_EQ(structInfoBaseCheck(primSInfo(DataType::int64()).get(), primSInfo(f32).get()),
             BaseCheck::FailL0);
-  EXPECT_EQ(structInfoBaseCheck(shapeSInfoNDim(-1).get(), shapeSInfo({n}).get()),
-            BaseCheck::Pass);
-  EXPECT_EQ(structInfoBaseCheck(shapeSInfoNDim(2).get(), shapeSInfo({n}).get()),
-            BaseCheck::FailL0);
-  EXPECT_EQ(structInfoBaseCheck(tupleSInfo({t23, objectSInfo()}).get(),
-                                tupleSInfo({t23, t24}).get()),
-            BaseCheck::Pass);
+  EXPECT_EQ(structInfoBaseCheck(shapeSInfoNDim(-1).get(), shapeSInfo({n}).get()), BaseCheck::Pass);
+  EXPECT_EQ(structInfoBaseCheck(shapeSInfoNDim(2).get(), shapeSInfo({n}).get()), BaseCheck::FailL0);
+  EXPECT_EQ(
+      structInfoBaseCheck(tupleSInfo({t23, objectSInfo()}).get(), tupleSInfo({t23, t24}).get()),
+      BaseCheck::Pass);
   EXPECT_EQ(structInfoBaseCheck(tupleSInfo({t23}).get(), tupleSInfo({t23, t24}).get()),
             BaseCheck::FailL0);
 }
@@ -84,15 +80,15 @@ TEST_F(StructInfoTest, BaseCheckFunctions) {
   EXPECT_EQ(structInfoBaseCheck(opaque.get(), pure.get()), BaseCheck::Pass);
   EXPECT_EQ(structInfoBaseCheck(pure.get(), opaque.get()), BaseCheck::FailL1);
   // Contravariant params: accepting any tensor is a subtype of accepting ndim=2.
-  StructInfo wide = make<FuncSInfoNode>(
-      std::vector<StructInfo>{tensorSInfoNDim(-1, DataType())}, t, true);
+  StructInfo wide =
+      make<FuncSInfoNode>(std::vector<StructInfo>{tensorSInfoNDim(-1, DataType())}, t, true);
   EXPECT_EQ(structInfoBaseCheck(pure.get(), wide.get()), BaseCheck::Pass);
   EXPECT_EQ(structInfoBaseCheck(wide.get(), pure.get()), BaseCheck::FailL2);
 }
 
 TEST_F(StructInfoTest, LCA) {
-  StructInfo l = structInfoLCA(tensorSInfo({c(2), c(3)}, f32).get(),
-                               tensorSInfo({c(2), c(4)}, f32).get());
+  StructInfo l =
+      structInfoLCA(tensorSInfo({c(2), c(3)}, f32).get(), tensorSInfo({c(2), c(4)}, f32).get());
   EXPECT_EQ(dims(l), "ndim=2 float32");
   l = structInfoLCA(tensorSInfo({c(2), c(3)}, f32).get(), tensorSInfo({c(2), c(3)}, f16).get());
   EXPECT_EQ(dims(l), "(2, 3) ");
@@ -100,8 +96,7 @@ TEST_F(StructInfoTest, LCA) {
   EXPECT_EQ(dims(l), "ndim=-1 float32");
   StructInfo same = tensorSInfo({n}, f32);
   EXPECT_EQ(structInfoLCA(same.get(), tensorSInfo({n}, f32).get()).get(), same.get());
-  EXPECT_TRUE(llvm::isa<ObjectSInfoNode>(
-      structInfoLCA(same.get(), shapeSInfo({n}).get()).get()));
+  EXPECT_TRUE(llvm::isa<ObjectSInfoNode>(structInfoLCA(same.get(), shapeSInfo({n}).get()).get()));
   StructInfo tup = structInfoLCA(tupleSInfo({same, primValueSInfo(n)}).get(),
                                  tupleSInfo({same, primValueSInfo(m)}).get());
   const auto *tt = llvm::cast<TupleSInfoNode>(tup.get());
@@ -121,8 +116,7 @@ TEST_F(StructInfoTest, EraseToWellDefined) {
   StructInfo p = eraseToWellDefined(primValueSInfo(n).get(), none);
   EXPECT_EQ(llvm::cast<PrimSInfoNode>(p.get())->value.get(), nullptr);
   EXPECT_EQ(llvm::cast<PrimSInfoNode>(p.get())->dtype, DataType::int64());
-  StructInfo s = eraseToWellDefined(
-      shapeSInfo({primBinary(PrimOp::Mul, n, c(2)), m}).get(), withN);
+  StructInfo s = eraseToWellDefined(shapeSInfo({primBinary(PrimOp::Mul, n, c(2)), m}).get(), withN);
   EXPECT_EQ(llvm::cast<ShapeSInfoNode>(s.get())->ndim, 2);
   EXPECT_FALSE(llvm::cast<ShapeSInfoNode>(s.get())->values.hasValue());
   // A callable's own params define the vars its ret uses.
@@ -150,8 +144,7 @@ TEST_F(StructInfoTest, Substitute) {
 
 TEST_F(StructInfoTest, CollectVars) {
   StructInfo s = tupleSInfo({tensorSInfo({n, primBinary(PrimOp::Mul, n, c(2)), m}, f32),
-                             primValueSInfo(primBinary(PrimOp::Add, k, c(1))),
-                             shapeSInfo({k})});
+                             primValueSInfo(primBinary(PrimOp::Add, k, c(1))), shapeSInfo({k})});
   llvm::SmallVector<const TirVarNode *, 4> out;
   collectDefinableTirVars(s.get(), out);
   ASSERT_EQ(out.size(), 3u);
@@ -162,10 +155,9 @@ TEST_F(StructInfoTest, CollectVars) {
   collectDefinableTirVars(tensorSInfo({primBinary(PrimOp::Mul, n, c(2))}, f32).get(), defs);
   EXPECT_TRUE(defs.empty());
   llvm::SmallVector<const TirVarNode *, 4> all;
-  collectTirVars(tupleSInfo({tensorSInfo({primBinary(PrimOp::Mul, n, c(2))}, f32),
-                             primValueSInfo(k)})
-                     .get(),
-                 all);
+  collectTirVars(
+      tupleSInfo({tensorSInfo({primBinary(PrimOp::Mul, n, c(2))}, f32), primValueSInfo(k)}).get(),
+      all);
   ASSERT_EQ(all.size(), 2u);
   EXPECT_EQ(all[0], n.get());
   EXPECT_EQ(all[1], k.get());
@@ -182,9 +174,9 @@ Ref<CallNode> callOf(StructInfo fn, std::vector<StructInfo> argSInfo,
 }
 
 TEST_F(StructInfoTest, DeriveUnifiesSymbolicParams) {
-  StructInfo fn = make<FuncSInfoNode>(
-      std::vector<StructInfo>{tensorSInfo({n, m}, f32), tensorSInfo({m}, f32)},
-      tensorSInfo({primBinary(PrimOp::Mul, n, c(2)), m}, f32), true);
+  StructInfo fn =
+      make<FuncSInfoNode>(std::vector<StructInfo>{tensorSInfo({n, m}, f32), tensorSInfo({m}, f32)},
+                          tensorSInfo({primBinary(PrimOp::Mul, n, c(2)), m}, f32), true);
   auto call = callOf(fn, {tensorSInfo({c(2), c(3)}, f32), tensorSInfo({c(3)}, f32)});
   llvm::Expected<StructInfo> r = deriveCallRetSInfo(*llvm::cast<FuncSInfoNode>(fn.get()), *call);
   ASSERT_TRUE(!!r) << llvm::toString(r.takeError());
@@ -252,16 +244,15 @@ TEST_F(StructInfoTest, DeriveOpaqueBySInfoArgs) {
 }
 
 TEST_F(StructInfoTest, Identical) {
-  EXPECT_TRUE(structInfoIdentical(tensorSInfo({n, c(2)}, f32).get(),
-                                  tensorSInfo({n, c(2)}, f32).get()));
-  EXPECT_FALSE(structInfoIdentical(tensorSInfo({n, c(2)}, f32).get(),
-                                   tensorSInfo({m, c(2)}, f32).get()));
-  EXPECT_FALSE(structInfoIdentical(tensorSInfoNDim(2, f32).get(),
-                                   tensorSInfo({n, c(2)}, f32).get()));
+  EXPECT_TRUE(
+      structInfoIdentical(tensorSInfo({n, c(2)}, f32).get(), tensorSInfo({n, c(2)}, f32).get()));
+  EXPECT_FALSE(
+      structInfoIdentical(tensorSInfo({n, c(2)}, f32).get(), tensorSInfo({m, c(2)}, f32).get()));
+  EXPECT_FALSE(
+      structInfoIdentical(tensorSInfoNDim(2, f32).get(), tensorSInfo({n, c(2)}, f32).get()));
   EXPECT_TRUE(structInfoIdentical(voidSInfo().get(), tupleSInfo({}).get()));
   StructInfo opaque1 = make<FuncSInfoNode>(llvm::None, objectSInfo(), false);
-  StructInfo opaque2 =
-      make<FuncSInfoNode>(llvm::None, objectSInfo(), false, kInferBySInfoArgs);
+  StructInfo opaque2 = make<FuncSInfoNode>(llvm::None, objectSInfo(), false, kInferBySInfoArgs);
   EXPECT_FALSE(structInfoIdentical(opaque1.get(), opaque2.get()));
 }
 

@@ -6,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ir/StructuralEqual.h"
 #include "ir/Expr.h"
 #include "ir/Module.h"
 #include "ir/Op.h"
-#include "ir/StructuralEqual.h"
 
 #include <gtest/gtest.h>
 
@@ -39,14 +39,14 @@ Attrs attrs(AttrDict entries) { return make<AttrsNode>(std::move(entries)); }
 /// What to change in the canonical module built by buildModule().
 struct Tweak {
   std::string fnName = "main";
-  bool lv0IsVar = false;             ///< Var instead of DataflowVar.
-  bool lv0Float16 = false;           ///< lv0's annotation dtype.
-  bool splitBlocks = false;          ///< Two dataflow blocks instead of one.
-  bool plainBlock = false;           ///< BindingBlock instead of DataflowBlock.
-  bool swapArg = false;              ///< lv1 = multiply(lv0, lv0).
-  bool dropArg = false;              ///< lv1 = multiply(lv0).
-  bool otherOp = false;              ///< lv1 = subtract(...).
-  bool callSInfoObject = false;      ///< lv1's Call node carries R.Object sinfo.
+  bool lv0IsVar = false;        ///< Var instead of DataflowVar.
+  bool lv0Float16 = false;      ///< lv0's annotation dtype.
+  bool splitBlocks = false;     ///< Two dataflow blocks instead of one.
+  bool plainBlock = false;      ///< BindingBlock instead of DataflowBlock.
+  bool swapArg = false;         ///< lv1 = multiply(lv0, lv0).
+  bool dropArg = false;         ///< lv1 = multiply(lv0).
+  bool otherOp = false;         ///< lv1 = subtract(...).
+  bool callSInfoObject = false; ///< lv1's Call node carries R.Object sinfo.
   AttrValue symbolAttr = AttrValue::string("main");
   bool noAttrs = false;
   double constValue = 1.0;
@@ -62,9 +62,7 @@ struct Tweak {
 ///     return gv
 std::unique_ptr<IRModule> buildModule(const Tweak &t = {}) {
   TirVar n = make<TirVarNode>("n", DataType::int64());
-  auto tensor = [&](DataType dt = DataType::float32()) {
-    return tensorSInfo({n, intImm(4)}, dt);
-  };
+  auto tensor = [&](DataType dt = DataType::float32()) { return tensorSInfo({n, intImm(4)}, dt); };
   Var x = make<VarNode>("x", tensor());
   auto data = std::make_shared<TensorData>();
   data->dtype = DataType::float32();
@@ -81,9 +79,9 @@ std::unique_ptr<IRModule> buildModule(const Tweak &t = {}) {
   std::vector<Expr> args = {lv0, t.swapArg ? Expr(lv0) : Expr(x)};
   if (t.dropArg)
     args.pop_back();
-  Expr mul = make<CallNode>(testOp(t.otherOp ? "relax.subtract" : "relax.multiply"), args,
-                            nullptr, std::vector<StructInfo>{},
-                            t.callSInfoObject ? objectSInfo() : tensor());
+  Expr mul =
+      make<CallNode>(testOp(t.otherOp ? "relax.subtract" : "relax.multiply"), args, nullptr,
+                     std::vector<StructInfo>{}, t.callSInfoObject ? objectSInfo() : tensor());
   std::vector<Binding> bs = {
       make<VarBindingNode>(lv0, make<CallNode>(testOp("relax.add"), std::vector<Expr>{x, c},
                                                nullptr, std::vector<StructInfo>{}, tensor())),
@@ -449,10 +447,8 @@ TEST(StructuralEqual, ModuleAttrsAndGlobalInfos) {
               "attrs[<missing item at \"system_lib_prefix\">]");
   b->attrs = attrs({{"system_lib_prefix", AttrValue::string("x")}});
   EXPECT_TRUE(structuralEqual(*a, *b));
-  a->globalInfos.push_back(
-      {"vdevice", {make<VDeviceNode>("cuda", AttrDict{}, 0, "global")}});
-  b->globalInfos.push_back(
-      {"vdevice", {make<VDeviceNode>("llvm", AttrDict{}, 0, "global")}});
+  a->globalInfos.push_back({"vdevice", {make<VDeviceNode>("cuda", AttrDict{}, 0, "global")}});
+  b->globalInfos.push_back({"vdevice", {make<VDeviceNode>("llvm", AttrDict{}, 0, "global")}});
   expectPath(*a, *b, "global_infos[\"vdevice\"][0].target");
 }
 
@@ -523,8 +519,8 @@ std::unique_ptr<IRModule> chainModule(int n, int changeAt = -1) {
   }
   Var gv = make<VarNode>("gv", info);
   bs.push_back(make<VarBindingNode>(gv, prev));
-  SeqExpr body = make<SeqExprNode>(
-      std::vector<BindingBlock>{make<BindingBlockNode>(std::move(bs), true)}, gv);
+  SeqExpr body =
+      make<SeqExprNode>(std::vector<BindingBlock>{make<BindingBlockNode>(std::move(bs), true)}, gv);
   auto m = std::make_unique<IRModule>();
   m->add(make<GlobalVarNode>("main"),
          make<FunctionNode>(std::vector<Var>{x}, body, info, true, nullptr));

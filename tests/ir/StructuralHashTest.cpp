@@ -73,10 +73,8 @@ TEST(StructuralHash, FunctionsHashInNameOrder) {
 }
 
 TEST(StructuralHash, DictAttrsHashWithoutInsertionOrder) {
-  Attrs a = make<AttrsNode>(
-      AttrDict{{"a", AttrValue::integer(1)}, {"b", AttrValue::string("x")}});
-  Attrs b = make<AttrsNode>(
-      AttrDict{{"b", AttrValue::string("x")}, {"a", AttrValue::integer(1)}});
+  Attrs a = make<AttrsNode>(AttrDict{{"a", AttrValue::integer(1)}, {"b", AttrValue::string("x")}});
+  Attrs b = make<AttrsNode>(AttrDict{{"b", AttrValue::string("x")}, {"a", AttrValue::integer(1)}});
   EXPECT_TRUE(structuralEqual(a.get(), b.get()));
   EXPECT_EQ(structuralHash(a.get()), structuralHash(b.get()));
 }

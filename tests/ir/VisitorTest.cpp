@@ -1,7 +1,7 @@
 //===- tests/ir/VisitorTest.cpp - ExprVisitor and ExprMutator ---------------===//
 
-#include "ir/Diagnostics.h"
 #include "ir/Visitor.h"
+#include "ir/Diagnostics.h"
 
 #include <gtest/gtest.h>
 
@@ -73,16 +73,14 @@ struct DefRecorder : ExprVisitor {
   int defSites = 0, useSites = 0;
   bool structInfo = false;
   void visitVarDef(const VarNode *var, const BindingNode *binding) override {
-    std::string kind = !binding ? "param"
+    std::string kind = !binding                            ? "param"
                        : llvm::isa<MatchCastNode>(binding) ? "match_cast"
                                                            : "binding";
     defs.push_back(var->name + ":" + kind);
   }
   void visitVarUse(const VarNode *var) override { uses.push_back(var->name); }
   bool wantsStructInfo() const override { return structInfo; }
-  void visitPrimExpr(const PrimExprNode *, bool isDef) override {
-    ++(isDef ? defSites : useSites);
-  }
+  void visitPrimExpr(const PrimExprNode *, bool isDef) override { ++(isDef ? defSites : useSites); }
 };
 
 TEST_F(VisitorTest, EveryDefinitionKindIsSeen) {

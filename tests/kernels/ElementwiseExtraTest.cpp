@@ -63,8 +63,7 @@ TEST(ElementwiseExtra, InverseAndHyperbolicTrig) {
   EXPECT_EQ(runKernel("graft.tan", {&i}, {&i}),
             "graft.tan: takes a floating-point tensor, got int32");
   TestTensor b(BOOL, {2});
-  EXPECT_EQ(runKernel("graft.sign", {&b}, {&b}),
-            "graft.sign: takes a numeric tensor, got bool");
+  EXPECT_EQ(runKernel("graft.sign", {&b}, {&b}), "graft.sign: takes a numeric tensor, got bool");
 }
 
 TEST(ElementwiseExtra, NanInfFinitePredicates) {
@@ -113,12 +112,12 @@ TEST(ElementwiseExtra, ModAndFloorModSigns) {
   RUN_OK("graft.floor_mod", {&c, &r}, {&co});
   EXPECT_EQ(co.intValues(), (Ints{1, -2, 2, -1}));
   TestTensor bo(BOOL, {2});
-  EXPECT_EQ(runKernel("graft.mod", {&bo, &bo}, {&bo}),
-            "graft.mod: does not take bool");
+  EXPECT_EQ(runKernel("graft.mod", {&bo, &bo}, {&bo}), "graft.mod: does not take bool");
 }
 
 TEST(ElementwiseExtra, BitwiseOnSeveralDtypes) {
-  TestTensor a = TestTensor::ints(I32, {3}, {12, -1, 5}), b = TestTensor::ints(I32, {3}, {10, 7, -8});
+  TestTensor a = TestTensor::ints(I32, {3}, {12, -1, 5}),
+             b = TestTensor::ints(I32, {3}, {10, 7, -8});
   TestTensor o(I32, {3});
   RUN_OK("graft.bitwise_and", {&a, &b}, {&o});
   EXPECT_EQ(o.intValues(), (Ints{8, 7, 0}));
@@ -126,13 +125,15 @@ TEST(ElementwiseExtra, BitwiseOnSeveralDtypes) {
   EXPECT_EQ(o.intValues(), (Ints{14, -1, -3}));
   RUN_OK("graft.bitwise_xor", {&a, &b}, {&o});
   EXPECT_EQ(o.intValues(), (Ints{6, -8, -3}));
-  TestTensor u = TestTensor::ints(U8, {2}, {0xF0, 0xFF}), v = TestTensor::ints(U8, {2}, {0x3C, 0x01});
+  TestTensor u = TestTensor::ints(U8, {2}, {0xF0, 0xFF}),
+             v = TestTensor::ints(U8, {2}, {0x3C, 0x01});
   TestTensor uo(U8, {2});
   RUN_OK("graft.bitwise_and", {&u, &v}, {&uo});
   EXPECT_EQ(uo.intValues(), (Ints{0x30, 0x01}));
   RUN_OK("graft.bitwise_xor", {&u, &v}, {&uo});
   EXPECT_EQ(uo.intValues(), (Ints{0xCC, 0xFE}));
-  TestTensor p = TestTensor::ints(BOOL, {4}, {1, 1, 0, 0}), q = TestTensor::ints(BOOL, {4}, {1, 0, 1, 0});
+  TestTensor p = TestTensor::ints(BOOL, {4}, {1, 1, 0, 0}),
+             q = TestTensor::ints(BOOL, {4}, {1, 0, 1, 0});
   TestTensor po(BOOL, {4});
   RUN_OK("graft.bitwise_and", {&p, &q}, {&po});
   EXPECT_EQ(po.intValues(), (Ints{1, 0, 0, 0}));

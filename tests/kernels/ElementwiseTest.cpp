@@ -106,7 +106,8 @@ TEST(Elementwise, ComparisonsAndLogical) {
   EXPECT_EQ(c.intValues(), (Ints{0, 0, 1}));
   RUN_OK("graft.greater_equal", {&a, &b}, {&c});
   EXPECT_EQ(c.intValues(), (Ints{0, 1, 1}));
-  TestTensor p = TestTensor::ints(BOOL, {4}, {0, 0, 1, 1}), q = TestTensor::ints(BOOL, {4}, {0, 1, 0, 1});
+  TestTensor p = TestTensor::ints(BOOL, {4}, {0, 0, 1, 1}),
+             q = TestTensor::ints(BOOL, {4}, {0, 1, 0, 1});
   TestTensor r(BOOL, {4});
   RUN_OK("graft.logical_and", {&p, &q}, {&r});
   EXPECT_EQ(r.intValues(), (Ints{0, 0, 0, 1}));
@@ -158,8 +159,7 @@ TEST(Elementwise, UnaryMath) {
       {"graft.ceil", [](double v) { return std::ceil(v); }},
       {"graft.nn.relu", [](double v) { return v < 0 ? 0.0 : v; }},
       {"graft.nn.silu", [](double v) { return v / (1 + std::exp(-v)); }},
-      {"graft.nn.gelu",
-       [](double v) { return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0))); }},
+      {"graft.nn.gelu", [](double v) { return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0))); }},
       {"graft.nn.gelu_tanh",
        [](double v) {
          return 0.5 * v *
@@ -255,8 +255,7 @@ TEST(ElementwiseErrors, Messages) {
             "graft.add: input 1 has dtype int32, expected float32");
   EXPECT_EQ(runKernel("graft.exp", {&i}, {&i}),
             "graft.exp: takes a floating-point tensor, got int32");
-  EXPECT_EQ(runKernel("graft.add", {&a}, {&o}),
-            "graft.add: expects 2 inputs, got 1");
+  EXPECT_EQ(runKernel("graft.add", {&a}, {&o}), "graft.add: expects 2 inputs, got 1");
   TestTensor bo(BOOL, {2, 3});
   EXPECT_EQ(runKernel("graft.add", {&bo, &bo}, {&bo}),
             "graft.add: does not take bool; cast to an integer type first");
@@ -265,8 +264,7 @@ TEST(ElementwiseErrors, Messages) {
   TestTensor u16(DLDataType{kDLUInt, 16, 1}, {2});
   EXPECT_EQ(runKernel("graft.negative", {&u16}, {&u16}),
             "graft.negative: input 0 has unsupported dtype uint16");
-  EXPECT_EQ(runKernel("graft.clip", {&a}, {&o}, {0.0}),
-            "graft.clip: missing attr 'max'");
+  EXPECT_EQ(runKernel("graft.clip", {&a}, {&o}, {0.0}), "graft.clip: missing attr 'max'");
 }
 
 TEST(ElementwiseErrors, NullAndDeviceTensors) {

@@ -109,11 +109,11 @@ TEST(Scatter, ReductionsIncludeSelf) {
     bool self;
     Vals want;
   } cases[] = {
-      {"update", true, {7, 2, 6}},   {"add", true, {17, 2, 9}},
-      {"add", false, {16, 2, 6}},    {"mul", true, {140, 2, 18}},
-      {"mul", false, {140, 2, 6}},   {"mean", true, {4.25, 2, 4.5}},
+      {"update", true, {7, 2, 6}},       {"add", true, {17, 2, 9}},
+      {"add", false, {16, 2, 6}},        {"mul", true, {140, 2, 18}},
+      {"mul", false, {140, 2, 6}},       {"mean", true, {4.25, 2, 4.5}},
       {"mean", false, {16.0 / 3, 2, 6}}, {"amax", true, {7, 2, 6}},
-      {"amin", true, {1, 2, 3}},     {"amin", false, {4, 2, 6}},
+      {"amin", true, {1, 2, 3}},         {"amin", false, {4, 2, 6}},
   };
   for (const Case &c : cases) {
     RUN_OK("graft.scatter_elements", {&d, &i, &u}, {&o}, scatterAttrs(0, c.red, c.self));

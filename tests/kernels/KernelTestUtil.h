@@ -40,8 +40,7 @@ public:
   /// A tensor of `shape` holding `values` in row-major order; `perm` (if
   /// given) is the memory order of the dims, outermost first, so {1, 0}
   /// stores a matrix transposed. `offset` elements precede the data.
-  TestTensor(DLDataType type, std::vector<int64_t> shape,
-             const std::vector<double> &values = {},
+  TestTensor(DLDataType type, std::vector<int64_t> shape, const std::vector<double> &values = {},
              std::vector<int64_t> perm = {}, int64_t offset = 0)
       : shape(std::move(shape)) {
     init(type, perm, offset);
@@ -49,8 +48,7 @@ public:
       setD(int64_t(i), values[i]);
   }
   static TestTensor ints(DLDataType type, std::vector<int64_t> shape,
-                         const std::vector<int64_t> &values,
-                         std::vector<int64_t> perm = {}) {
+                         const std::vector<int64_t> &values, std::vector<int64_t> perm = {}) {
     TestTensor t(type, std::move(shape), {}, std::move(perm));
     for (size_t i = 0; i < values.size(); ++i)
       t.setI(int64_t(i), values[i]);
@@ -63,8 +61,7 @@ public:
 
   DLTensor *dl() { return &t; }
   int64_t numel() const {
-    return std::accumulate(shape.begin(), shape.end(), int64_t(1),
-                           std::multiplies<>());
+    return std::accumulate(shape.begin(), shape.end(), int64_t(1), std::multiplies<>());
   }
   std::vector<double> values() const {
     std::vector<double> r;
@@ -149,10 +146,8 @@ private:
 
 /// Runs `symbol` with a workspace of the size the kernel asks for; the
 /// error message, or "" on success.
-inline std::string runKernel(llvm::StringRef symbol,
-                             std::vector<TestTensor *> inputs,
-                             std::vector<TestTensor *> outputs,
-                             std::vector<AttrValue> attrs = {}) {
+inline std::string runKernel(llvm::StringRef symbol, std::vector<TestTensor *> inputs,
+                             std::vector<TestTensor *> outputs, std::vector<AttrValue> attrs = {}) {
   const KernelInfo *k = lookupKernel(symbol);
   if (!k)
     return "no kernel " + symbol.str();
@@ -180,8 +175,8 @@ using Ints = std::vector<int64_t>;
 using Vals = std::vector<double>;
 
 /// Element-wise comparison where NaN equals NaN.
-inline void expectNear(const std::vector<double> &got,
-                       const std::vector<double> &want, double tol = 1e-6) {
+inline void expectNear(const std::vector<double> &got, const std::vector<double> &want,
+                       double tol = 1e-6) {
   ASSERT_EQ(got.size(), want.size());
   for (size_t i = 0; i < got.size(); ++i) {
     if (std::isnan(want[i])) {
@@ -189,8 +184,7 @@ inline void expectNear(const std::vector<double> &got,
     } else if (std::isinf(want[i])) {
       EXPECT_EQ(got[i], want[i]) << "at " << i;
     } else {
-      EXPECT_NEAR(got[i], want[i], tol * std::max(1.0, std::fabs(want[i])))
-          << "at " << i;
+      EXPECT_NEAR(got[i], want[i], tol * std::max(1.0, std::fabs(want[i]))) << "at " << i;
     }
   }
 }

@@ -118,7 +118,8 @@ TEST(Layout, TrilTriuDiagonalOffsets) {
   RUN_OK("graft.triu", {&x}, {&o}, {}); // k defaults to 0.
   expectNear(o.values(), {1, 2, 3, 0, 5, 6, 0, 0, 9});
   // Batched, with the input stored with its dims reversed.
-  TestTensor b = TestTensor::ints(I8, {2, 2, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, {2, 1, 0});
+  TestTensor b =
+      TestTensor::ints(I8, {2, 2, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, {2, 1, 0});
   TestTensor bo(I8, {2, 2, 3});
   RUN_OK("graft.triu", {&b}, {&bo}, {int64_t(0)});
   EXPECT_EQ(bo.intValues(), (Ints{1, 2, 3, 0, 5, 6, 7, 8, 9, 0, 11, 12}));

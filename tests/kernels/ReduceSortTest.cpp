@@ -143,8 +143,7 @@ TEST(Reduce, VarianceAndStdArePopulation) {
   RUN_OK("graft.variance", {&e}, {&eo}, {kUnset, false});
   expectNear(eo.values(), {kNaN});
   TestTensor b(BOOL, {2}), bo(BOOL, {});
-  EXPECT_EQ(runKernel("graft.std", {&b}, {&bo}, {kUnset, false}),
-            "graft.std: does not take bool");
+  EXPECT_EQ(runKernel("graft.std", {&b}, {&bo}, {kUnset, false}), "graft.std: does not take bool");
 }
 
 TEST(Sort, StableWithNaNAndDescending) {
@@ -173,8 +172,7 @@ TEST(Sort, NeedsWorkspace) {
   std::vector<AttrValue> attrs = {int64_t(0), false};
   KernelArgs args{in, out, attrs, {}};
   EXPECT_EQ(k->workspaceBytes(args), 80u);
-  EXPECT_EQ(llvm::toString(k->fn(args)),
-            "graft.sort: needs a workspace of 80 bytes, got 0");
+  EXPECT_EQ(llvm::toString(k->fn(args)), "graft.sort: needs a workspace of 80 bytes, got 0");
 }
 
 } // namespace

@@ -85,8 +85,7 @@ TEST(Cli, DiffNeedsOneModule) {
   std::string path = writeTemp("two.py", kTwoModules);
   Result r = graft("diff " + path + " " + path);
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.out.find("holds modules Before, Expected: pick one with --module"),
-            std::string::npos)
+  EXPECT_NE(r.out.find("holds modules Before, Expected: pick one with --module"), std::string::npos)
       << r.out;
 }
 
@@ -125,9 +124,10 @@ TEST(Cli, VerifyEachNamesTheCulprit) {
   std::string repro = ::testing::TempDir() + "repro.py";
   Result r = graft("opt " + src("examples/mlp.py") + " -p test-drop-binding --reproducer " + repro);
   EXPECT_EQ(r.code, 1);
-  EXPECT_NE(r.out.find("IR is not well-formed after pass 'test-drop-binding': DataflowVar 'h' is used "
-                       "in function 'main' but not defined"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find("IR is not well-formed after pass 'test-drop-binding': DataflowVar 'h' is used "
+                 "in function 'main' but not defined"),
+      std::string::npos)
       << r.out;
   // The reproducer replays the same failure.
   Result replay = graft("opt " + repro);

@@ -77,9 +77,9 @@ TEST(ComputePrimValue, AssertCondition) {
             "    def compute_symbolic_expr(N: T.int64) -> T.bool:\n"
             "        T.func_attr({\"tir.is_host_func\": True})\n"
             "        T.ret(N % T.int64(16) == T.int64(0))");
-  EXPECT_NE(printed(*r.module, "main").find(
-                "gv: R.Prim(\"bool\") = cls.compute_symbolic_expr(R.prim_value(N))\n"
-                "        R.assert_op(gv, format=R.str(\"\"))"),
+  EXPECT_NE(printed(*r.module, "main")
+                .find("gv: R.Prim(\"bool\") = cls.compute_symbolic_expr(R.prim_value(N))\n"
+                      "        R.assert_op(gv, format=R.str(\"\"))"),
             std::string::npos)
       << printed(*r.module, "main");
   const PrimFuncNode *pf = r.module->lookup("compute_symbolic_expr")->asPrimFunc();
@@ -127,8 +127,8 @@ TEST(ComputePrimValue, PureFunctionTwoVarsInFirstOccurrenceOrder) {
             "    def compute_symbolic_expr(M: T.int64, N: T.int64) -> T.int64:\n"
             "        T.func_attr({\"tir.is_host_func\": True})\n"
             "        T.ret(M * N + N)");
-  EXPECT_NE(printed(*r.module, "main").find(
-                "cls.compute_symbolic_expr(R.prim_value(M), R.prim_value(N))"),
+  EXPECT_NE(printed(*r.module, "main")
+                .find("cls.compute_symbolic_expr(R.prim_value(M), R.prim_value(N))"),
             std::string::npos)
       << printed(*r.module, "main");
 }

@@ -30,8 +30,7 @@ TEST(PassTestHelper, WrongExpectedErrorFails) {
   std::string text =
       std::string("# PIPELINE: test-drop-binding\n# EXPECT-ERROR: something else\n") + kModule;
   std::string report = runPassTestText(text);
-  EXPECT_NE(report.find("expected an error containing 'something else', got:"),
-            std::string::npos)
+  EXPECT_NE(report.find("expected an error containing 'something else', got:"), std::string::npos)
       << report;
 }
 

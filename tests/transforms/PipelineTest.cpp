@@ -44,9 +44,11 @@ std::string errorOf(llvm::StringRef text) {
 
 TEST(Pipeline, PrintsBackCanonically) {
   registerTestPasses();
-  auto p = parsePipeline("test-pipeline-a{flag=true,names=x,y,count=5}, TestPipelineA,test-pipeline-b");
+  auto p =
+      parsePipeline("test-pipeline-a{flag=true,names=x,y,count=5}, TestPipelineA,test-pipeline-b");
   ASSERT_TRUE(bool(p)) << llvm::toString(p.takeError());
-  EXPECT_EQ(p->str(), "test-pipeline-a{flag=true,names=x,y,count=5},test-pipeline-a,test-pipeline-b");
+  EXPECT_EQ(p->str(),
+            "test-pipeline-a{flag=true,names=x,y,count=5},test-pipeline-a,test-pipeline-b");
   auto again = parsePipeline(p->str());
   ASSERT_TRUE(bool(again));
   EXPECT_EQ(again->str(), p->str());

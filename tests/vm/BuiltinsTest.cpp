@@ -7,17 +7,14 @@ using namespace graft::vm::test;
 
 namespace {
 
-Value call(llvm::StringRef name, llvm::ArrayRef<Value> args,
-           bool ctx = false) {
+Value call(llvm::StringRef name, llvm::ArrayRef<Value> args, bool ctx = false) {
   return take(callThroughProgram(name, args, ctx));
 }
 
 /// The builtin's own message (the part after the VM's context prefix).
-std::string fail(llvm::StringRef name, llvm::ArrayRef<Value> args,
-                 bool ctx = false) {
+std::string fail(llvm::StringRef name, llvm::ArrayRef<Value> args, bool ctx = false) {
   std::string msg = errorOf(callThroughProgram(name, args, ctx));
-  std::string prefix =
-      "in function 'f' at instruction 0 (call " + name.str() + "): ";
+  std::string prefix = "in function 'f' at instruction 0 (call " + name.str() + "): ";
   if (msg.rfind(prefix, 0) == 0)
     return msg.substr(prefix.size());
   return msg;
@@ -34,8 +31,8 @@ Value heap(std::vector<int64_t> slots) {
 } // namespace
 
 TEST(Builtins, AllocStorageAndTensor) {
-  Value s = call("vm.builtin.alloc_storage",
-                 {Value::shape({64}), i(0), dt(kF32), str("global")}, true);
+  Value s =
+      call("vm.builtin.alloc_storage", {Value::shape({64}), i(0), dt(kF32), str("global")}, true);
   auto *storage = s.as<StorageObj>();
   ASSERT_TRUE(storage);
   EXPECT_EQ(storage->bytes(), 64u);
@@ -44,8 +41,7 @@ TEST(Builtins, AllocStorageAndTensor) {
   EXPECT_EQ(t.as<TensorObj>()->bytes(), static_cast<char *>(storage->data()) + 16);
   EXPECT_EQ(t.str(), "tensor<float32[2, 3], cpu:0>");
   // Host (-1) is the last device; without a scope argument too.
-  EXPECT_TRUE(call("vm.builtin.alloc_storage", {i(8), i(-1), dt(kF32)}, true)
-                  .as<StorageObj>());
+  EXPECT_TRUE(call("vm.builtin.alloc_storage", {i(8), i(-1), dt(kF32)}, true).as<StorageObj>());
 
   EXPECT_EQ(fail("vm.builtin.alloc_tensor", {s, i(48), Value::shape({2, 3}), dt(kF32)}),
             "vm.builtin.alloc_tensor: tensor of 24 bytes at offset 48 does not "
@@ -53,8 +49,7 @@ TEST(Builtins, AllocStorageAndTensor) {
   EXPECT_EQ(fail("vm.builtin.alloc_storage", {i(8), i(3), dt(kF32)}, true),
             "vm.builtin.alloc_storage: device index 3 is out of range (1 "
             "devices)");
-  EXPECT_EQ(fail("vm.builtin.alloc_storage", {i(8), i(0), dt(kF32), str("shared")},
-                 true),
+  EXPECT_EQ(fail("vm.builtin.alloc_storage", {i(8), i(0), dt(kF32), str("shared")}, true),
             "vm.builtin.alloc_storage: memory scope 'shared' is not supported");
   EXPECT_EQ(fail("vm.builtin.alloc_storage", {i(8), i(0), dt(kF32)}),
             "vm.builtin.alloc_storage: expects 4 to 5 arguments but got 3");
@@ -83,19 +78,14 @@ TEST(Builtins, NullCopyTuple) {
   EXPECT_EQ(fail("vm.builtin.tuple_getitem", {t, i(2)}),
             "vm.builtin.tuple_getitem: index 2 is out of range for a tuple of "
             "2 fields");
-  EXPECT_EQ(fail("vm.builtin.copy", {}),
-            "vm.builtin.copy: expects 1 arguments but got 0");
+  EXPECT_EQ(fail("vm.builtin.copy", {}), "vm.builtin.copy: expects 1 arguments but got 0");
 }
 
 TEST(Builtins, ReadIfCond) {
   EXPECT_TRUE(call("vm.builtin.read_if_cond", {i(3)}).getBool());
   EXPECT_FALSE(call("vm.builtin.read_if_cond", {Value::boolean(false)}).getBool());
-  EXPECT_TRUE(call("vm.builtin.read_if_cond",
-                   {hostTensor<uint8_t>({}, kBool, {1})})
-                  .getBool());
-  EXPECT_FALSE(call("vm.builtin.read_if_cond",
-                    {hostTensor<int32_t>({1}, kI32, {0})})
-                   .getBool());
+  EXPECT_TRUE(call("vm.builtin.read_if_cond", {hostTensor<uint8_t>({}, kBool, {1})}).getBool());
+  EXPECT_FALSE(call("vm.builtin.read_if_cond", {hostTensor<int32_t>({1}, kI32, {0})}).getBool());
   EXPECT_EQ(fail("vm.builtin.read_if_cond", {f32Tensor({1}, {1})}),
             "vm.builtin.read_if_cond: expected an int, uint or bool tensor but "
             "got float32");
@@ -111,11 +101,9 @@ TEST(Builtins, MatchShapeStoresAndAsserts) {
   call("vm.builtin.match_shape", {x, h, i(2), i(0), i(4), i(1), i(1), str("")});
   EXPECT_EQ(tensorData<int64_t>(h), (std::vector<int64_t>{0, 5}));
   // Assert-equal-to-load against slot 1, no-op on dim 0.
-  call("vm.builtin.match_shape",
-       {Value::shape({9, 5}), h, i(2), i(2), i(0), i(3), i(1), str("")});
-  EXPECT_EQ(fail("vm.builtin.match_shape",
-                 {Value::shape({9, 6}), h, i(2), i(2), i(0), i(3), i(1),
-                  str("ErrorContext(fn=main)")}),
+  call("vm.builtin.match_shape", {Value::shape({9, 5}), h, i(2), i(2), i(0), i(3), i(1), str("")});
+  EXPECT_EQ(fail("vm.builtin.match_shape", {Value::shape({9, 6}), h, i(2), i(2), i(0), i(3), i(1),
+                                            str("ErrorContext(fn=main)")}),
             "vm.builtin.match_shape: ErrorContext(fn=main) match_cast error: "
             "shape[1] is 6 but must be 5 (heap slot 1)");
   EXPECT_EQ(fail("vm.builtin.match_shape", {x, h, i(2), i(0), i(3), i(2), i(0), str("")}),
@@ -142,8 +130,7 @@ TEST(Builtins, MatchAndMakePrimValue) {
 
 TEST(Builtins, MakeShape) {
   Value h = heap({7, 8});
-  EXPECT_EQ(call("vm.builtin.make_shape", {h, i(3), i(0), i(2), i(1), i(1), i(1), i(0)})
-                .str(),
+  EXPECT_EQ(call("vm.builtin.make_shape", {h, i(3), i(0), i(2), i(1), i(1), i(1), i(0)}).str(),
             "shape[2, 8, 7]");
   EXPECT_EQ(fail("vm.builtin.make_shape", {h, i(1), i(5), i(0)}),
             "vm.builtin.make_shape: unknown make_shape code 5");
@@ -182,8 +169,7 @@ TEST(Builtins, CheckShapePrimTupleFuncInfo) {
   EXPECT_EQ(fail("vm.builtin.check_tuple_info", {Value::tuple({}), i(1), str("")}),
             "vm.builtin.check_tuple_info: ValueError: expect a Tuple with 1 "
             "elements but got 0");
-  call("vm.builtin.check_func_info",
-       {Value::object(makeRef<ClosureObj>(0, llvm::None)), str("")});
+  call("vm.builtin.check_func_info", {Value::object(makeRef<ClosureObj>(0, llvm::None)), str("")});
   EXPECT_EQ(fail("vm.builtin.check_func_info", {i(3), str("")}),
             "vm.builtin.check_func_info: TypeError: expect a Function but got 3");
 }
@@ -192,8 +178,7 @@ namespace {
 
 /// main(x) calls a builtin with f[add3] as the callee; add3(a, b, c) makes
 /// the tuple (a, b, c).
-std::shared_ptr<const Executable>
-closureProgram(void (*emit)(ExecBuilder &, Arg add3)) {
+std::shared_ptr<const Executable> closureProgram(void (*emit)(ExecBuilder &, Arg add3)) {
   ExecBuilder b;
   b.beginFunction("main", {"x"});
   emit(b, b.functionArg("add3"));
@@ -212,8 +197,7 @@ TEST(Builtins, MakeAndInvokeClosureBindLastArgs) {
     b.emitCall("vm.builtin.make_closure", {add3, Arg::imm(3)}, 1);
     b.emitCall("vm.builtin.make_closure", {Arg::reg(1), Arg::imm(2)}, 2);
     b.emitCall("vm.builtin.check_func_info", {Arg::reg(2), Arg()});
-    b.emitCall("vm.builtin.invoke_closure",
-               {Arg::reg(kVMRegister), Arg::reg(2), Arg::reg(0)}, 3);
+    b.emitCall("vm.builtin.invoke_closure", {Arg::reg(kVMRegister), Arg::reg(2), Arg::reg(0)}, 3);
     b.emitRet(3);
   });
   auto vm = makeVM(exe);
@@ -222,8 +206,7 @@ TEST(Builtins, MakeAndInvokeClosureBindLastArgs) {
 
 TEST(Builtins, InvokeClosureErrors) {
   auto exe = closureProgram([](ExecBuilder &b, Arg add3) {
-    b.emitCall("vm.builtin.invoke_closure",
-               {Arg::reg(kVMRegister), add3, Arg::reg(0)}, 1);
+    b.emitCall("vm.builtin.invoke_closure", {Arg::reg(kVMRegister), add3, Arg::reg(0)}, 1);
     b.emitRet(1);
   });
   EXPECT_EQ(errorOf(makeVM(exe)->invoke("main", {i(1)})),
@@ -252,11 +235,9 @@ TEST(Builtins, ReshapeShapeOfTensorToShape) {
             "vm.builtin.reshape: cannot reshape a tensor of 6 elements to 4 "
             "elements");
   EXPECT_EQ(call("vm.builtin.shape_of", {x}).str(), "shape[2, 3]");
-  EXPECT_EQ(call("vm.builtin.tensor_to_shape", {hostTensor<int64_t>({2}, kI64, {7, 9})})
-                .str(),
+  EXPECT_EQ(call("vm.builtin.tensor_to_shape", {hostTensor<int64_t>({2}, kI64, {7, 9})}).str(),
             "shape[7, 9]");
-  EXPECT_EQ(call("vm.builtin.tensor_to_shape", {hostTensor<int32_t>({1}, kI32, {4})})
-                .str(),
+  EXPECT_EQ(call("vm.builtin.tensor_to_shape", {hostTensor<int32_t>({1}, kI32, {4})}).str(),
             "shape[4]");
   EXPECT_EQ(fail("vm.builtin.tensor_to_shape", {x}),
             "vm.builtin.tensor_to_shape: expected a compact one-dim int32 or "
@@ -275,8 +256,7 @@ TEST(Builtins, ToDeviceCopies) {
 
 TEST(Builtins, Assert) {
   EXPECT_TRUE(call("vm.builtin.assert", {Value::boolean(true), str("never")}).isNone());
-  EXPECT_EQ(fail("vm.builtin.assert",
-                 {Value::boolean(false), str("n={} {{literal}}"), i(4)}),
+  EXPECT_EQ(fail("vm.builtin.assert", {Value::boolean(false), str("n={} {{literal}}"), i(4)}),
             "vm.builtin.assert: n=4 {literal}");
   EXPECT_EQ(fail("vm.builtin.assert", {hostTensor<uint8_t>({}, kBool, {0}), str("t")}),
             "vm.builtin.assert: t");

@@ -14,17 +14,15 @@ namespace {
 /// every kind of constant, a parameter table and a kernel source.
 std::unique_ptr<Executable> smallExecutable() {
   ExecBuilder b;
-  std::vector<ParamInfo> params = {ParamInfo::tensor(
-      "x", kF32, {DimInfo::sym("n"), DimInfo::fixed(2), DimInfo::any()})};
+  std::vector<ParamInfo> params = {
+      ParamInfo::tensor("x", kF32, {DimInfo::sym("n"), DimInfo::fixed(2), DimInfo::any()})};
   b.beginFunction("main", {"x"}, params);
   b.emitCall("vm.builtin.copy", {Arg::reg(0)}, 10);
   Arg c = b.convertConstant(f32Tensor({2}, {1.5f, -2}));
   b.emitCall("vm.builtin.make_tuple",
              {Arg::reg(10), c, b.convertConstant(Value::integer(3)),
-              b.convertConstant(Value::shape({4, 5})),
-              b.convertConstant(Value::string("s")),
-              b.convertConstant(Value::dataType(kBool)),
-              b.convertConstant(Value::real(0.25)),
+              b.convertConstant(Value::shape({4, 5})), b.convertConstant(Value::string("s")),
+              b.convertConstant(Value::dataType(kBool)), b.convertConstant(Value::real(0.25)),
               b.convertConstant(Value::integer(int64_t(1) << 60))},
              11);
   b.emitRet(11);
@@ -61,8 +59,7 @@ TEST(ExecBuilder, ConstantsAreDeduplicatedAndSmallIntsImmediate) {
   int64_t d = b.addConstant(f32Tensor({2}, {1, 3}));
   EXPECT_EQ(a, c);
   EXPECT_NE(a, d);
-  EXPECT_EQ(b.convertConstant(Value::integer(int64_t(1) << 60)).kind(),
-            ArgKind::ConstIdx);
+  EXPECT_EQ(b.convertConstant(Value::integer(int64_t(1) << 60)).kind(), ArgKind::ConstIdx);
 }
 
 TEST(ExecBuilder, FunctionTableIsInOrderOfFirstMention) {
@@ -91,9 +88,8 @@ TEST(ExecBuilder, RejectsReadBeforeWrite) {
   b.emitCall("vm.builtin.copy", {Arg::reg(7)}, 8);
   b.emitRet(8);
   b.endFunction();
-  EXPECT_EQ(errorOf(b.finish()),
-            "function 'main' instruction 0: register %7 is read before it is "
-            "written");
+  EXPECT_EQ(errorOf(b.finish()), "function 'main' instruction 0: register %7 is read before it is "
+                                 "written");
 }
 
 TEST(ExecBuilder, RejectsUndefinedAndDuplicateFunctions) {
@@ -103,8 +99,7 @@ TEST(ExecBuilder, RejectsUndefinedAndDuplicateFunctions) {
     b.emitCall(b.functionArg("missing").value(), {}, 0);
     b.emitRet(0);
     b.endFunction();
-    EXPECT_EQ(errorOf(b.finish()),
-              "VM function 'missing' is declared but never defined");
+    EXPECT_EQ(errorOf(b.finish()), "VM function 'missing' is declared but never defined");
   }
   {
     ExecBuilder b;
@@ -118,8 +113,7 @@ TEST(ExecBuilder, RejectsUndefinedAndDuplicateFunctions) {
     ExecBuilder b;
     b.declareFunction("f", FuncKind::Packed);
     b.declareFunction("f", FuncKind::VM);
-    EXPECT_EQ(errorOf(b.finish()),
-              "function 'f' is declared with two different kinds");
+    EXPECT_EQ(errorOf(b.finish()), "function 'f' is declared with two different kinds");
   }
 }
 
@@ -159,9 +153,7 @@ TEST(ExecBuilder, RejectsBadIndicesAndJumps) {
             }),
             "function 'main' instruction 0: jump target 5 is outside the "
             "function [0, 2)");
-  EXPECT_EQ(build([](ExecBuilder &b) {
-              b.emitCall("vm.builtin.copy", {Arg::reg(0)}, 1);
-            }),
+  EXPECT_EQ(build([](ExecBuilder &b) { b.emitCall("vm.builtin.copy", {Arg::reg(0)}, 1); }),
             "function 'main' instruction 0: jump target 1 is outside the "
             "function [0, 1)");
 }
@@ -175,8 +167,7 @@ TEST(Serialize, RoundTripKeepsEverything) {
   EXPECT_EQ(loaded->asText(), exe->asText());
   ASSERT_EQ(loaded->constants.size(), exe->constants.size());
   for (size_t i = 0; i < exe->constants.size(); ++i)
-    EXPECT_TRUE(structurallyEqual(loaded->constants[i], exe->constants[i]))
-        << i;
+    EXPECT_TRUE(structurallyEqual(loaded->constants[i], exe->constants[i])) << i;
   const ParamInfo &p = loaded->functions[0].params.at(0);
   EXPECT_EQ(p.name, "x");
   EXPECT_EQ(p.dims[0].symbol, "n");
@@ -187,9 +178,8 @@ TEST(Serialize, RoundTripKeepsEverything) {
 TEST(Serialize, EveryDTypeRoundTrips) {
   ExecBuilder b;
   std::vector<Arg> args;
-  for (const char *name : {"bool", "int8", "int16", "int32", "int64", "uint8",
-                           "uint16", "uint32", "uint64", "float16", "bfloat16",
-                           "float32", "float64"}) {
+  for (const char *name : {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                           "uint64", "float16", "bfloat16", "float32", "float64"}) {
     DLDataType dt = take(parseDType(name));
     auto t = take(TensorObj::emptyHost({3}, dt));
     for (uint64_t i = 0; i < t->byteSize(); ++i)
@@ -217,16 +207,15 @@ TEST(Serialize, FileRoundTrip) {
   ASSERT_TRUE(loaded);
   EXPECT_EQ(loaded->asText(), exe->asText());
   llvm::sys::fs::remove(path);
-  EXPECT_EQ(errorOf(loadFromFile("/nonexistent/x.gexe")).rfind(
-                "cannot read '/nonexistent/x.gexe'", 0),
-            0u);
+  EXPECT_EQ(
+      errorOf(loadFromFile("/nonexistent/x.gexe")).rfind("cannot read '/nonexistent/x.gexe'", 0),
+      0u);
 }
 
 TEST(Loader, RejectsBadMagic) {
   std::string bytes = saveToBytes(*smallExecutable());
   bytes[0] = 'X';
-  EXPECT_EQ(loadError(bytes),
-            "invalid executable: bad magic (not a graft VM executable)");
+  EXPECT_EQ(loadError(bytes), "invalid executable: bad magic (not a graft VM executable)");
 }
 
 TEST(Loader, RejectsWrongVersion) {
@@ -302,8 +291,7 @@ std::string rawExecutable(std::vector<ExecWord> code, int64_t registers = 2,
 TEST(Loader, RejectsOutOfRangeIndices) {
   auto C = static_cast<ExecWord>(Opcode::Call);
   auto R = static_cast<ExecWord>(Opcode::Ret);
-  EXPECT_EQ(loadError(rawExecutable({C, 1, 1, 1, Arg::constIdx(4).word(), R, 1},
-                                    2, 1)),
+  EXPECT_EQ(loadError(rawExecutable({C, 1, 1, 1, Arg::constIdx(4).word(), R, 1}, 2, 1)),
             "invalid executable: function 'main' instruction 0: constant "
             "index 4 is out of range (1 constants)");
   EXPECT_EQ(loadError(rawExecutable({C, 1, 7, 1, Arg::reg(0).word(), R, 1})),
@@ -352,24 +340,18 @@ TEST(Loader, RejectsTrailingBytesAndUnknownFlags) {
   std::string extra = bytes + "xx";
   llvm::support::endian::write64le(&extra[16], extra.size() - kExecHeaderBytes);
   fixChecksum(extra);
-  EXPECT_EQ(loadError(extra),
-            "invalid executable: 2 unexpected bytes after the last section");
+  EXPECT_EQ(loadError(extra), "invalid executable: 2 unexpected bytes after the last section");
   llvm::support::endian::write32le(&bytes[12], 1);
   EXPECT_EQ(loadError(bytes), "invalid executable: unknown header flags 0x1");
 }
 
 TEST(Executable, DumpIsReadable) {
   std::string text = smallExecutable()->asText();
-  EXPECT_NE(text.find("function @0 main(x) registers=3 instructions=[0, 3)"),
-            std::string::npos)
+  EXPECT_NE(text.find("function @0 main(x) registers=3 instructions=[0, 3)"), std::string::npos)
       << text;
-  EXPECT_NE(text.find("param x: tensor float32 [n, 2, ?] cpu:0"),
-            std::string::npos)
-      << text;
-  EXPECT_NE(text.find("call vm.builtin.copy in: %0 dst: %1"), std::string::npos)
-      << text;
-  EXPECT_NE(text.find("call vm.builtin.make_tuple in: %1, c[0], i3, c[1]"),
-            std::string::npos)
+  EXPECT_NE(text.find("param x: tensor float32 [n, 2, ?] cpu:0"), std::string::npos) << text;
+  EXPECT_NE(text.find("call vm.builtin.copy in: %0 dst: %1"), std::string::npos) << text;
+  EXPECT_NE(text.find("call vm.builtin.make_tuple in: %1, c[0], i3, c[1]"), std::string::npos)
       << text;
   EXPECT_NE(text.find("ret %2"), std::string::npos);
   EXPECT_NE(text.find("c[0] = tensor<float32[2], cpu:0>"), std::string::npos);
@@ -378,8 +360,7 @@ TEST(Executable, DumpIsReadable) {
 
 TEST(Loader, RejectsUnknownDeviceType) {
   ExecBuilder b;
-  b.beginFunction("main", {"x"},
-                  {ParamInfo::tensor("x", kF32, {}, DLDevice{kDLCUDA, 7})});
+  b.beginFunction("main", {"x"}, {ParamInfo::tensor("x", kF32, {}, DLDevice{kDLCUDA, 7})});
   b.emitRet(0);
   b.endFunction();
   std::string bytes = saveToBytes(*take(b.finish()));
@@ -390,13 +371,10 @@ TEST(Loader, RejectsUnknownDeviceType) {
   bytes[at + 5] = 99;
   fixChecksum(bytes);
   std::string msg = loadError(bytes);
-  EXPECT_NE(msg.find("parameter 'x' has unknown device type 99"),
-            std::string::npos)
-      << msg;
+  EXPECT_NE(msg.find("parameter 'x' has unknown device type 99"), std::string::npos) << msg;
   bytes[at + 5] = 2;
   bytes[at] = 0x13;
   fixChecksum(bytes);
   msg = loadError(bytes);
-  EXPECT_NE(msg.find("parameter 'x' has unknown flags 0x13"), std::string::npos)
-      << msg;
+  EXPECT_NE(msg.find("parameter 'x' has unknown flags 0x13"), std::string::npos) << msg;
 }

@@ -70,8 +70,8 @@ TEST(Npy, BigEndianAndVersion2AndBf16) {
 }
 
 TEST(Npy, WriterMatchesNumpyBytes) {
-  for (const char *name : {"f4_2x3.npy", "b1_4.npy", "i8_scalar.npy", "f2_3.npy",
-                           "f8_0x2.npy", "bf16_2.npy"}) {
+  for (const char *name :
+       {"f4_2x3.npy", "b1_4.npy", "i8_scalar.npy", "f2_3.npy", "f8_0x2.npy", "bf16_2.npy"}) {
     auto file = llvm::MemoryBuffer::getFile(fixture(name));
     ASSERT_TRUE(bool(file));
     NpyArray a = read(name);
@@ -83,10 +83,16 @@ TEST(Npy, WriterMatchesNumpyBytes) {
 }
 
 TEST(Npy, RoundTripsEveryDtypeAndStrides) {
-  DLDataType types[] = {{graft::kernels::kGraftDLBool, 8, 1}, {kDLInt, 8, 1},
-                        {kDLInt, 16, 1}, {kDLInt, 32, 1}, {kDLInt, 64, 1},
-                        {kDLUInt, 8, 1}, {kDLFloat, 16, 1}, {kDLFloat, 32, 1},
-                        {kDLFloat, 64, 1}, {kDLBfloat, 16, 1}};
+  DLDataType types[] = {{graft::kernels::kGraftDLBool, 8, 1},
+                        {kDLInt, 8, 1},
+                        {kDLInt, 16, 1},
+                        {kDLInt, 32, 1},
+                        {kDLInt, 64, 1},
+                        {kDLUInt, 8, 1},
+                        {kDLFloat, 16, 1},
+                        {kDLFloat, 32, 1},
+                        {kDLFloat, 64, 1},
+                        {kDLBfloat, 16, 1}};
   for (DLDataType type : types) {
     size_t es = type.bits / 8;
     std::vector<uint8_t> buf(6 * es);
@@ -103,8 +109,7 @@ TEST(Npy, RoundTripsEveryDtypeAndStrides) {
     EXPECT_EQ(back->dtype.code, type.code);
     for (int64_t r = 0; r < 3; ++r)
       for (int64_t c = 0; c < 2; ++c)
-        EXPECT_EQ(0, std::memcmp(&back->data[(r * 2 + c) * es],
-                                 &buf[(c * 3 + r) * es], es));
+        EXPECT_EQ(0, std::memcmp(&back->data[(r * 2 + c) * es], &buf[(c * 3 + r) * es], es));
   }
 }
 

@@ -17,8 +17,7 @@ int workspaceSeen = 0;
 /// out = a + alpha * b over float32; asks for 16 bytes of workspace.
 llvm::Error axpy(const KernelArgs &args) {
   if (args.workspace.bytes < 16 || !args.workspace.data)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "needs 16 bytes of workspace");
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "needs 16 bytes of workspace");
   ++workspaceSeen;
   double alpha = std::get<double>(args.attrs[0]);
   const DLTensor *a = args.inputs[0], *b = args.inputs[1];
@@ -27,8 +26,7 @@ llvm::Error axpy(const KernelArgs &args) {
   for (int i = 0; i < a->ndim; ++i)
     n *= a->shape[i];
   if (b->ndim != a->ndim || out->ndim != a->ndim)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "rank mismatch");
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "rank mismatch");
   auto *pa = static_cast<const float *>(a->data);
   auto *pb = static_cast<const float *>(b->data);
   auto *po = static_cast<float *>(out->data);
@@ -80,8 +78,7 @@ Value f32Shape(std::initializer_list<int64_t> dims) { return Value::shape(dims);
 std::unique_ptr<Executable> endToEndProgram() {
   registerTestKernels();
   ExecBuilder b;
-  std::vector<ParamInfo> params = {
-      ParamInfo::tensor("x", kF32, {DimInfo::fixed(4)}), ParamInfo()};
+  std::vector<ParamInfo> params = {ParamInfo::tensor("x", kF32, {DimInfo::fixed(4)}), ParamInfo()};
   params[1].name = "flag";
   params[1].kind = ParamKind::Bool;
   b.beginFunction("main", {"x", "flag"}, params);
@@ -89,28 +86,24 @@ std::unique_ptr<Executable> endToEndProgram() {
   Arg shape4 = b.convertConstant(f32Shape({4}));
   Arg one = b.convertConstant(Value::real(1.0));
   b.emitCall("vm.builtin.alloc_storage",
-             {Arg::reg(kVMRegister), b.convertConstant(f32Shape({32})),
-              Arg::imm(0), f32, b.convertConstant(Value::string("global"))},
+             {Arg::reg(kVMRegister), b.convertConstant(f32Shape({32})), Arg::imm(0), f32,
+              b.convertConstant(Value::string("global"))},
              2);
   b.emitCall("vm.builtin.alloc_tensor", {Arg::reg(2), Arg::imm(0), shape4, f32}, 3);
   b.emitCall("vm.builtin.alloc_tensor", {Arg::reg(2), Arg::imm(16), shape4, f32}, 4);
   b.emitCall("test.vm.axpy",
-             {Arg::reg(0), b.convertConstant(f32Tensor({4}, {1, 1, 1, 1})), one,
-              Arg::reg(3)});
+             {Arg::reg(0), b.convertConstant(f32Tensor({4}, {1, 1, 1, 1})), one, Arg::reg(3)});
   b.emitCall("vm.builtin.read_if_cond", {Arg::reg(1)}, 5);
   b.emitIf(5, 4);
   b.emitCall("vm.builtin.make_closure",
-             {b.functionArg("addInto"),
-              b.convertConstant(f32Tensor({4}, {10, 10, 10, 10}))},
-             6);
+             {b.functionArg("addInto"), b.convertConstant(f32Tensor({4}, {10, 10, 10, 10}))}, 6);
   b.emitCall("vm.builtin.invoke_closure",
              {Arg::reg(kVMRegister), Arg::reg(6), Arg::reg(3), Arg::reg(4)}, 7);
   b.emitGoto(3);
   b.emitCall("test.vm.axpy", {Arg::reg(3), Arg::reg(3), one, Arg::reg(4)});
   b.emitCall("vm.builtin.copy", {Arg::reg(4)}, 7);
   b.emitCall("vm.builtin.shape_of", {Arg::reg(7)}, 8);
-  b.emitCall("vm.builtin.make_tuple",
-             {Arg::reg(3), Arg::reg(7), Arg::reg(8), Arg::imm(7)}, 9);
+  b.emitCall("vm.builtin.make_tuple", {Arg::reg(3), Arg::reg(7), Arg::reg(8), Arg::imm(7)}, 9);
   b.emitRet(9);
   b.endFunction();
 
@@ -122,8 +115,7 @@ std::unique_ptr<Executable> endToEndProgram() {
 }
 
 /// Runs main(x, flag) and flattens the result for comparison.
-std::vector<float> runEndToEnd(std::shared_ptr<const Executable> exe,
-                               bool flag) {
+std::vector<float> runEndToEnd(std::shared_ptr<const Executable> exe, bool flag) {
   auto vm = makeVM(std::move(exe));
   if (!vm)
     return {};
@@ -153,8 +145,7 @@ TEST(EndToEnd, RunsSavesLoadsAndRunsAgain) {
   EXPECT_EQ(runEndToEnd(exe, true), trueBranch);
   EXPECT_EQ(runEndToEnd(exe, false), falseBranch);
 
-  std::shared_ptr<const Executable> fromBytes =
-      take(loadFromBytes(saveToBytes(*exe)));
+  std::shared_ptr<const Executable> fromBytes = take(loadFromBytes(saveToBytes(*exe)));
   ASSERT_TRUE(fromBytes);
   EXPECT_EQ(runEndToEnd(fromBytes, true), trueBranch);
   EXPECT_EQ(runEndToEnd(fromBytes, false), falseBranch);
@@ -223,8 +214,7 @@ TEST(Interpreter, CallsBetweenVMFunctionsAndRecursionLimit) {
                       0),
             0u)
       << msg.substr(0, 300);
-  EXPECT_NE(msg.find("call depth limit 512 exceeded calling function 'loop'"),
-            std::string::npos);
+  EXPECT_NE(msg.find("call depth limit 512 exceeded calling function 'loop'"), std::string::npos);
   // The VM is usable after the failure.
   EXPECT_EQ(take(vm->invoke("main", {Value::integer(1)})).getInt(), 1);
 }
@@ -238,8 +228,8 @@ TEST(Interpreter, ErrorsNameFunctionAndInstruction) {
   b.beginFunction("inner", {});
   b.emitCall("vm.builtin.copy", {Arg::imm(1)}, 0);
   b.emitCall("vm.builtin.assert",
-             {Arg::imm(0), b.convertConstant(Value::string("x={} y={}")),
-              Arg::imm(3), b.convertConstant(Value::string("s"))},
+             {Arg::imm(0), b.convertConstant(Value::string("x={} y={}")), Arg::imm(3),
+              b.convertConstant(Value::string("s"))},
              kVoidRegister);
   b.emitRet(0);
   b.endFunction();
@@ -268,15 +258,15 @@ TEST(Interpreter, KillReleasesTheRegister) {
   // alloc a tensor, kill it (null_value into its register), return none.
   ExecBuilder b;
   b.beginFunction("f", {});
-  b.emitCall("vm.builtin.alloc_storage",
-             {Arg::reg(kVMRegister), Arg::imm(256), Arg::imm(0),
-              b.convertConstant(Value::dataType(kF32))},
-             0);
+  b.emitCall(
+      "vm.builtin.alloc_storage",
+      {Arg::reg(kVMRegister), Arg::imm(256), Arg::imm(0), b.convertConstant(Value::dataType(kF32))},
+      0);
   b.emitCall("vm.builtin.null_value", {}, 0);
-  b.emitCall("vm.builtin.alloc_storage",
-             {Arg::reg(kVMRegister), Arg::imm(256), Arg::imm(0),
-              b.convertConstant(Value::dataType(kF32))},
-             1);
+  b.emitCall(
+      "vm.builtin.alloc_storage",
+      {Arg::reg(kVMRegister), Arg::imm(256), Arg::imm(0), b.convertConstant(Value::dataType(kF32))},
+      1);
   b.emitRet(1);
   b.endFunction();
   auto vm = makeVM(finish(b));
@@ -300,12 +290,11 @@ TEST(Interpreter, UnknownPackedFunctionFailsAtCreate) {
 
 TEST(Interpreter, UserRegisteredPackedFunction) {
   PackedRegistry::global().add(
-      "test.vm.twice", [](VirtualMachine &, const void *,
-                          llvm::ArrayRef<Value> args) -> llvm::Expected<Value> {
+      "test.vm.twice",
+      [](VirtualMachine &, const void *, llvm::ArrayRef<Value> args) -> llvm::Expected<Value> {
         return Value::integer(2 * args[0].getInt());
       });
-  EXPECT_EQ(take(callThroughProgram("test.vm.twice", {Value::integer(21)})).getInt(),
-            42);
+  EXPECT_EQ(take(callThroughProgram("test.vm.twice", {Value::integer(21)})).getInt(), 42);
 }
 
 // Input checks -----------------------------------------------------------------
@@ -335,43 +324,34 @@ Value zeros(std::initializer_list<int64_t> shape, DLDataType dt = kF32) {
 
 TEST(InputCheck, AcceptsConsistentInputs) {
   auto vm = checkedVM();
-  EXPECT_TRUE(bool(vm->invoke("main", {zeros({2, 3}), zeros({2}),
-                                       Value::shape({9, 2})})));
+  EXPECT_TRUE(bool(vm->invoke("main", {zeros({2, 3}), zeros({2}), Value::shape({9, 2})})));
 }
 
 TEST(InputCheck, MessagesNameParameterDimAndSizes) {
   auto vm = checkedVM();
-  EXPECT_EQ(errorOf(vm->invoke("main", {zeros({2, 3}), zeros({5}),
-                                        Value::shape({9, 2})})),
+  EXPECT_EQ(errorOf(vm->invoke("main", {zeros({2, 3}), zeros({5}), Value::shape({9, 2})})),
             "function 'main' parameter 'y' dim 0: symbolic dim 'n' is 5 here "
             "but 2 in parameter 'x' dim 0");
-  EXPECT_EQ(errorOf(vm->invoke("main", {zeros({2, 4}), zeros({2}),
-                                        Value::shape({9, 2})})),
+  EXPECT_EQ(errorOf(vm->invoke("main", {zeros({2, 4}), zeros({2}), Value::shape({9, 2})})),
             "function 'main' parameter 'x' dim 1: expected size 3 but got 4");
-  EXPECT_EQ(errorOf(vm->invoke("main", {zeros({2, 3}, kI32), zeros({2}),
-                                        Value::shape({9, 2})})),
+  EXPECT_EQ(errorOf(vm->invoke("main", {zeros({2, 3}, kI32), zeros({2}), Value::shape({9, 2})})),
             "function 'main' parameter 'x': expected dtype float32 but got "
             "int32");
-  EXPECT_EQ(errorOf(vm->invoke("main", {zeros({2}), zeros({2}),
-                                        Value::shape({9, 2})})),
+  EXPECT_EQ(errorOf(vm->invoke("main", {zeros({2}), zeros({2}), Value::shape({9, 2})})),
             "function 'main' parameter 'x': expected 2 dims but got 1");
-  EXPECT_EQ(errorOf(vm->invoke("main", {zeros({2, 3}), zeros({2}),
-                                        Value::shape({9, 7})})),
+  EXPECT_EQ(errorOf(vm->invoke("main", {zeros({2, 3}), zeros({2}), Value::shape({9, 7})})),
             "function 'main' parameter 's' dim 1: symbolic dim 'n' is 7 here "
             "but 2 in parameter 'x' dim 0");
-  EXPECT_EQ(errorOf(vm->invoke("main", {zeros({2, 3}), Value::integer(1),
-                                        Value::shape({9, 2})})),
+  EXPECT_EQ(errorOf(vm->invoke("main", {zeros({2, 3}), Value::integer(1), Value::shape({9, 2})})),
             "function 'main' parameter 'y': expected tensor but got 1");
   EXPECT_EQ(errorOf(vm->invoke("main", {zeros({2, 3})})),
             "function 'main' expects 3 arguments but got 1");
-  EXPECT_EQ(errorOf(vm->invoke("nope", {})),
-            "no function named 'nope' in the executable");
+  EXPECT_EQ(errorOf(vm->invoke("nope", {})), "no function named 'nope' in the executable");
 }
 
 TEST(InputCheck, DeviceMismatch) {
   ExecBuilder b;
-  b.beginFunction("main", {"x"},
-                  {ParamInfo::tensor("x", kF32, {}, DLDevice{kDLCUDA, 0})});
+  b.beginFunction("main", {"x"}, {ParamInfo::tensor("x", kF32, {}, DLDevice{kDLCUDA, 0})});
   b.emitRet(0);
   b.endFunction();
   auto vm = makeVM(finish(b));
@@ -386,8 +366,7 @@ TEST(KernelBridge, PassesInputsAttrsOutputsAndWorkspace) {
   registerTestKernels();
   Value out = zeros({2});
   ASSERT_TRUE(bool(callThroughProgram(
-      "test.vm.axpy",
-      {f32Tensor({2}, {1, 2}), f32Tensor({2}, {3, 4}), Value::real(0.5), out})));
+      "test.vm.axpy", {f32Tensor({2}, {1, 2}), f32Tensor({2}, {3, 4}), Value::real(0.5), out})));
   EXPECT_EQ(tensorData<float>(out), (std::vector<float>{2.5f, 4}));
 }
 
@@ -395,32 +374,27 @@ TEST(KernelBridge, VariadicInputs) {
   registerTestKernels();
   Value out = zeros({1});
   ASSERT_TRUE(bool(callThroughProgram(
-      "test.vm.sum_all", {f32Tensor({1}, {1}), f32Tensor({1}, {2}),
-                          f32Tensor({1}, {4}), out})));
+      "test.vm.sum_all", {f32Tensor({1}, {1}), f32Tensor({1}, {2}), f32Tensor({1}, {4}), out})));
   EXPECT_EQ(tensorData<float>(out), (std::vector<float>{7}));
 }
 
 TEST(KernelBridge, ArgumentErrors) {
   registerTestKernels();
-  EXPECT_EQ(errorOf(callThroughProgram("test.vm.axpy",
-                                       {zeros({2}), zeros({2}), Value::real(1)})),
+  EXPECT_EQ(errorOf(callThroughProgram("test.vm.axpy", {zeros({2}), zeros({2}), Value::real(1)})),
             "in function 'f' at instruction 0 (call test.vm.axpy): kernel "
             "test.vm.axpy: expects 2 inputs, 1 attributes and 1 outputs (4 "
             "arguments) but got 3");
-  EXPECT_EQ(errorOf(callThroughProgram("test.vm.axpy",
-                                       {zeros({2}), Value::integer(1),
-                                        Value::real(1), zeros({2})})),
+  EXPECT_EQ(errorOf(callThroughProgram(
+                "test.vm.axpy", {zeros({2}), Value::integer(1), Value::real(1), zeros({2})})),
             "in function 'f' at instruction 0 (call test.vm.axpy): kernel "
             "test.vm.axpy: input 1 (argument 1) must be a tensor but is 1");
+  EXPECT_EQ(
+      errorOf(callThroughProgram("test.vm.axpy", {zeros({2}), zeros({2}), zeros({1}), zeros({2})})),
+      "in function 'f' at instruction 0 (call test.vm.axpy): kernel "
+      "test.vm.axpy: attribute 'alpha': tensor<float32[1], cpu:0> cannot "
+      "be a kernel attribute");
   EXPECT_EQ(errorOf(callThroughProgram("test.vm.axpy",
-                                       {zeros({2}), zeros({2}), zeros({1}),
-                                        zeros({2})})),
-            "in function 'f' at instruction 0 (call test.vm.axpy): kernel "
-            "test.vm.axpy: attribute 'alpha': tensor<float32[1], cpu:0> cannot "
-            "be a kernel attribute");
-  EXPECT_EQ(errorOf(callThroughProgram("test.vm.axpy",
-                                       {zeros({2}), zeros({2, 1}),
-                                        Value::real(1), zeros({2})})),
+                                       {zeros({2}), zeros({2, 1}), Value::real(1), zeros({2})})),
             "in function 'f' at instruction 0 (call test.vm.axpy): kernel "
             "test.vm.axpy: rank mismatch");
 }
@@ -430,8 +404,7 @@ TEST(KernelBridge, AttrConversion) {
   EXPECT_EQ(take(toAttrValue(Value::integer(3))), AttrValue(int64_t(3)));
   EXPECT_EQ(take(toAttrValue(Value::boolean(true))), AttrValue(true));
   EXPECT_EQ(take(toAttrValue(Value::string("mean"))), AttrValue(std::string("mean")));
-  EXPECT_EQ(take(toAttrValue(Value::shape({1, 2}))),
-            AttrValue(std::vector<int64_t>{1, 2}));
+  EXPECT_EQ(take(toAttrValue(Value::shape({1, 2}))), AttrValue(std::vector<int64_t>{1, 2}));
   EXPECT_EQ(take(toAttrValue(Value::tuple({Value::integer(4)}))),
             AttrValue(std::vector<int64_t>{4}));
   EXPECT_EQ(take(toAttrValue(Value())), AttrValue());

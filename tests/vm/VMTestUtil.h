@@ -41,8 +41,7 @@ inline std::string errorOf(llvm::Error e) {
 
 /// A host tensor holding `data`.
 template <typename T>
-Value hostTensor(llvm::ArrayRef<int64_t> shape, DLDataType dtype,
-                 const std::vector<T> &data) {
+Value hostTensor(llvm::ArrayRef<int64_t> shape, DLDataType dtype, const std::vector<T> &data) {
   auto t = take(TensorObj::emptyHost(shape, dtype));
   EXPECT_EQ(t->byteSize(), data.size() * sizeof(T));
   if (!data.empty())
@@ -50,8 +49,7 @@ Value hostTensor(llvm::ArrayRef<int64_t> shape, DLDataType dtype,
   return Value::object(t);
 }
 
-inline Value f32Tensor(llvm::ArrayRef<int64_t> shape,
-                       const std::vector<float> &data) {
+inline Value f32Tensor(llvm::ArrayRef<int64_t> shape, const std::vector<float> &data) {
   return hostTensor(shape, kF32, data);
 }
 
@@ -66,20 +64,17 @@ template <typename T> std::vector<T> tensorData(const Value &v) {
   return out;
 }
 
-inline std::shared_ptr<const Executable>
-finish(ExecBuilder &b) {
+inline std::shared_ptr<const Executable> finish(ExecBuilder &b) {
   return std::shared_ptr<const Executable>(take(b.finish()));
 }
 
-inline std::unique_ptr<VirtualMachine>
-makeVM(std::shared_ptr<const Executable> exe) {
+inline std::unique_ptr<VirtualMachine> makeVM(std::shared_ptr<const Executable> exe) {
   return take(VirtualMachine::create(std::move(exe)));
 }
 
 /// Assembles `f(p0 .. p{n-1}) { %n = call name [(%vm,) %0 ..]; ret %n }`
 /// and runs it on `args`, so each builtin goes through real bytecode.
-inline llvm::Expected<Value> callThroughProgram(llvm::StringRef name,
-                                                llvm::ArrayRef<Value> args,
+inline llvm::Expected<Value> callThroughProgram(llvm::StringRef name, llvm::ArrayRef<Value> args,
                                                 bool withCtx = false) {
   ExecBuilder b;
   std::vector<std::string> params;

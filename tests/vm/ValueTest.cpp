@@ -56,8 +56,8 @@ TEST(DType, NamesAndBool) {
   EXPECT_EQ(dtypeStr(DLDataType{kDLUInt, 1, 1}), "bool");
   EXPECT_TRUE(dtypeEqual(DLDataType{kDLUInt, 1, 1}, kBool));
   EXPECT_EQ(dtypeStr(DLDataType{kDLBfloat, 16, 1}), "bfloat16");
-  for (const char *name : {"bool", "int8", "int16", "int32", "int64", "uint8",
-                           "float16", "bfloat16", "float32", "float64"}) {
+  for (const char *name : {"bool", "int8", "int16", "int32", "int64", "uint8", "float16",
+                           "bfloat16", "float32", "float64"}) {
     auto dt = parseDType(name);
     ASSERT_TRUE(bool(dt)) << name;
     EXPECT_EQ(dtypeStr(*dt), name);
@@ -73,8 +73,7 @@ TEST(Tensor, ViewChecksBounds) {
   EXPECT_EQ(errorOf(TensorObj::view(storage, 52, {4}, kF32)),
             "tensor of 16 bytes at offset 52 does not fit in a storage of 64 "
             "bytes");
-  EXPECT_EQ(errorOf(TensorObj::view(storage, 0, {-1}, kF32)),
-            "negative dimension -1 in shape");
+  EXPECT_EQ(errorOf(TensorObj::view(storage, 0, {-1}, kF32)), "negative dimension -1 in shape");
 }
 
 TEST(Tensor, DLPackRoundTripWithoutCopy) {
@@ -88,8 +87,7 @@ TEST(Tensor, DLPackRoundTripWithoutCopy) {
   back = Ref<TensorObj>();
   // Releasing the import ran the exported deleter.
   EXPECT_EQ(obj->refCount(), 1u);
-  EXPECT_EQ(errorOf(TensorObj::fromDLPack(nullptr)),
-            "cannot import a null DLManagedTensor");
+  EXPECT_EQ(errorOf(TensorObj::fromDLPack(nullptr)), "cannot import a null DLManagedTensor");
 }
 
 static int foreignDeleted = 0;

@@ -60,9 +60,9 @@ llvm::Expected<std::vector<IRModule *>> driver::selectModules(const LoadedFile &
 llvm::Expected<IRModule *> driver::selectOneModule(const LoadedFile &file,
                                                    llvm::StringRef moduleName) {
   if (moduleName.empty() && file.file.modules.size() > 1)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   file.path + " holds modules " + moduleNames(file.file) +
-                                       ": pick one with --module");
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), file.path + " holds modules " +
+                                                                       moduleNames(file.file) +
+                                                                       ": pick one with --module");
   auto modules = selectModules(file, moduleName);
   if (!modules)
     return modules.takeError();

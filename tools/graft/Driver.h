@@ -46,8 +46,7 @@ struct Input {
 /// Loads `path` and selects `moduleName`, or every module, or (with
 /// `exactlyOne`) the only one. Null on failure, with the diagnostic printed:
 /// the command exits with kBadInput.
-std::unique_ptr<Input> openInput(llvm::StringRef path, llvm::StringRef moduleName,
-                                 bool exactlyOne);
+std::unique_ptr<Input> openInput(llvm::StringRef path, llvm::StringRef moduleName, bool exactlyOne);
 
 /// Verifies unless the module opts out with check_well_formed=False (or
 /// `force`); prints each violation. Returns true when well-formed.

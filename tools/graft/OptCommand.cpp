@@ -122,8 +122,7 @@ void collectTestFiles(llvm::StringRef path, std::vector<std::string> &out) {
   std::error_code ec;
   for (llvm::sys::fs::recursive_directory_iterator it(path, ec), end; it != end && !ec;
        it.increment(ec))
-    if (llvm::sys::path::extension(it->path()) == ".py" &&
-        !llvm::sys::fs::is_directory(it->path()))
+    if (llvm::sys::path::extension(it->path()) == ".py" && !llvm::sys::fs::is_directory(it->path()))
       out.push_back(it->path());
 }
 

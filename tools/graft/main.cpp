@@ -27,8 +27,7 @@ cl::SubCommand runCmd("run", "Run a function of an executable or source file");
 cl::opt<std::string> printFile(cl::Positional, cl::desc("FILE"), cl::Required, cl::sub(printCmd));
 cl::opt<std::string> printModuleName("module", cl::desc("Act on this module only"),
                                      cl::value_desc("NAME"), cl::sub(printCmd));
-cl::opt<std::string> verifyFile(cl::Positional, cl::desc("FILE"), cl::Required,
-                                cl::sub(verifyCmd));
+cl::opt<std::string> verifyFile(cl::Positional, cl::desc("FILE"), cl::Required, cl::sub(verifyCmd));
 cl::opt<std::string> verifyModuleName("module", cl::desc("Act on this module only"),
                                       cl::value_desc("NAME"), cl::sub(verifyCmd));
 cl::list<std::string> diffFiles(cl::Positional, cl::desc("A B ('-' reads standard input)"),
@@ -38,7 +37,8 @@ cl::opt<std::string> diffModuleA("module-a", cl::desc("Module of A"), cl::value_
 cl::opt<std::string> diffModuleB("module-b", cl::desc("Module of B"), cl::value_desc("NAME"),
                                  cl::sub(diffCmd));
 cl::opt<std::string> optFile(cl::Positional, cl::desc("FILE"), cl::Required, cl::sub(optCmd));
-cl::opt<std::string> optPipeline("p", cl::desc("Pass pipeline (default: the file's # PIPELINE: line)"),
+cl::opt<std::string> optPipeline("p",
+                                 cl::desc("Pass pipeline (default: the file's # PIPELINE: line)"),
                                  cl::value_desc("PIPELINE"), cl::sub(optCmd));
 cl::opt<std::string> optOutput("o", cl::desc("Output file"), cl::value_desc("OUT"),
                                cl::sub(optCmd));
