@@ -8,7 +8,8 @@
 // of the `if`. A nested function reads its captured vars where it is
 // defined (its binding), since the closure holds them from there on.
 //
-// This is the collection kill-after-last-use is driven by (reference §2.3).
+// This is the collection kill-after-last-use is driven by (TVM
+// `src/relax/transform/kill_after_last_use.cc`).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAFT_ANALYSIS_LIVENESS_H

@@ -1,6 +1,6 @@
 //===- analysis/Purity.h - Purity of calls and functions --------*- C++ -*-===//
 //
-// Builds on isImpureCall (ir/Op.h, reference §1.6): a call is impure when its
+// Builds on isImpureCall (ir/Op.h, TVM `src/relax/ir/expr.cc`): a call is impure when its
 // op is registered impure or its callee's FuncStructInfo says so (ExternFunc
 // callees are opaque and impure). An expression contains an impure call when
 // one is evaluated by it: nested functions are not looked into, because

@@ -6,7 +6,7 @@
 // constant-pool entry, an immediate or a function-table entry.
 //
 // kill-after-last-use reads it to decide what it may kill: `R.vm.kill_object`
-// overwrites a register, so a kill of a registerless var is invalid (seeds/001:
+// overwrites a register, so a kill of a registerless var is invalid (TVM #20267:
 // TVM killed `shape_heap = R.null_value()`, which crashes the compiled VM).
 //
 // The table lives in analysis/ because transforms/ cannot depend on codegen/.

@@ -1,6 +1,6 @@
 //===- analysis/WellFormed.cpp - The IR verifier ----------------------------===//
 //
-// One walk over the module checks every rule of reference §5. The walk is
+// One walk over the module checks every rule of docs/verifier.md. The walk is
 // linear: bindings are visited in loops, scopes (If branches, nested
 // functions) are undone through logs of what they defined rather than by
 // copying sets, and no string is built unless a rule fails. Violations carry

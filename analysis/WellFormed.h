@@ -1,6 +1,6 @@
 //===- analysis/WellFormed.h - The IR verifier ------------------*- C++ -*-===//
 //
-// Checks every well-formedness rule of reference §5. Each violation is a
+// Checks every well-formedness rule of docs/verifier.md. Each violation is a
 // diagnostic located at the binding that breaks the rule (a rule about a
 // whole function at its `def`); for IR without source locations the message
 // names the function and binding and carries the function printed with the

@@ -1,6 +1,6 @@
 //===- analysis/WellFormedCallTIR.h - call_tir against its PrimFunc -*- C++ -*-===//
 //
-// The FValidate rule of reference §5 (rule 25) for R.call_tir,
+// The FValidate rule of docs/verifier.md (rule 25) for R.call_tir,
 // R.call_tir_inplace and R.call_tir_with_grad: the argument count, and each
 // argument's and output's ndim, dtype and shape must agree with the buffers
 // of the PrimFunc the call names. Private to the verifier.

@@ -1,7 +1,7 @@
 //===- analysis/WellFormedImpl.h - The verifier's walk ----------*- C++ -*-===//
 //
 // Private to analysis/WellFormed*.cpp: the Verifier class whose one walk
-// checks the rules of reference §5. WellFormed.cpp holds the module,
+// checks the rules of docs/verifier.md. WellFormed.cpp holds the module,
 // function and binding level, WellFormedExpr.cpp the expressions and struct
 // info.
 //

@@ -1,6 +1,6 @@
 //===- bench/ir_scale.cpp - Parse, verify, print, equality at scale ---------===//
 //
-// The spec §5 bars: parse+verify >= 250k bindings/s and print >= 1M
+// The speed bars (docs/performance.md): parse+verify >= 250k bindings/s and print >= 1M
 // bindings/s on a 200k-binding function; every step linear (200k costs at
 // most 2.3x 100k). Figures: docs/performance.md.
 //

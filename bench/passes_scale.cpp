@@ -1,6 +1,6 @@
 //===- bench/passes_scale.cpp - Passes and verify-each at scale -------------===//
 //
-// The spec §5 bars for passes: every pass and the verifier are linear (a
+// The speed bars (docs/performance.md) for passes: every pass and the verifier are linear (a
 // 200k-binding function costs at most 2.3x a 100k one), and verify-each adds
 // under 15% to `canonicalize-bindings,dead-code-elimination` on a 200k-binding
 // function, parse and print included. Figures: docs/performance.md.

@@ -1,6 +1,6 @@
 //===- bench/vm_dispatch.cpp - VM dispatch cost ----------------------------===//
 //
-// The speed bars of product.md §5 for the VM: under 50 ns per dispatched
+// The speed bars of docs/performance.md for the VM: under 50 ns per dispatched
 // no-op instruction, under 1 us per call of a 10-instruction function.
 // Each benchmark reports `per_instr`, `per_call` or `per_tuple` (seconds,
 // SI-prefixed) next to the time of one iteration.

@@ -1,6 +1,6 @@
 //===- ir/BlockBuilder.h - Emitting and normalizing bindings ----*- C++ -*-===//
 //
-// The one place where Relax expressions are normalized (reference §1.7,
+// The one place where Relax expressions are normalized (TVM `src/relax/ir/block_builder.cc`,
 // §2.4): A-normal form (a non-leaf argument is bound to a fresh `lv`/`gv`
 // var), struct-info inference of fresh calls, If and SeqExpr struct info
 // with out-of-scope symbolic vars erased, merging of adjacent blocks of the
@@ -65,7 +65,7 @@ public:
   /// erased to the symbolic vars in scope.
   llvm::Expected<SeqExpr> finalizeSeqExpr(std::vector<BindingBlock> blocks, Expr body);
 
-  /// TVM's Function constructor rule (reference §1.6): the annotation is
+  /// TVM's Function constructor rule (TVM `src/relax/ir/expr.cc`): the annotation is
   /// kept only when it is not a base of the body's erased struct info.
   static StructInfo functionRetSInfo(const StructInfoNode *annotation,
                                      const StructInfoNode *bodySInfo, llvm::ArrayRef<Var> params);

@@ -1,7 +1,7 @@
 //===- ir/Diagnostics.h - Located error reporting ---------------*- C++ -*-===//
 //
 // Every user-facing error of graft is `FILE:LINE:COL: error: MESSAGE`, the
-// source line with a caret, then `note:` lines (spec §2). Errors travel as
+// source line with a caret, then `note:` lines (docs/cli.md). Errors travel as
 // llvm::Error (a DiagnosticError carries the location and notes) and are
 // printed once, at the command line, through llvm::SourceMgr.
 //

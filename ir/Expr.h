@@ -1,6 +1,6 @@
 //===- ir/Expr.h - Relax expressions, bindings and blocks -------*- C++ -*-===//
 //
-// The Relax node set of reference §1.2-§1.3. Every expression carries its
+// The Relax node set of TVM `include/tvm/relax/expr.h`. Every expression carries its
 // struct info (set by the constructor or by the BlockBuilder, never changed
 // after the node is published) and an optional source location used by
 // diagnostics.
@@ -248,7 +248,7 @@ public:
   static bool classof(const Node *n) { return n->getKind() == NodeKind::ExternFunc; }
 };
 
-/// A module-level function name. Names matter for equality (reference §4.1).
+/// A module-level function name. Names matter for equality (TVM `src/node/structural_equal.cc`).
 class GlobalVarNode : public ExprNode {
 public:
   std::string name;

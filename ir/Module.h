@@ -3,7 +3,7 @@
 // An IRModule maps GlobalVars to functions: Relax Functions, ExternFuncs and
 // PrimFunc declarations. graft does not model TIR bodies: a PrimFunc keeps
 // its signature, its leading T.func_attr/T.match_buffer statements and the
-// rest of its body as canonical tokens (spec §1, "@T.prim_func").
+// rest of its body as canonical tokens (docs/text-format.md, PrimFuncs).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAFT_IR_MODULE_H
@@ -60,7 +60,7 @@ public:
   static bool classof(const Node *n) { return n->getKind() == NodeKind::PrimFunc; }
 
   /// The Relax FuncStructInfo of a GlobalVar bound to this PrimFunc
-  /// (reference §1.6).
+  /// (TVM `src/relax/ir/expr.cc`).
   StructInfo relaxSInfo() const;
 };
 using PrimFunc = Ref<PrimFuncNode>;

@@ -7,9 +7,9 @@
 // rewrite-cuda-graph, the kernel symbol for legalize-ops).
 //
 // The parser matches a call's positional and keyword arguments against
-// `params`, converts each as its kind says (reference §2.5), puts the Expr
-// params in Call.args and the Attr params in Call.attrs (every field, in
-// `params` order, defaults included, as TVM prints them).
+// `params`, converts each as its kind says (TVM's op wrappers in `python/tvm/relax/op/`), puts the
+// Expr params in Call.args and the Attr params in Call.attrs (every field, in `params` order,
+// defaults included, as TVM prints them).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAFT_IR_OP_H
@@ -144,7 +144,7 @@ std::vector<const OpInfo *> allOps();
 /// FuncStructInfo the derived return). Errors carry TVM-like messages.
 llvm::Expected<StructInfo> inferCallSInfo(const CallNode &call, const InferContext &ctx);
 
-/// Purity of one call (reference §1.6): false when the op is impure or the
+/// Purity of one call (TVM `src/relax/ir/expr.cc`): false when the op is impure or the
 /// callee's FuncStructInfo is impure.
 bool isImpureCall(const CallNode &call);
 

@@ -2,7 +2,8 @@
 //
 // Python expression grammar (the subset TVMScript uses) into pooled Ast
 // nodes, and evaluation of those nodes as Relax expressions with the generic
-// conversion of reference §2.5 (int -> PrimValue, str -> StringImm, ...).
+// conversion of TVM's op wrappers in `python/tvm/relax/op/` (int -> PrimValue, str -> StringImm,
+// ...).
 //
 //===----------------------------------------------------------------------===//
 

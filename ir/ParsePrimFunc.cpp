@@ -3,7 +3,7 @@
 // graft does not model TIR: a PrimFunc keeps its signature, the leading
 // T.func_attr / T.match_buffer (and symbolic var) statements, and the rest
 // of its body as canonical tokens with "<NEWLINE>", "<INDENT>", "<DEDENT>"
-// layout markers, which ir/PrintPrimFunc.cpp re-indents (spec §1).
+// layout markers, which ir/PrintPrimFunc.cpp re-indents (docs/text-format.md).
 // Exception: the bodies of the PrimFuncs graft generates, a shape_func's
 // `H[T.int64(slot)] = expr` stores and compute_symbolic_expr's
 // `T.ret(expr)`, become PrimExprs (heapStores, computed) that compare

@@ -1,7 +1,7 @@
 //===- ir/ParseSInfo.cpp - Struct info annotations and symbolic exprs -------===//
 //
 // R.Tensor/R.Shape/R.Prim/R.Tuple/R.Callable/R.Object (and R.Any) per
-// reference §2.3, and the PrimExprs inside them: literals, symbolic names,
+// TVM `python/tvm/script/parser/relax/`, and the PrimExprs inside them: literals, symbolic names,
 // arithmetic, T.int64(...)/T.max/T.min, and the string forms of signatures
 // ("n", "2 * n + 2"), which are parsed by a small grammar of their own.
 //

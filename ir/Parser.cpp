@@ -1,6 +1,6 @@
 //===- ir/Parser.cpp - TVMScript Relax text to IR ---------------------------===//
 //
-// Files, modules (the three-pass walk of reference §2.4), Relax functions
+// Files, modules (the three-pass walk of TVM `python/tvm/script/parser/core/`), Relax functions
 // and their statements. Expressions live in ParseExpr.cpp/ParseCall.cpp,
 // struct info in ParseSInfo.cpp, PrimFuncs in ParsePrimFunc.cpp.
 //
@@ -562,7 +562,7 @@ llvm::Error Parser::parseRelaxFunction(IRModule &mod, uint32_t decoAst, bool top
     ~DepthRestore() { --d; }
   } restoreDepth{funcDepth_};
 
-  // Find the body to pre-declare its symbolic vars (reference §2.3).
+  // Find the body to pre-declare its symbolic vars (TVM `python/tvm/script/parser/relax/`).
   size_t sigEnd = pos_;
   while (sigEnd < toks_.size() && toks_[sigEnd].kind != Tok::Newline &&
          toks_[sigEnd].kind != Tok::Eof)

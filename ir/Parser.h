@@ -1,6 +1,6 @@
 //===- ir/Parser.h - TVMScript Relax text to IR -----------------*- C++ -*-===//
 //
-// Reads the TVMScript Relax text of TVM v0.21-v0.23 (reference §2; spec §1):
+// Reads the TVMScript Relax text of TVM v0.21-v0.23 (docs/text-format.md):
 // one file may hold several modules; a `@R.function` outside a class forms a
 // module `Module` holding that one function. Rejects exactly what TVM v0.23's
 // parser rejects, with a located DiagnosticError; everything else parses,

@@ -2,7 +2,7 @@
 //
 // The TIR-like scalar expressions that Relax shapes are made of: int64
 // symbolic dims (`n = T.int64()`), constants and arithmetic. They compare
-// structurally and unsimplified (spec §1); simplify() gives the canonical
+// structurally and unsimplified (docs/text-format.md); simplify() gives the canonical
 // forms that TVM v0.23's struct-info inference prints.
 //
 //===----------------------------------------------------------------------===//

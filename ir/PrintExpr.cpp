@@ -2,7 +2,7 @@
 //
 // Literals are always explicit (`R.prim_value`, `R.str`, `R.dtype`,
 // `R.shape`); calls print every attr as a keyword in schema order, then
-// `sinfo_args=(...)`; the call forms of reference §6 (call_tir & co,
+// `sinfo_args=(...)`; the call forms of TVM's printer (call_tir & co,
 // call_packed, print/assert_op, hint_on_device) print in their own shapes.
 //
 //===----------------------------------------------------------------------===//

@@ -1,6 +1,6 @@
 //===- ir/PrintStructInfo.cpp - Struct info and PrimExprs -------------------===//
 //
-// Struct info prints in the forms of reference §6: `R.Tensor((n, 4),
+// Struct info prints in the forms of TVM's printer: `R.Tensor((n, 4),
 // dtype="float32", vdevice="cuda:0:global")`, `R.Tensor(dtype=..., ndim=k)`,
 // bare `R.Tensor`, `R.Shape([..])`/`R.Shape(ndim=k)`, `R.Prim("dt")`/
 // `R.Prim(value=e)`, `R.Tuple`/`R.Tuple(a, b)`, `R.Object`,

@@ -1,6 +1,6 @@
 //===- ir/Printer.cpp - Modules, functions and bindings as TVMScript --------===//
 //
-// Layout follows reference §6 (see docs/text-format.md for every deliberate
+// Layout follows TVM's printer (see docs/text-format.md for every deliberate
 // difference). A top-level function prints as
 //
 //   @R.function(pure=False, private=True, check_well_formed=False)

@@ -1,7 +1,7 @@
 //===- ir/Printer.h - IR to TVMScript Relax text ----------------*- C++ -*-===//
 //
 // Prints text that TVM v0.23 parses to a structurally equal module, in the
-// style of reference §6 (every binding annotated, R.prim_value/R.str/R.dtype
+// style of TVM's printer (every binding annotated, R.prim_value/R.str/R.dtype
 // explicit, every op attr printed in field order). Printing is a fixpoint:
 // print(parse(print(m))) == print(m), byte for byte.
 //

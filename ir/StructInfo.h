@@ -1,6 +1,6 @@
 //===- ir/StructInfo.h - Relax struct info ----------------------*- C++ -*-===//
 //
-// Struct info is Relax's static description of a value (reference §1.4):
+// Struct info is Relax's static description of a value (TVM `include/tvm/relax/struct_info.h`):
 // Object, Prim, Shape, Tensor (with an optional vdevice), Tuple and Func.
 // The algorithms over it (subtyping, LCA, erasure of out-of-scope symbolic
 // vars, call return derivation) live in ir/StructInfoAnalysis.h.

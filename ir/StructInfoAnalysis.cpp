@@ -1,7 +1,7 @@
 //===- ir/StructInfoAnalysis.cpp - Algorithms over struct info --------------===//
 //
 // TVM's StructInfoBaseChecker, StructInfoLCA, WellDefinedEraser and
-// CallRetStructInfoDeriver (reference §1.5-§1.7), over graft's nodes.
+// CallRetStructInfoDeriver (TVM `src/relax/analysis/struct_info_analysis.cc`), over graft's nodes.
 // Symbolic values are compared with proveEqual/proveNotEqual: provably
 // different is a disjoint value set (FailL0), unprovable is FailL2.
 //

@@ -3,7 +3,7 @@
 // Subtyping (TVM's StructInfoBaseCheck), least common ancestor, erasure of
 // symbolic vars that are not defined in a scope, substitution of symbolic
 // vars, and the derivation of a call's return struct info from a callee's
-// FuncStructInfo (reference §1.5-§1.7).
+// FuncStructInfo (TVM `src/relax/analysis/struct_info_analysis.cc`).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAFT_IR_STRUCTINFOANALYSIS_H

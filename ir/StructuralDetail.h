@@ -5,7 +5,7 @@
 // NaN equals every NaN), so equality and hash cannot drift apart.
 //
 // Tensor data (Constant): v0.23 compares the bytes with memcmp, which would
-// make two NaN payloads differ. graft's product rule (spec §1) says every NaN
+// make two NaN payloads differ. graft's product rule (docs/text-format.md) says every NaN
 // equals every NaN, so for float16/bfloat16/float32/float64 data the bytes
 // are compared element by element with that rule; every other dtype (ints,
 // bool, float8, ...) is compared byte for byte.

@@ -1,6 +1,6 @@
 //===- ir/StructuralEqual.cpp - Structural equality and mismatch paths ------===//
 //
-// TVM v0.23's structural equality (reference §4 and "Structural equality in
+// TVM v0.23's structural equality (TVM `src/node/structural_equal.cc` and "Structural equality in
 // v0.23"). One comparer walks both sides in lockstep, field by field in
 // v0.23's order; the first failing field ends the walk and names the path.
 //
@@ -11,7 +11,7 @@
 // its first meeting only, in the mode of that meeting, so the symbolic vars
 // of a param annotation are defined at their first occurrence.
 //
-// Path spelling (spec §1, TVM's AccessPath without `<root>`): `.field`,
+// Path spelling (docs/text-format.md, TVM's AccessPath without `<root>`): `.field`,
 // `[i]`, `["key"]` (module functions and dict attrs, keyed by name),
 // `[<missing item at i>]` / `[<missing item at "key">]`. Struct info is
 // spelled `.struct_info` (Var and MatchCast alike; TVM writes the Var field

@@ -1,6 +1,6 @@
 //===- ir/StructuralEqual.h - Structural equality and hash ------*- C++ -*-===//
 //
-// TVM v0.23's structural equality (reference §4, "Structural equality in
+// TVM v0.23's structural equality (TVM `src/node/structural_equal.cc`, "Structural equality in
 // v0.23"): definition sites map vars (function params, binding vars,
 // match_cast struct info, GlobalVars paired by name), names are ignored
 // except GlobalVar names, struct info is compared on vars, params, return,

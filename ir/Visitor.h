@@ -7,7 +7,7 @@
 // Every definition of a Relax var, whatever its binding kind (function
 // parameter, VarBinding, MatchCast), goes through visitVarDef: a pass that
 // tracks definitions overrides that one hook and cannot miss a MatchCast
-// (seeds/000 was a pass that did).
+// (TVM #20485 was a pass that did).
 //
 // Bindings are walked with loops, never by recursion over the binding list,
 // so a 100k-binding function costs no stack. Recursion happens only into

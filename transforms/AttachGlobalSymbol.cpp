@@ -1,6 +1,6 @@
 //===- transforms/AttachGlobalSymbol.cpp - Give every function a symbol -----===//
 //
-// `attach-global-symbol` (TVM's AttachGlobalSymbol, reference §3.8): VM code
+// `attach-global-symbol` (TVM's AttachGlobalSymbol, TVM `src/relax/transform/`): VM code
 // generation looks every function up by its `global_symbol`, so each function
 // without one gets it: a Relax function its GlobalVar's name (private ones
 // included, e.g. generated `cuda_graph_alloc`), a PrimFunc the module's

@@ -1,12 +1,11 @@
 //===- transforms/CallTIRRewrite.cpp - Destination-passing calls ------------===//
 //
-// `call-tir-rewrite` (TVM's CallTIRRewrite, reference §3.3 and its v0.23
-// deltas): `R.call_tir`, `R.call_tir_inplace` and `R.call_dps_packed` become
-// explicit destination-passing code. Each output that is not computed in
-// place gets `R.builtin.alloc_tensor(R.shape(s), R.dtype(d), R.prim_value(dev),
-// R.str(scope))` (with sinfo_args = [the output's struct info]), then the
-// callee runs as `_ = callee(args..., outs...)`, or, for a call_tir with
-// `tir_vars` and an inline argument tuple, `_ = R.vm.call_tir_dyn(callee,
+// `call-tir-rewrite` (TVM's CallTIRRewrite, TVM `src/relax/transform/call_tir_rewrite.cc` and its
+// v0.23 deltas): `R.call_tir`, `R.call_tir_inplace` and `R.call_dps_packed` become explicit
+// destination-passing code. Each output that is not computed in place gets
+// `R.builtin.alloc_tensor(R.shape(s), R.dtype(d), R.prim_value(dev), R.str(scope))` (with
+// sinfo_args = [the output's struct info]), then the callee runs as `_ = callee(args..., outs...)`,
+// or, for a call_tir with `tir_vars` and an inline argument tuple, `_ = R.vm.call_tir_dyn(callee,
 // (args..., outs..., tir_vars))`. The call's value becomes the output var,
 // the reused argument, or a tuple of them.
 //

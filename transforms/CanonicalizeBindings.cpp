@@ -1,7 +1,8 @@
 //===- transforms/CanonicalizeBindings.cpp - Fold trivial bindings ----------===//
 //
-// `canonicalize-bindings` (TVM's CanonicalizeBindings, reference §3.9 and its
-// v0.23 deltas) runs two steps on every Relax function:
+// `canonicalize-bindings` (TVM's CanonicalizeBindings, TVM
+// `src/relax/transform/canonicalize_bindings.cc` and its v0.23 deltas) runs two steps on every
+// Relax function:
 //
 //  1. Symbolic vars. A match_cast whose value's struct info already fixes the
 //     symbolic vars of its target binds them to those values; later shapes,

@@ -1,6 +1,6 @@
 //===- transforms/ComputePrimValue.cpp - Host functions for symbolic values -===//
 //
-// `compute-prim-value` (TVM's ComputePrimValue, reference §3.8 and its v0.23
+// `compute-prim-value` (TVM's ComputePrimValue, TVM `src/relax/transform/` and its v0.23
 // delta): the VM can only load an integer immediate or a symbolic var from
 // its shape heap, so an `R.prim_value(e)` whose `e` is anything else
 // (`N % 16 == 0`, `N * M`, a float) becomes a call to a generated host

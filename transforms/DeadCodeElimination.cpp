@@ -1,6 +1,7 @@
 //===- transforms/DeadCodeElimination.cpp - Remove unused code --------------===//
 //
-// `dead-code-elimination` (TVM's DeadCodeElimination, reference §3.10):
+// `dead-code-elimination` (TVM's DeadCodeElimination, TVM
+// `src/relax/transform/dead_code_elimination.cc`):
 //
 //  1. Functions not reachable from the entries through GlobalVar references
 //     are removed. Entries: the `entry-functions` option, every ExternFunc

@@ -4,8 +4,8 @@
 // `out2 = R.index_put(out, (mask,), picked, accumulate=False)` puts every
 // picked value back where it came from, so the put equals
 // `R.where(mask, src, out)` bit for bit. The rewrite removes the two reads of
-// the mask's count to the host (seeds/002), which also makes the copy
-// capturable in a CUDA graph.
+// the mask's count to the host (so it cannot run inside a CUDA-graph capture), which also makes the
+// copy capturable in a CUDA graph.
 //
 // The put is rewritten only when the round trip provably holds: a boolean
 // mask of out's shape, src of out's dtype and shape, no accumulation, and the

@@ -1,7 +1,7 @@
 //===- transforms/KillAfterLastUse.cpp - Free values after their last use -----===//
 //
-// `kill-after-last-use` (TVM's KillAfterLastUse, reference §2) releases each
-// value right after its last use, so the VM frees memory early:
+// `kill-after-last-use` (TVM's KillAfterLastUse, TVM `src/relax/transform/kill_after_last_use.cc`)
+// releases each value right after its last use, so the VM frees memory early:
 //
 //  1. canonicalize-bindings runs first (the same pass, reached through the
 //     registry, so its logic lives in one place): aliases `y = x` fold into x,
@@ -15,7 +15,7 @@
 //     `R.vm.kill_object(o)` for other objects, each group in binding order.
 //
 // Never killed: params, sequence outputs, vars already passed to a kill op,
-// Func/Shape/Prim-typed vars, and (seeds/001, TVM #20267) every var whose
+// Func/Shape/Prim-typed vars, and (TVM #20267) every var whose
 // binding VM codegen gives no register, as analysis/RegisterlessBindings.h
 // lists them: `R.null_value()`, constants, shapes, strings, dtypes, void
 // calls, functions. A kill op's argument is not a use.

@@ -1,9 +1,8 @@
 //===- transforms/LowerAllocTensor.cpp - builtin.alloc_tensor to storage ----===//
 //
-// `lower-alloc-tensor` (TVM's LowerAllocTensor, reference §3.6 and its v0.23
-// delta): each allocation that memory planning left as
-// `R.builtin.alloc_tensor(shape, dtype, dev, scope)` becomes its own storage
-// and a tensor in it:
+// `lower-alloc-tensor` (TVM's LowerAllocTensor, TVM `src/relax/transform/lower_alloc_tensor.cc` and
+// its v0.23 delta): each allocation that memory planning left as `R.builtin.alloc_tensor(shape,
+// dtype, dev, scope)` becomes its own storage and a tensor in it:
 //   storage = R.memory.alloc_storage(R.shape([nbytes]), dev, scope, "uint8")
 //   x = R.memory.alloc_tensor(storage, 0, shape, dtype, dev)
 // nbytes is `(bits + 7) / 8` multiplied by each dim left to right, folding

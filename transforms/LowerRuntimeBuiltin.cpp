@@ -1,8 +1,8 @@
 //===- transforms/LowerRuntimeBuiltin.cpp - Ops to VM builtins --------------===//
 //
 // `lower-runtime-builtin` (TVM's LowerRuntimeBuiltin, formerly VMBuiltinLower;
-// reference §3.7): the ops that the VM runs as builtins become calls the code
-// generator knows:
+// TVM `src/relax/backend/vm/lower_runtime_builtin.cc`): the ops that the VM runs as builtins become
+// calls the code generator knows:
 //   memory.alloc_storage(size, dev, scope, dtype) -> vm.alloc_storage(size, dev, "uint8", scope)
 //   memory.alloc_tensor(...)                     -> vm.alloc_tensor(...)
 //   memory.kill_storage / memory.kill_tensor     -> vm.kill_object

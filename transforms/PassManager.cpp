@@ -28,7 +28,7 @@ void printIR(llvm::raw_ostream &os, llvm::StringRef banner, const IRModule &modu
   os << "\n";
 }
 
-/// The first violation (root cause first) as the culprit report of spec §2.
+/// The first violation (root cause first) as the culprit report of docs/cli.md.
 llvm::Error brokenIR(const PassInvocation &inv, const IRModule &module,
                      const std::vector<Violation> &violations) {
   const Violation &v = violations.front();

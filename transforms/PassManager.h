@@ -1,6 +1,6 @@
 //===- transforms/PassManager.h - Running pipelines with instrumentation -*- C++ -*-===//
 //
-// Runs a pipeline over a module with the built-in instrumentation of spec §2:
+// Runs a pipeline over a module with the built-in instrumentation of docs/cli.md:
 // verify-each (skipped after a pass that reports no change), IR printing
 // before/after passes, per-pass timing, statistics, a dump directory, and a
 // reproducer written when a pass fails.
@@ -49,12 +49,12 @@ struct PassManagerOptions {
   llvm::raw_ostream *irStream = nullptr; ///< Where --print-* go (stderr if null).
   /// Shared with the verification of the input (graft opt) so verify-each
   /// skips the struct-info re-inference of nodes a pass left untouched
-  /// (spec §5); null: every verification starts afresh.
+  /// (docs/performance.md); null: every verification starts afresh.
   VerifyCache *verifyCache = nullptr;
 };
 
 /// A failed pipeline. `exitCode` is 2 for a violated precondition or bad
-/// option, 1 for IR that verify-each found broken (spec §2).
+/// option, 1 for IR that verify-each found broken (docs/cli.md).
 class PassFailure : public llvm::ErrorInfo<PassFailure> {
 public:
   static char ID;

@@ -51,7 +51,7 @@ void graft::registerAllPasses() {
   registerLowerRuntimeBuiltinPass();
   registerComputePrimValuePass();
   registerAttachGlobalSymbolPass();
-  // TVM's VM finalize pipeline (spec §3); a pipeline's text is parsed only
+  // TVM's VM finalize pipeline (docs/passes.md); a pipeline's text is parsed only
   // when it is used, so it is registered before every pass of it exists.
   registerPipeline({"finalize", "TVM's VM finalize pipeline",
                     "to-non-dataflow,remove-purity-checking,call-tir-rewrite,"

@@ -1,6 +1,6 @@
 //===- transforms/PassTest.h - Before/Expected pass tests -------*- C++ -*-===//
 //
-// The pass-test file format (spec §2), shared by `graft test`, reproducers
+// The pass-test file format (docs/cli.md), shared by `graft test`, reproducers
 // and C++ tests: modules `Before` and `Expected`, `# PIPELINE: <pipeline>`,
 // optional `# CONFIG: key=value` lines, or `# EXPECT-ERROR: <substring>`
 // (then the pipeline must fail with that message and `Expected` is absent).
@@ -24,7 +24,7 @@
 namespace graft {
 
 /// Fills a context from `KEY=VALUE` config lines, after the defaults that
-/// depend on the pipeline text (spec §3: `relax.backend.use_cuda_graph` is
+/// depend on the pipeline text (docs/passes.md: `relax.backend.use_cuda_graph` is
 /// true when the pipeline names rewrite-cuda-graph itself).
 llvm::Error configurePassContext(PassContext &ctx, llvm::StringRef pipelineText,
                                  llvm::ArrayRef<std::string> configs);

@@ -2,8 +2,8 @@
 //
 // An `R.assert_op` whose condition is a tensor on a device must read that
 // tensor back to the host, and TVM-style lowering would otherwise turn it into
-// a device assert that breaks the CUDA context when it fires (seeds/002, the
-// distribution argument checks). The pass removes such asserts, and the pure
+// a device assert that breaks the CUDA context when it fires (a lesson of CUDA-graph runtimes,
+// docs/passes.md; the distribution argument checks). The pass removes such asserts, and the pure
 // computation that existed only to feed them, before a CUDA build.
 //
 // Kept: asserts on host values (`R.prim_value`, shapes, a Prim var), asserts

@@ -1,8 +1,8 @@
 //===- transforms/RemovePurityChecking.cpp - Mark pure functions force_pure -===//
 //
-// `remove-purity-checking` (TVM's RemovePurityChecking, reference §3.5): the
-// lowering passes after it replace pure ops by impure VM calls inside pure
-// functions, so every pure function (nested ones included) gets
+// `remove-purity-checking` (TVM's RemovePurityChecking, TVM
+// `src/relax/transform/remove_purity_checking.cc`): the lowering passes after it replace pure ops
+// by impure VM calls inside pure functions, so every pure function (nested ones included) gets
 // `relax.force_pure: True`, and the purity wrappers are unwrapped:
 // `R.call_pure_packed(f, args...)` becomes `f(args...)` (attrs and sinfo_args
 // kept), `R.call_inplace_packed(f, args...)` becomes `f(args...)` without

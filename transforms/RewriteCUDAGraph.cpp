@@ -15,9 +15,9 @@
 //     unpacks each output at its original binding, or earlier where a later
 //     launch needs it first.
 //
-// graft additions (product.md §3): a match_cast whose value reads a lifted
+// graft additions (docs/passes.md): a match_cast whose value reads a lifted
 // var makes that var an output of its region, the open one included
-// (seeds/000, TVM #20485); a call to an op the registry marks
+// (TVM #20485); a call to an op the registry marks
 // non-capturable, or to a `graft.host.*` / `vm.builtin.*` symbol, ends the
 // region. For well-formed output also: a var read by a SeqExpr body or an
 // `if` condition is an output; storages inside `if` branches and storages
@@ -184,8 +184,8 @@ public:
   void planFunction(llvm::StringRef name, const FunctionNode &fn);
 
 private:
-  // Static-ness (reference §1.4). With collectors, nothing short-circuits so
-  // every var and symbolic var met is collected.
+  // Static-ness (as TVM's `rewrite_cuda_graph.cc` defines it). With collectors, nothing
+  // short-circuits so every var and symbolic var met is collected.
   bool isStatic(const ExprNode *e, VarList *vars, TirList *tirs) const;
   bool isStaticSInfo(const StructInfoNode *s, VarList *vars, TirList *tirs) const;
   bool isStaticPrim(const PrimExprNode *e, TirList *tirs) const;
@@ -206,7 +206,7 @@ private:
   /// TVM's MarkAsFuncOutput: a var lifted into another region than the open one.
   void markOutputs(llvm::ArrayRef<const VarNode *> vars);
   /// A read the region cannot see through: the var is an output of its
-  /// region whichever it is, the open one included (seeds/000).
+  /// region whichever it is, the open one included (TVM #20485).
   void markReadOutside(const VarNode *var);
 
   const IRModule &module_;
@@ -405,7 +405,7 @@ void Planner::visitBlock(const BindingBlockNode &block) {
 void Planner::visitBinding(const BindingNode &b) {
   const ExprNode *value = b.value.get();
   if (llvm::isa<MatchCastNode>(b)) {
-    // seeds/000: the match_cast stays here and must read the unpacked var.
+    // TVM #20485: the match_cast stays here and must read the unpacked var.
     for (const VarNode *v : freeVars(value))
       markReadOutside(v);
     return;
@@ -583,7 +583,7 @@ void Planner::markReadOutside(const VarNode *var) {
 }
 
 //===----------------------------------------------------------------------===//
-// Merging the alloc plans (reference §1.7)
+// Merging the alloc plans (as TVM's `rewrite_cuda_graph.cc` does)
 //===----------------------------------------------------------------------===//
 
 /// Shares storages across functions (they never run concurrently): per

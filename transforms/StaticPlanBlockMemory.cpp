@@ -1,8 +1,8 @@
 //===- transforms/StaticPlanBlockMemory.cpp - Plan storages of allocations ---===//
 //
-// `static-plan-block-memory` (TVM's StaticPlanBlockMemory, reference §3.1)
-// gives each planned `R.builtin.alloc_tensor` a storage, reusing storages of
-// tensors that are dead, per function:
+// `static-plan-block-memory` (TVM's StaticPlanBlockMemory, TVM
+// `src/relax/transform/static_plan_block_memory.cc`) gives each planned `R.builtin.alloc_tensor` a
+// storage, reusing storages of tensors that are dead, per function:
 //
 //  1. Tokens. Each alloc_tensor whose struct info has a ShapeExpr shape and a
 //     dtype is a request of `elem bytes × dims` bytes, symbolic dims replaced
@@ -29,7 +29,7 @@
 //     unplanned alloc of symbolic shape gets a storage of its own sized by
 //     the upper bounds.
 //
-// Later TVM fixes kept over v0.23 (product.md §1): match_cast and
+// Later TVM fixes kept over v0.23 (docs/passes.md): match_cast and
 // `vm.builtin.reshape` alias their input (#20190), and an `if` branch never
 // takes a storage first allocated in the other branch, nor does code after
 // the `if` take one first allocated in a branch (#20191): each branch starts

@@ -1,11 +1,10 @@
 //===- transforms/ToNonDataflow.cpp - Dataflow blocks to plain blocks -------===//
 //
-// `to-non-dataflow` (TVM's ToNonDataflow, reference §3.4): the VM code
-// generator handles neither DataflowBlocks nor DataflowVars, and the later
-// lowering passes insert impure calls, which a dataflow block may not hold.
-// Every dataflow block becomes a plain block with the same bindings, every
-// DataflowVar definition a fresh Var of the same name and struct info (uses
-// follow), and adjacent plain blocks merge. Nested functions are included.
+// `to-non-dataflow` (TVM's ToNonDataflow, TVM `src/relax/transform/to_non_dataflow.cc`): the VM
+// code generator handles neither DataflowBlocks nor DataflowVars, and the later lowering passes
+// insert impure calls, which a dataflow block may not hold. Every dataflow block becomes a plain
+// block with the same bindings, every DataflowVar definition a fresh Var of the same name and
+// struct info (uses follow), and adjacent plain blocks merge. Nested functions are included.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,7 +1,7 @@
 //===- vm/Builtins.cpp - vm.builtin.* packed functions ---------------------===//
 //
 // The runtime builtins under TVM's names and argument conventions
-// (reference §5.5). Each gets its own name as the PackedFunc data pointer so
+// (TVM `src/runtime/relax_vm/`). Each gets its own name as the PackedFunc data pointer so
 // that every error starts with the builtin's name.
 //
 //===----------------------------------------------------------------------===//

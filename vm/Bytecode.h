@@ -1,6 +1,6 @@
 //===- vm/Bytecode.h - Instruction encoding --------------------*- C++ -*-===//
 //
-// TVM Relax VM bytecode (reference §5.1): a flat array of int64 words.
+// TVM Relax VM bytecode (TVM `src/runtime/relax_vm/`): a flat array of int64 words.
 //
 //   Call  [1, dst_reg, func_idx, num_args, arg_0 ... arg_{n-1}]
 //   Ret   [2, result_reg]

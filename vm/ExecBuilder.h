@@ -1,7 +1,7 @@
 //===- vm/ExecBuilder.h - Assemble an Executable ---------------*- C++ -*-===//
 //
 // The API the code generator (and tests) use to emit bytecode, following
-// TVM's ExecBuilder (reference §5.3):
+// TVM's ExecBuilder (TVM `src/runtime/relax_vm/`):
 //   - functions are declared on first mention, by emission or reference;
 //     the table order is the order of first mention;
 //   - an int64 constant that fits 56 bits becomes an immediate, anything

@@ -125,7 +125,7 @@ public:
   /// is complete and has a known opcode.
   llvm::Error decodeOffsets();
 
-  /// Every check of reference §5.3 plus what a loaded file needs so that the
+  /// Every check of TVM `src/runtime/relax_vm/` plus what a loaded file needs so that the
   /// interpreter never reads out of range: function ranges, register,
   /// constant and function indices, jump targets inside the function, no
   /// path falling off the end, every register read after it is written

@@ -1,6 +1,6 @@
 //===- vm/VM.h - The bytecode interpreter ----------------------*- C++ -*-===//
 //
-// A register machine over an Executable (reference §5.5). Each call pushes a
+// A register machine over an Executable (TVM `src/runtime/relax_vm/`). Each call pushes a
 // frame of `registerFileSize` Values (frames are recycled, so a warm VM does
 // not allocate per call); arguments land in registers 0..n-1; Call builds
 // its packed arguments in a per-frame buffer and calls a function resolved
@@ -57,7 +57,8 @@ private:
 };
 
 /// Per-VM state a builtin family keeps (e.g. the CUDA-graph cache of
-/// reference §1.12), created on first use and destroyed with the VM.
+/// TVM `src/runtime/relax_vm/cuda/cuda_graph_builtin.cc`), created on first use and destroyed with
+/// the VM.
 class VMExtension {
 public:
   virtual ~VMExtension() = default;

@@ -3,7 +3,7 @@
 // The ops that structure a program rather than compute on tensors: the call
 // forms (call_tir, call_dps_packed, call_pure_packed, ...), closures,
 // allocation and lifetime ops of the memory/vm/builtin namespaces, shape
-// conversions, print/assert and device hints (reference §2.5, v0.23 deltas).
+// conversions, print/assert and device hints (TVM `python/tvm/relax/op/`, v0.23).
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,7 +1,7 @@
 //===- ir/ops/IndexOps.cpp - Indexing, slicing and scatter ops -------------===//
 //
 // strided_slice, take, index_tensor and index_put (integer indices as in
-// TVM, plus graft's boolean masks, spec §1), scatter_elements and nonzero.
+// TVM, plus graft's boolean masks, docs/text-format.md), scatter_elements and nonzero.
 // Ops whose output size depends on device data (nonzero, bool-mask
 // index_tensor) are not capturable in a CUDA graph.
 //

@@ -2,7 +2,7 @@
 //
 // scatter_elements(data, indices, updates; axis, reduction, include_self)
 // with ATen's scatter_reduce semantics (see
-// /work/shared/reference/executorch-cuda-graphs.md §4.2):
+// ATen's scatter_reduce):
 //   - updates are applied in row-major order of `indices`, so "update" is
 //     last-write-wins and every reduction is deterministic;
 //   - include_self=false reduces a named element over the updates only;

@@ -1,6 +1,6 @@
 //===- tests/analysis/WellFormedTest.cpp - The verifier on C++-built IR -----===//
 //
-// One test (at least) per rule of reference §5, on IR built through the C++
+// One test (at least) per rule of docs/verifier.md, on IR built through the C++
 // API, including IR the text format cannot express (missing struct info,
 // null branches, shared nodes). Messages are asserted exactly.
 //

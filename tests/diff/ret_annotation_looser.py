@@ -1,5 +1,5 @@
 # DIFF: equal
-# A looser return annotation is replaced by the body's struct info (reference §1.6).
+# A looser return annotation is replaced by the body's struct info (TVM `src/relax/ir/expr.cc`).
 from tvm.script import ir as I, relax as R, tir as T
 
 

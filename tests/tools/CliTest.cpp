@@ -1,6 +1,6 @@
 //===- tests/tools/CliTest.cpp - The graft command line, end to end ---------===//
 //
-// Runs the built `graft` binary and checks exit codes and messages (spec §2).
+// Runs the built `graft` binary and checks exit codes and messages (docs/cli.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,6 +64,21 @@ class Expected:
 TEST(Cli, NoCommandIsUsageError) { EXPECT_EQ(graft("").code, 2); }
 
 TEST(Cli, UnknownOptionIsUsageError) { EXPECT_EQ(graft("print --bogus x.py").code, 2); }
+
+TEST(Cli, UnknownCommandIsOneLineListingTheCommands) {
+  Result r = graft("viz x.py -o y");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.out.find("graft: error: unknown command 'viz'; commands: "), 0u) << r.out;
+  EXPECT_NE(r.out.find("diff, opt, passes, print"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << "more than one line: " << r.out;
+}
+
+TEST(Cli, UnknownFlagIsOneLineWithTheNearestFlag) {
+  Result r = graft("opt --verfy-each " + src("examples/mlp.py"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.out, "graft opt: error: unknown option '--verfy-each'; did you mean "
+                   "'--verify-each'?\n");
+}
 
 TEST(Cli, MissingFile) {
   Result r = graft("print /nonexistent/file.py");

@@ -1,6 +1,6 @@
-//===- tests/transforms/KillAfterLastUseFinalizeTest.cpp - seeds/001 end to end ===//
+//===- tests/transforms/KillAfterLastUseFinalizeTest.cpp - TVM #20267 end to end ===//
 //
-// seeds/001 (TVM #20267): after the whole finalize pipeline, vm-shape-lower
+// TVM #20267: after the whole finalize pipeline, vm-shape-lower
 // has bound `shape_heap = R.null_value()`; running kill-after-last-use again
 // must not kill it (codegen gives it no register). Checked on the IR itself,
 // not through codegen tolerating the kill. Skipped, naming the pass, while a

@@ -1,6 +1,6 @@
 //===- tools/graft/Driver.h - Shared pieces of the graft commands -*- C++ -*-===//
 //
-// Exit codes (spec §2): 0 success, 1 a negative answer (ill-formed IR,
+// Exit codes (docs/cli.md): 0 success, 1 a negative answer (ill-formed IR,
 // modules differ, a failed test), 2 bad input or usage.
 //
 //===----------------------------------------------------------------------===//

@@ -1,6 +1,6 @@
 //===- tools/graft/main.cpp - The graft command line ------------------------===//
 //
-// One binary, one subcommand per job (spec §2). Option parsing goes through
+// One binary, one subcommand per job (docs/cli.md). Option parsing goes through
 // llvm::cl subcommands; a usage error exits with 2, never 1.
 //
 //===----------------------------------------------------------------------===//
@@ -72,14 +72,58 @@ cl::list<std::string> testFiles(cl::Positional, cl::desc("FILE|DIR..."), cl::One
 cl::list<std::string> runArgs(cl::Positional, cl::desc("EXE|FILE"), cl::ZeroOrMore,
                               cl::sub(runCmd));
 
+/// The commands, sorted, for the one line that answers an unknown command.
+std::string commandList() {
+  SmallVector<StringRef, 16> names;
+  for (cl::SubCommand *sub : cl::getRegisteredSubcommands())
+    if (!sub->getName().empty())
+      names.push_back(sub->getName());
+  llvm::sort(names);
+  return join(names, ", ");
+}
+
+/// An unknown command is one line naming it and listing the commands (llvm::cl
+/// would report every argument after it as unknown instead).
+bool isUnknownCommand(int argc, char **argv) {
+  if (argc < 2 || argv[1][0] == '-')
+    return false;
+  for (cl::SubCommand *sub : cl::getRegisteredSubcommands())
+    if (sub->getName() == argv[1])
+      return false;
+  return true;
+}
+
+/// llvm::cl reports each unknown argument on a line of its own and a guess on
+/// another; graft says it once, naming the command and the nearest flag.
+void reportUsageError(StringRef messages, StringRef command) {
+  StringRef first = messages.split('\n').first;
+  size_t at = first.find("Unknown command line argument '");
+  if (at == StringRef::npos) {
+    errs() << messages; // Other usage errors are already one message.
+    return;
+  }
+  StringRef arg = first.drop_front(at).split('\'').second.split('\'').first;
+  errs() << "graft" << (command.empty() ? "" : " ") << command << ": error: unknown option '"
+         << arg << "'";
+  if (size_t guess = messages.find("Did you mean '"); guess != StringRef::npos)
+    errs() << "; did you mean '" << messages.drop_front(guess).split('\'').second.split('\'').first
+           << "'?";
+  errs() << "\n";
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  if (isUnknownCommand(argc, argv)) {
+    errs() << "graft: error: unknown command '" << argv[1] << "'; commands: " << commandList()
+           << "\n";
+    return kBadInput;
+  }
   std::string parseErrors;
   raw_string_ostream errs(parseErrors);
   if (!cl::ParseCommandLineOptions(argc, argv, "graft: the Relax IR pass framework\n", &errs)) {
-    llvm::errs() << errs.str();
+    reportUsageError(errs.str(), argc > 1 && argv[1][0] != '-' ? argv[1] : "");
     return kBadInput;
   }
   if (printCmd)

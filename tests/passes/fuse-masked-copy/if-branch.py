@@ -1,4 +1,4 @@
-# A masked copy inside an if branch is rewritten too (seeds/002: the first
+# A masked copy inside an if branch is rewritten too (the CUDA-graph masked-copy case: the first
 # version walked only the top level).
 # PIPELINE: fuse-masked-copy
 from tvm.script import ir as I, relax as R

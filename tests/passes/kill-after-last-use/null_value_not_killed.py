@@ -1,4 +1,4 @@
-# seeds/001 (TVM #20267): a var bound to R.null_value() never gets a VM
+# TVM #20267: a var bound to R.null_value() never gets a VM
 # register, so it is never killed, although its type R.Object is that of a
 # killable object. Without the rule the pass adds
 # `_ = R.vm.kill_object(shape_heap)` after the packed call.

@@ -1,4 +1,4 @@
-# seeds/001 (TVM #20267), second half: re-applying kill-after-last-use to the
+# TVM #20267, second half: re-applying kill-after-last-use to the
 # output of the finalize pipeline, where vm-shape-lower bound
 # `shape_heap = R.null_value()` (no shape slots needed), adds no kill of it.
 # Before is finalize output written by hand; every other value already has

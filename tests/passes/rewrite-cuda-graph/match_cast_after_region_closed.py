@@ -1,4 +1,4 @@
-# Regression, seeds/000: a match_cast over a var of a region that is already closed
+# Regression, TVM #20485: a match_cast over a var of a region that is already closed
 # (the vm.builtin call ended it) also makes that var an output of its region.
 # PIPELINE: rewrite-cuda-graph
 from tvm.script import ir as I, relax as R, tir as T

@@ -1,4 +1,4 @@
-# Regression, seeds/000: a match_cast inside an `if` branch over a var lifted into
+# Regression, TVM #20485: a match_cast inside an `if` branch over a var lifted into
 # the region that is still open around the `if`. The `if` stays in main (it neither
 # ends the region nor is lifted), so flat is an output, unpacked before the `if`.
 # PIPELINE: rewrite-cuda-graph

@@ -1,5 +1,5 @@
 # TVM test_add, with the vm.builtin.reshape alias kept (TVM PR #20134, after
-# v0.23; product.md §1): out is reshaped by the builtin and returned, so it is
+# v0.23; docs/passes.md): out is reshaped by the builtin and returned, so it is
 # not planned; relax.memory_plan_dynamic_func_output gives it a storage of
 # 32 * vocab_size * 4 bytes (upper-bounded dims, then element bytes). v0.23
 # expects the older plan instead: out planned into a 128 * vocab_size storage.

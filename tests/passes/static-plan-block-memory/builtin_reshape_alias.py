@@ -1,5 +1,5 @@
 # An ExternFunc vm.builtin.reshape aliases its input (TVM PR #20134, not in
-# v0.23, kept by product.md §1): a stays busy until v's last use, so b gets
+# v0.23, kept by graft, docs/passes.md): a stays busy until v's last use, so b gets
 # its own storage.
 # PIPELINE: static-plan-block-memory
 from tvm.script import ir as I, relax as R, tir as T

@@ -1,4 +1,4 @@
-# TVM #20191 (fixed after v0.23, kept by product.md §1): the else branch may
+# TVM #20191 (fixed after v0.23, kept by graft, docs/passes.md): the else branch may
 # not take a storage first allocated in the then branch (it would not exist
 # on that path), and code after the if may not take one first allocated in a
 # branch. Each branch and the code after the if start from the free storages

@@ -1,4 +1,4 @@
-# TVM #20190 (fixed after v0.23, kept by product.md §1): a match_cast of a
+# TVM #20190 (fixed after v0.23, kept by graft, docs/passes.md): a match_cast of a
 # planned tensor aliases it, so a's storage stays busy while m is alive and
 # b gets its own storage. v0.23 gives b a's storage, a silent wrong result.
 # PIPELINE: static-plan-block-memory

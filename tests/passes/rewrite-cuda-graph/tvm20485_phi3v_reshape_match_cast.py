@@ -1,4 +1,4 @@
-# Regression, seeds/000 (TVM #20485), the Phi-3.5-vision image embedding: a static
+# Regression, TVM #20485, the Phi-3.5-vision image embedding: a static
 # reshape lifted into the open region and then match_cast to the symbolic crop grid.
 # The match_cast stays in main, so lv383 must be an output of the region and be
 # unpacked before it; without the rule main reads an undefined lv383 and
