@@ -103,8 +103,8 @@ void reportUsageError(StringRef messages, StringRef command) {
     return;
   }
   StringRef arg = first.drop_front(at).split('\'').second.split('\'').first;
-  errs() << "graft" << (command.empty() ? "" : " ") << command << ": error: unknown option '"
-         << arg << "'";
+  errs() << "graft" << (command.empty() ? "" : " ") << command << ": error: unknown option '" << arg
+         << "'";
   if (size_t guess = messages.find("Did you mean '"); guess != StringRef::npos)
     errs() << "; did you mean '" << messages.drop_front(guess).split('\'').second.split('\'').first
            << "'?";
