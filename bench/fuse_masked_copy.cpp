@@ -12,7 +12,8 @@
 #include "MaskChainGen.h"
 
 #include "ir/Parser.h"
-#include "transforms/Pass.h"
+#include "pass/Pass.h"
+#include "transforms/Passes.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -22,6 +23,9 @@
 #include <memory>
 
 using namespace graft;
+
+// Benchmarks look passes up by name.
+static const bool kPassesRegistered = (registerAllPasses(), true);
 
 namespace {
 

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pass/Pass.h"
 #include "transforms/LoweringSupport.h"
-#include "transforms/Pass.h"
 #include "transforms/Passes.h"
 
 #include "ir/Visitor.h"
@@ -68,9 +68,14 @@ private:
   const llvm::DenseMap<const GlobalVarNode *, GlobalVar> &renamed_;
 };
 
-class AttachGlobalSymbolPass : public Pass {
+class AttachGlobalSymbolPass : public ModulePass {
 public:
-  llvm::Expected<bool> run(IRModule &module, PassContext &ctx) override {
+  AttachGlobalSymbolPass() : ModulePass(kPassName) {}
+
+  PassStatistic symbols{this, "symbols", "functions given a global_symbol"};
+  PassStatistic renamedStat{this, "renamed", "PrimFuncs renamed to their prefixed symbol"};
+
+  llvm::Expected<bool> runOnModule(IRModule &module, PassContext &ctx) override {
     std::string prefix = systemLibPrefix(module);
     std::vector<ModuleEntry> entries = module.entries();
     std::vector<ModuleEntry> updated;
@@ -102,23 +107,15 @@ public:
     }
     if (updated.empty())
       return false;
-    // Rewrite references first, so that a failure leaves the module as it was.
-    std::vector<ModuleEntry> rewritten;
     if (!renamed.empty()) {
-      for (const ModuleEntry &entry : entries) {
-        const FunctionNode *fn = entry.asFunction();
-        if (!fn)
-          continue;
-        GlobalVarRenamer renamer(&module, renamed);
-        llvm::Expected<Function> out = renamer.rewriteFunction(Function(fn));
-        if (!out)
-          return out.takeError();
-        if (out->get() != fn)
-          rewritten.push_back({entry.gvar, *out});
-      }
+      llvm::Expected<bool> changed =
+          rewriteFunctions(module, [&](const GlobalVar &, const Function &fn) {
+            GlobalVarRenamer renamer(&module, renamed);
+            return renamer.rewriteFunction(fn);
+          });
+      if (!changed)
+        return changed.takeError();
     }
-    for (const ModuleEntry &entry : rewritten)
-      module.add(entry.gvar, entry.func);
     // A Relax function both renamed-into and given a symbol: take the symbol
     // onto the rewritten body.
     for (ModuleEntry &entry : updated) {
@@ -131,9 +128,9 @@ public:
         module.remove(it->first->name);
       module.add(entry.gvar, entry.func);
     }
-    ctx.addStat(kPassName, "symbols", static_cast<int64_t>(updated.size()));
+    symbols += static_cast<int64_t>(updated.size());
     if (!renamed.empty())
-      ctx.addStat(kPassName, "renamed", static_cast<int64_t>(renamed.size()));
+      renamedStat += static_cast<int64_t>(renamed.size());
     return true;
   }
 };
@@ -142,11 +139,9 @@ public:
 
 void graft::registerAttachGlobalSymbolPass() {
   PassInfo info;
-  info.name = kPassName;
   info.alias = "AttachGlobalSymbol";
   info.summary = "Gives every function a global_symbol (PrimFuncs prefixed by the module's "
                  "system_lib_prefix, GlobalVars renamed to match)";
   info.preconditions = "none";
-  info.create = [](const PassOptions &) { return std::make_unique<AttachGlobalSymbolPass>(); };
-  registerPass(std::move(info));
+  registerPass<AttachGlobalSymbolPass>(std::move(info));
 }

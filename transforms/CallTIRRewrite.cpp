@@ -14,8 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pass/Pass.h"
 #include "transforms/LoweringSupport.h"
-#include "transforms/Pass.h"
 #include "transforms/Passes.h"
 
 #include "ir/Printer.h"
@@ -146,27 +146,27 @@ private:
   const IRModule *module_;
 };
 
-class CallTIRRewritePass : public Pass {
+class CallTIRRewritePass : public FunctionPass {
 public:
-  llvm::Expected<bool> run(IRModule &module, PassContext &ctx) override {
-    if (llvm::Error err = checkImpureLoweringSites(
-            module, kPassName, [](const CallNode &call) { return isDPSCall(&call); }))
-      return err;
-    int64_t rewritten = 0, allocs = 0;
-    llvm::Expected<bool> changed =
-        rewriteRelaxFunctions(module, [&](const Function &fn) -> llvm::Expected<Function> {
-          DPSRewriter rewriter(&module);
-          llvm::Expected<Function> out = rewriter.rewriteFunction(fn);
-          rewritten += rewriter.rewritten;
-          allocs += rewriter.allocs;
-          return out;
-        });
-    if (changed && *changed) {
-      ctx.addStat(kPassName, "calls", rewritten);
-      if (allocs)
-        ctx.addStat(kPassName, "allocs", allocs);
-    }
-    return changed;
+  CallTIRRewritePass() : FunctionPass(kPassName) {}
+
+  PassStatistic calls{this, "calls", "DPS calls rewritten"};
+  PassStatistic allocs{this, "allocs", "output tensors allocated"};
+
+  llvm::Error checkPreconditions(const IRModule &module) override {
+    return checkImpureLoweringSites(module, kPassName,
+                                    [](const CallNode &call) { return isDPSCall(&call); });
+  }
+
+  llvm::Expected<Function> runOnFunction(const Function &fn) override {
+    DPSRewriter rewriter(&module());
+    llvm::Expected<Function> out = rewriter.rewriteFunction(fn);
+    if (!out || out->get() == fn.get())
+      return out;
+    calls += rewriter.rewritten;
+    if (rewriter.allocs)
+      allocs += rewriter.allocs;
+    return out;
   }
 };
 
@@ -174,12 +174,10 @@ public:
 
 void graft::registerCallTIRRewritePass() {
   PassInfo info;
-  info.name = kPassName;
   info.alias = "CallTIRRewrite";
   info.summary = "Lowers call_tir, call_tir_inplace and call_dps_packed to explicit output "
                  "allocation and a direct (or vm.call_tir_dyn) call";
   info.preconditions = "DPS calls outside dataflow blocks, in functions that are impure or "
                        "relax.force_pure (to-non-dataflow, remove-purity-checking)";
-  info.create = [](const PassOptions &) { return std::make_unique<CallTIRRewritePass>(); };
-  registerPass(std::move(info));
+  registerPass<CallTIRRewritePass>(std::move(info));
 }

@@ -22,7 +22,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "transforms/Pass.h"
+#include "transforms/CanonicalizeBindings.h"
+
+#include "pass/Pass.h"
 #include "transforms/Passes.h"
 
 #include "analysis/FreeVars.h"
@@ -100,8 +102,8 @@ public:
 
 class SymbolicVarCanonicalizer : public ExprMutator {
 public:
-  SymbolicVarCanonicalizer(const IRModule *module, PassContext &ctx)
-      : ExprMutator(module), ctx_(ctx) {}
+  SymbolicVarCanonicalizer(const IRModule *module, CanonicalizeBindingsStats &stats)
+      : ExprMutator(module), stats_(stats) {}
 
   llvm::Expected<Expr> rewriteFunctionExpr(const FunctionNode *fn) override {
     Scope saved = known_;
@@ -206,7 +208,7 @@ public:
       if (valueSame && cast.get() == mc->castSInfo.get())
         return builder_.emitBinding(binding);
       Var out = rebind(var, cast);
-      ctx_.addStat(kPassName, "substituted-symbolic-vars");
+      ++stats_.substitutedSymbolicVars;
       return builder_.emitBinding(make<MatchCastNode>(out, std::move(*value), cast, mc->loc));
     }
     StructInfo annotation = subst(var->sinfo.get());
@@ -289,7 +291,7 @@ private:
     return make<SeqExprNode>(BlockBuilder::mergeBlocks(std::move(blocks)), out, target);
   }
 
-  PassContext &ctx_;
+  CanonicalizeBindingsStats &stats_;
   Scope known_;
 };
 
@@ -506,7 +508,7 @@ private:
 
 /// `dfv = e; ...; out = dfv` with dfv read nowhere else becomes `out = e`
 /// (TVM's dataflow-block fold, applied after the plan).
-BindingBlock foldOutputCopies(const BindingBlock &block, PassContext &ctx) {
+BindingBlock foldOutputCopies(const BindingBlock &block, CanonicalizeBindingsStats &stats) {
   llvm::DenseSet<const VarNode *> disqualified, copied;
   llvm::DenseMap<const VarNode *, Expr> candidates;
   const std::vector<Binding> &bindings = block->bindings;
@@ -547,7 +549,7 @@ BindingBlock foldOutputCopies(const BindingBlock &block, PassContext &ctx) {
       out.push_back(b);
       continue;
     }
-    ctx.addStat(kPassName, "folded-output-copies");
+    ++stats.foldedOutputCopies;
     out.push_back(make<VarBindingNode>(b->var, it->second, b->loc));
   }
   return make<BindingBlockNode>(std::move(out), block->isDataflow, block->loc);
@@ -555,8 +557,8 @@ BindingBlock foldOutputCopies(const BindingBlock &block, PassContext &ctx) {
 
 class BindingCanonicalizer : public ExprMutator {
 public:
-  BindingCanonicalizer(const IRModule *module, Plan plan, PassContext &ctx)
-      : ExprMutator(module), plan_(std::move(plan)), ctx_(ctx) {}
+  BindingCanonicalizer(const IRModule *module, Plan plan, CanonicalizeBindingsStats &stats)
+      : ExprMutator(module), plan_(std::move(plan)), stats_(stats) {}
 
   llvm::Expected<Expr> rewriteExpr(const Expr &e) override {
     const auto *var = llvm::dyn_cast_or_null<VarNode>(e.get());
@@ -566,15 +568,14 @@ public:
     auto c = plan_.inlineConstant.find(root);
     Expr out = c != plan_.inlineConstant.end() ? c->second : lookupVar(root);
     if (out.get() != var)
-      ctx_.addStat(kPassName,
-                   c != plan_.inlineConstant.end() ? "inlined-constants" : "replaced-uses");
+      ++(c != plan_.inlineConstant.end() ? stats_.inlinedConstants : stats_.replacedUses);
     return out;
   }
 
   llvm::Error rewriteBinding(const BindingNode *binding) override {
     const VarNode *var = binding->var.get();
     if (plan_.remove.count(var)) {
-      ctx_.addStat(kPassName, "removed-bindings");
+      ++stats_.removedBindings;
       return llvm::Error::success();
     }
     const VarNode *def = follow(plan_.replaceBinding, var);
@@ -584,8 +585,7 @@ public:
     if (value->get() == binding->value.get() && def == var)
       return builder_.emitBinding(binding);
     if (def != var)
-      ctx_.addStat(kPassName, def->isDataflow() && !var->isDataflow() ? "dataflow-vars"
-                                                                      : "renamed-definitions");
+      ++(def->isDataflow() && !var->isDataflow() ? stats_.dataflowVars : stats_.renamedDefinitions);
     if (const auto *mc = llvm::dyn_cast<MatchCastNode>(binding)) {
       Var out = rebind(var, def, mc->castSInfo);
       return builder_.emitBinding(
@@ -599,7 +599,7 @@ public:
   /// The dataflow-block fold after each block.
   BindingBlock finishBlock(const BindingBlockNode *original, BindingBlock rewritten) override {
     if (original->isDataflow && plan_.hasOutputCopy)
-      return foldOutputCopies(rewritten, ctx_);
+      return foldOutputCopies(rewritten, stats_);
     return rewritten;
   }
 
@@ -618,20 +618,24 @@ private:
   }
 
   Plan plan_;
-  PassContext &ctx_;
+  CanonicalizeBindingsStats &stats_;
 };
+
+} // namespace
 
 //===----------------------------------------------------------------------===//
 // The pass.
 //===----------------------------------------------------------------------===//
 
-llvm::Expected<Function> canonicalize(const Function &fn, const IRModule &module,
-                                      PassContext &ctx) {
+llvm::Expected<Function> graft::canonicalizeBindings(const Function &fn, const IRModule &module,
+                                                     CanonicalizeBindingsStats *stats) {
+  CanonicalizeBindingsStats scratch;
+  CanonicalizeBindingsStats &counts = stats ? *stats : scratch;
   Function out = fn;
   MatchCastFinder finder;
   finder.visitExpr(fn.get());
   if (finder.found) {
-    SymbolicVarCanonicalizer symbolic(&module, ctx);
+    SymbolicVarCanonicalizer symbolic(&module, counts);
     llvm::Expected<Function> step = symbolic.rewriteFunction(out);
     if (!step)
       return step.takeError();
@@ -640,32 +644,48 @@ llvm::Expected<Function> canonicalize(const Function &fn, const IRModule &module
   Plan plan = BindingPlanner::collect(*out);
   if (plan.empty())
     return out;
-  BindingCanonicalizer mutator(&module, std::move(plan), ctx);
+  BindingCanonicalizer mutator(&module, std::move(plan), counts);
   return mutator.rewriteFunction(out);
 }
 
-class CanonicalizeBindingsPass : public Pass {
+namespace {
+
+class CanonicalizeBindingsPass : public FunctionPass {
 public:
-  llvm::Expected<bool> run(IRModule &module, PassContext &ctx) override {
-    bool changed = false;
-    // Copy the entries: replacing a function updates the module in place.
-    std::vector<ModuleEntry> entries = module.entries();
-    for (const ModuleEntry &entry : entries) {
-      const FunctionNode *fn = entry.asFunction();
-      if (!fn)
-        continue;
-      llvm::Expected<Function> out = canonicalize(Function(fn), module, ctx);
-      if (!out)
-        return llvm::make_error<llvm::StringError>(
-            "pass canonicalize-bindings failed in function '" + entry.gvar->name +
-                "': " + llvm::toString(out.takeError()),
-            llvm::inconvertibleErrorCode());
-      if (out->get() == fn)
-        continue;
-      module.add(entry.gvar, *out);
-      changed = true;
-    }
-    return changed;
+  CanonicalizeBindingsPass() : FunctionPass(kPassName) {}
+
+  // Each is reported only when non-zero.
+  PassStatistic dataflowVars{this, "dataflow-vars", "Vars turned into DataflowVars"};
+  PassStatistic foldedOutputCopies{this, "folded-output-copies",
+                                   "`out = dfv` copies folded into dfv's binding"};
+  PassStatistic inlinedConstants{this, "inlined-constants", "uses of constant vars inlined"};
+  PassStatistic removedBindings{this, "removed-bindings", "trivial bindings removed"};
+  PassStatistic renamedDefinitions{this, "renamed-definitions",
+                                   "DataflowVar definitions renamed to their outer Var"};
+  PassStatistic replacedUses{this, "replaced-uses", "uses replaced by their root var"};
+  PassStatistic substitutedSymbolicVars{this, "substituted-symbolic-vars",
+                                        "bindings whose symbolic vars were substituted"};
+
+  llvm::Expected<Function> runOnFunction(const Function &fn) override {
+    CanonicalizeBindingsStats counts;
+    llvm::Expected<Function> out = canonicalizeBindings(fn, module(), &counts);
+    if (!out)
+      return llvm::make_error<llvm::StringError>("pass canonicalize-bindings failed in function '" +
+                                                     functionName() +
+                                                     "': " + llvm::toString(out.takeError()),
+                                                 llvm::inconvertibleErrorCode());
+    auto add = [](PassStatistic &stat, int64_t n) {
+      if (n)
+        stat += n;
+    };
+    add(dataflowVars, counts.dataflowVars);
+    add(foldedOutputCopies, counts.foldedOutputCopies);
+    add(inlinedConstants, counts.inlinedConstants);
+    add(removedBindings, counts.removedBindings);
+    add(renamedDefinitions, counts.renamedDefinitions);
+    add(replacedUses, counts.replacedUses);
+    add(substitutedSymbolicVars, counts.substitutedSymbolicVars);
+    return out;
   }
 };
 
@@ -673,11 +693,9 @@ public:
 
 void graft::registerCanonicalizeBindingsPass() {
   PassInfo info;
-  info.name = kPassName;
   info.alias = "CanonicalizeBindings";
   info.summary = "Folds trivial bindings and match_casts, inlines constants, substitutes "
                  "symbolic vars fixed by match_cast";
   info.preconditions = "none (any well-formed module)";
-  info.create = [](const PassOptions &) { return std::make_unique<CanonicalizeBindingsPass>(); };
-  registerPass(std::move(info));
+  registerPass<CanonicalizeBindingsPass>(std::move(info));
 }

@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pass/Pass.h"
 #include "transforms/LoweringSupport.h"
-#include "transforms/Pass.h"
 #include "transforms/Passes.h"
 
 #include "ir/StructuralEqual.h"
@@ -140,13 +140,18 @@ private:
   HostFuncTable &table_;
 };
 
-class ComputePrimValuePass : public Pass {
+class ComputePrimValuePass : public ModulePass {
 public:
-  llvm::Expected<bool> run(IRModule &module, PassContext &ctx) override {
+  ComputePrimValuePass() : ModulePass(kPassName) {}
+
+  PassStatistic values{this, "values", "R.prim_value expressions computed by host functions"};
+  PassStatistic functions{this, "functions", "host PrimFuncs generated"};
+
+  llvm::Expected<bool> runOnModule(IRModule &module, PassContext &ctx) override {
     HostFuncTable table(module);
     int64_t lifted = 0;
     llvm::Expected<bool> changed =
-        rewriteRelaxFunctions(module, [&](const Function &fn) -> llvm::Expected<Function> {
+        rewriteFunctions(module, [&](const GlobalVar &, const Function &fn) {
           PrimValueLifter lifter(&module, table);
           llvm::Expected<Function> out = lifter.rewriteFunction(fn);
           lifted += lifter.lifted;
@@ -157,8 +162,8 @@ public:
     for (const auto &[gvar, pf] : table.added())
       module.add(gvar, pf);
     if (lifted) {
-      ctx.addStat(kPassName, "values", lifted);
-      ctx.addStat(kPassName, "functions", static_cast<int64_t>(table.added().size()));
+      values += lifted;
+      functions += static_cast<int64_t>(table.added().size());
     }
     return *changed;
   }
@@ -168,11 +173,9 @@ public:
 
 void graft::registerComputePrimValuePass() {
   PassInfo info;
-  info.name = kPassName;
   info.alias = "ComputePrimValue";
   info.summary = "Computes symbolic R.prim_value expressions in generated host PrimFuncs "
                  "(compute_symbolic_expr)";
   info.preconditions = "none";
-  info.create = [](const PassOptions &) { return std::make_unique<ComputePrimValuePass>(); };
-  registerPass(std::move(info));
+  registerPass<ComputePrimValuePass>(std::move(info));
 }

@@ -18,11 +18,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "transforms/Pass.h"
+#include "pass/Pass.h"
 #include "transforms/Passes.h"
 
+#include "analysis/Analyses.h"
 #include "analysis/Purity.h"
-#include "analysis/UseDef.h"
 #include "ir/Visitor.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -93,8 +93,7 @@ unsigned removeUnreachable(IRModule &module, const llvm::StringSet<> &entries) {
 /// RemoveAllUnused), found with a work list instead of TVM's repeated
 /// sweeps: a var dies when its last user dies. Everything is indexed by the
 /// use-def numbering, so the cost is linear in the function's size.
-llvm::DenseSet<const VarNode *> deadVars(const FunctionNode &fn) {
-  UseDefInfo info = computeUseDef(&fn);
+llvm::DenseSet<const VarNode *> deadVars(const UseDefInfo &info) {
   size_t n = info.vars.size();
   std::vector<char> live(n, 0), dead(n, 0);
   for (unsigned i : info.outputs)
@@ -166,14 +165,19 @@ private:
   llvm::DenseSet<const VarNode *> dead_;
 };
 
-class DeadCodeEliminationPass : public Pass {
+class DeadCodeEliminationPass : public ModulePass {
 public:
-  explicit DeadCodeEliminationPass(std::vector<std::string> entries)
-      : entryNames_(std::move(entries)) {}
+  DeadCodeEliminationPass() : ModulePass(kPassName) {}
 
-  llvm::Expected<bool> run(IRModule &module, PassContext &ctx) override {
+  PassOption<std::vector<std::string>> entryFunctions{
+      this, "entry-functions",
+      "Functions kept as roots besides every externally visible function and ExternFunc"};
+  PassStatistic removedFunctions{this, "removed-functions", "unreachable functions removed"};
+  PassStatistic removedBindings{this, "removed-bindings", "unused bindings removed"};
+
+  llvm::Expected<bool> runOnModule(IRModule &module, PassContext &ctx) override {
     llvm::StringSet<> entries;
-    for (const std::string &name : entryNames_) {
+    for (const std::string &name : entryFunctions.getValue()) {
       if (!module.lookup(name))
         return llvm::make_error<llvm::StringError>(
             "pass dead-code-elimination needs entry function '" + name + "' to be in the module",
@@ -184,56 +188,43 @@ public:
       if (hasExternalLinkage(e))
         entries.insert(e.gvar->name);
 
-    unsigned removedFunctions = removeUnreachable(module, entries);
-    llvm::Expected<unsigned> removedBindings = removeUnusedBindings(module);
-    if (!removedBindings)
-      return removedBindings.takeError();
-    removedFunctions += removeUnreachable(module, entries);
-    if (removedFunctions)
-      ctx.addStat(kPassName, "removed-functions", removedFunctions);
-    if (*removedBindings)
-      ctx.addStat(kPassName, "removed-bindings", *removedBindings);
-    return removedFunctions + *removedBindings > 0;
+    unsigned functions = removeUnreachable(module, entries);
+    unsigned bindings = 0;
+    llvm::Expected<bool> changed =
+        rewriteFunctions(module, [&](const GlobalVar &gvar, const Function &fn) {
+          return removeUnusedBindings(module, gvar->name, fn, bindings);
+        });
+    if (!changed)
+      return changed.takeError();
+    functions += removeUnreachable(module, entries);
+    if (functions)
+      removedFunctions += functions;
+    if (bindings)
+      removedBindings += bindings;
+    return functions + bindings > 0;
   }
 
 private:
-  llvm::Expected<unsigned> removeUnusedBindings(IRModule &module) {
-    unsigned removed = 0;
-    std::vector<ModuleEntry> entries = module.entries();
-    for (const ModuleEntry &entry : entries) {
-      const FunctionNode *fn = entry.asFunction();
-      if (!fn)
-        continue;
-      llvm::DenseSet<const VarNode *> dead = deadVars(*fn);
-      if (dead.empty())
-        continue;
-      UnusedBindingRemover remover(&module, std::move(dead));
-      llvm::Expected<Function> out = remover.rewriteFunction(Function(fn));
-      if (!out)
-        return out.takeError();
+  llvm::Expected<Function> removeUnusedBindings(const IRModule &module, llvm::StringRef name,
+                                                const Function &fn, unsigned &removed) {
+    llvm::DenseSet<const VarNode *> dead = deadVars(analyses().get<UseDefAnalysis>(name, *fn));
+    if (dead.empty())
+      return fn;
+    UnusedBindingRemover remover(&module, std::move(dead));
+    llvm::Expected<Function> out = remover.rewriteFunction(fn);
+    if (out)
       removed += remover.removed;
-      module.add(entry.gvar, *out);
-    }
-    return removed;
+    return out;
   }
-
-  std::vector<std::string> entryNames_;
 };
 
 } // namespace
 
 void graft::registerDeadCodeEliminationPass() {
   PassInfo info;
-  info.name = kPassName;
   info.alias = "DeadCodeElimination";
   info.summary = "Removes unreachable functions and unused pure bindings";
-  info.options.push_back(
-      {"entry-functions", PassOptionSpec::Kind::List, "",
-       "Functions kept as roots besides every externally visible function and ExternFunc"});
   info.preconditions =
       "none (any well-formed module; entry-functions must name functions of the module)";
-  info.create = [](const PassOptions &opts) {
-    return std::make_unique<DeadCodeEliminationPass>(opts.getList("entry-functions"));
-  };
-  registerPass(std::move(info));
+  registerPass<DeadCodeEliminationPass>(std::move(info));
 }

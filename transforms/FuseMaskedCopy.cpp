@@ -16,9 +16,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "transforms/BindingFacts.h"
-#include "transforms/Pass.h"
+#include "pass/Pass.h"
 #include "transforms/Passes.h"
+
+#include "analysis/Analyses.h"
 
 #include "ir/Op.h"
 #include "ir/StructuralEqual.h"
@@ -349,8 +350,8 @@ struct FunctionResult {
   int64_t keptIndices = 0;
 };
 
-llvm::Expected<FunctionResult> fuseInFunction(const Function &fn, const IRModule &module) {
-  BindingFacts info = BindingFacts::build(*fn);
+llvm::Expected<FunctionResult> fuseInFunction(const Function &fn, const IRModule &module,
+                                              const BindingFacts &info) {
   CopyFinder finder(info);
   llvm::DenseMap<const BindingNode *, WhereArgs> wheres;
   llvm::DenseMap<const VarNode *, unsigned> rewrittenReads;
@@ -383,27 +384,24 @@ llvm::Expected<FunctionResult> fuseInFunction(const Function &fn, const IRModule
   return result;
 }
 
-class FuseMaskedCopyPass : public Pass {
+class FuseMaskedCopyPass : public FunctionPass {
 public:
-  llvm::Expected<bool> run(IRModule &module, PassContext &ctx) override {
-    bool changed = false;
-    std::vector<ModuleEntry> entries = module.entries();
-    for (const ModuleEntry &entry : entries) {
-      const FunctionNode *fn = entry.asFunction();
-      if (!fn)
-        continue;
-      llvm::Expected<FunctionResult> r = fuseInFunction(Function(fn), module);
-      if (!r)
-        return r.takeError();
-      if (!r->fn)
-        continue;
-      module.add(entry.gvar, r->fn);
-      changed = true;
-      ctx.addStat(kPassName, "rewrites", r->rewrites);
-      if (r->keptIndices)
-        ctx.addStat(kPassName, "kept-indices", r->keptIndices);
-    }
-    return changed;
+  FuseMaskedCopyPass() : FunctionPass(kPassName) {}
+
+  PassStatistic rewrites{this, "rewrites", "masked copies rewritten as R.where"};
+  PassStatistic keptIndices{this, "kept-indices", "indices kept because something else reads them"};
+
+  llvm::Expected<Function> runOnFunction(const Function &fn) override {
+    llvm::Expected<FunctionResult> r =
+        fuseInFunction(fn, module(), getAnalysis<BindingFactsAnalysis>());
+    if (!r)
+      return r.takeError();
+    if (!r->fn)
+      return fn;
+    rewrites += r->rewrites;
+    if (r->keptIndices)
+      keptIndices += r->keptIndices;
+    return r->fn;
   }
 };
 
@@ -411,12 +409,10 @@ public:
 
 void graft::registerFuseMaskedCopyPass() {
   PassInfo info;
-  info.name = kPassName;
   info.alias = "FuseMaskedCopy";
   info.summary = "Rewrites out[mask] = src[mask] (index_tensor + index_put) as R.where(mask, "
                  "src, out) and drops the index when nothing else reads it";
   info.preconditions = "none (R.where and the removed index are pure, so dataflow blocks "
                        "stay valid)";
-  info.create = [](const PassOptions &) { return std::make_unique<FuseMaskedCopyPass>(); };
-  registerPass(std::move(info));
+  registerPass<FuseMaskedCopyPass>(std::move(info));
 }

@@ -3,9 +3,9 @@
 // `kill-after-last-use` (TVM's KillAfterLastUse, TVM `src/relax/transform/kill_after_last_use.cc`)
 // releases each value right after its last use, so the VM frees memory early:
 //
-//  1. canonicalize-bindings runs first (the same pass, reached through the
-//     registry, so its logic lives in one place): aliases `y = x` fold into x,
-//     so a kill hits the last holder of a value rather than a copy.
+//  1. canonicalize-bindings runs first (canonicalizeBindings(), the pass's
+//     own rewrite, so its logic lives in one place): aliases `y = x` fold into
+//     x, so a kill hits the last holder of a value rather than a copy.
 //  2. Unused trivial bindings that canonicalization left (`y = x`, a
 //     match_cast to x's own struct info) are dropped.
 //  3. In every sequence (function body, `if` branch, local function body),
@@ -35,14 +35,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "transforms/BindingFacts.h"
+#include "transforms/CanonicalizeBindings.h"
 #include "transforms/LoweringSupport.h"
-#include "transforms/Pass.h"
 #include "transforms/Passes.h"
 
+#include "analysis/BindingFacts.h"
 #include "analysis/RegisterlessBindings.h"
 #include "ir/StructuralEqual.h"
 #include "ir/Visitor.h"
+#include "pass/Pass.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -271,45 +272,25 @@ llvm::Expected<SeqExpr> KillInserter::rewriteSeq(const SeqExprNode *seq) {
   return make<SeqExprNode>(BlockBuilder::mergeBlocks(std::move(blocks)), seq->body, seq->sinfo);
 }
 
-class KillAfterLastUsePass : public Pass {
+class KillAfterLastUsePass : public FunctionPass {
 public:
-  llvm::Expected<bool> run(IRModule &module, PassContext &ctx) override {
-    // Canonicalize a copy: nothing reaches `module` unless every function
-    // passes the preconditions.
-    IRModule canonical = module;
-    PassContext scratch;
-    scratch.config = ctx.config;
-    const PassInfo *canon = lookupPass("canonicalize-bindings");
-    if (!canon)
-      return needsError(kPassName, "the pass canonicalize-bindings to be registered");
-    llvm::Expected<PassOptions> opts = PassOptions::build(canon->name, canon->options, {});
-    if (!opts)
-      return opts.takeError();
-    llvm::Expected<bool> canonChanged = canon->create(*opts)->run(canonical, scratch);
-    if (!canonChanged)
-      return canonChanged.takeError();
+  KillAfterLastUsePass() : FunctionPass(kPassName) {}
 
-    int64_t kills = 0;
-    std::vector<std::pair<GlobalVar, Function>> updates;
-    for (const ModuleEntry &entry : canonical.entries()) {
-      const FunctionNode *fn = entry.asFunction();
-      if (!fn)
-        continue;
-      BindingFacts info = BindingFacts::build(*fn);
-      KillInserter inserter(info, entry.gvar->name);
-      llvm::Expected<Function> out = inserter.rewriteFunction(fn);
-      if (!out)
-        return out.takeError();
+  PassStatistic kills{this, "kills", "kill bindings inserted"};
+
+  llvm::Expected<Function> runOnFunction(const Function &fn) override {
+    llvm::Expected<Function> canonical = canonicalizeBindings(fn, module());
+    if (!canonical)
+      return llvm::make_error<llvm::StringError>("pass canonicalize-bindings failed in function '" +
+                                                     functionName() +
+                                                     "': " + llvm::toString(canonical.takeError()),
+                                                 llvm::inconvertibleErrorCode());
+    BindingFacts info = BindingFacts::build(**canonical);
+    KillInserter inserter(info, functionName().str());
+    llvm::Expected<Function> out = inserter.rewriteFunction(canonical->get());
+    if (out && inserter.kills)
       kills += inserter.kills;
-      const ModuleEntry *original = module.lookup(entry.gvar->name);
-      if (!original || original->func.get() != out->get())
-        updates.emplace_back(entry.gvar, std::move(*out));
-    }
-    for (auto &[gvar, fn] : updates)
-      module.add(gvar, fn);
-    if (kills)
-      ctx.addStat(kPassName, "kills", kills);
-    return !updates.empty();
+    return out;
   }
 };
 
@@ -317,12 +298,10 @@ public:
 
 void graft::registerKillAfterLastUsePass() {
   PassInfo info;
-  info.name = kPassName;
   info.alias = "KillAfterLastUse";
   info.summary = "Kills tensors, storages and objects right after their last use (after "
                  "canonicalizing bindings); never a var codegen keeps out of registers";
   info.preconditions = "no dataflow block and no pure function without relax.force_pure where "
                        "a kill goes (to-non-dataflow, remove-purity-checking)";
-  info.create = [](const PassOptions &) { return std::make_unique<KillAfterLastUsePass>(); };
-  registerPass(std::move(info));
+  registerPass<KillAfterLastUsePass>(std::move(info));
 }

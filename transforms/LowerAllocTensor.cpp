@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pass/Pass.h"
 #include "transforms/LoweringSupport.h"
-#include "transforms/Pass.h"
 #include "transforms/Passes.h"
 
 #include "ir/Visitor.h"
@@ -78,20 +78,18 @@ private:
   }
 };
 
-class LowerAllocTensorPass : public Pass {
+class LowerAllocTensorPass : public FunctionPass {
 public:
-  llvm::Expected<bool> run(IRModule &module, PassContext &ctx) override {
-    int64_t lowered = 0;
-    llvm::Expected<bool> changed =
-        rewriteRelaxFunctions(module, [&](const Function &fn) -> llvm::Expected<Function> {
-          AllocLowerer lowerer(&module);
-          llvm::Expected<Function> out = lowerer.rewriteFunction(fn);
-          lowered += lowerer.lowered;
-          return out;
-        });
-    if (changed && lowered)
-      ctx.addStat(kPassName, "allocs", lowered);
-    return changed;
+  LowerAllocTensorPass() : FunctionPass(kPassName) {}
+
+  PassStatistic allocs{this, "allocs", "R.builtin.alloc_tensor calls lowered"};
+
+  llvm::Expected<Function> runOnFunction(const Function &fn) override {
+    AllocLowerer lowerer(&module());
+    llvm::Expected<Function> out = lowerer.rewriteFunction(fn);
+    if (out && lowerer.lowered)
+      allocs += lowerer.lowered;
+    return out;
   }
 };
 
@@ -99,11 +97,9 @@ public:
 
 void graft::registerLowerAllocTensorPass() {
   PassInfo info;
-  info.name = kPassName;
   info.alias = "LowerAllocTensor";
   info.summary = "Lowers each remaining R.builtin.alloc_tensor to its own memory.alloc_storage "
                  "and memory.alloc_tensor";
   info.preconditions = "none (allocations are pure)";
-  info.create = [](const PassOptions &) { return std::make_unique<LowerAllocTensorPass>(); };
-  registerPass(std::move(info));
+  registerPass<LowerAllocTensorPass>(std::move(info));
 }

@@ -19,8 +19,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pass/Pass.h"
 #include "transforms/LoweringSupport.h"
-#include "transforms/Pass.h"
 #include "transforms/Passes.h"
 
 #include "ir/Visitor.h"
@@ -209,22 +209,22 @@ bool becomesPackedCall(const CallNode &call) {
          n == "relax.memory.ensure_zero_offset";
 }
 
-class LowerRuntimeBuiltinPass : public Pass {
+class LowerRuntimeBuiltinPass : public FunctionPass {
 public:
-  llvm::Expected<bool> run(IRModule &module, PassContext &ctx) override {
-    if (llvm::Error err = checkImpureLoweringSites(module, kPassName, becomesPackedCall))
-      return err;
-    int64_t lowered = 0;
-    llvm::Expected<bool> changed =
-        rewriteRelaxFunctions(module, [&](const Function &fn) -> llvm::Expected<Function> {
-          BuiltinLowerer lowerer(&module);
-          llvm::Expected<Function> out = lowerer.rewriteFunction(fn);
-          lowered += lowerer.lowered;
-          return out;
-        });
-    if (changed && lowered)
-      ctx.addStat(kPassName, "calls", lowered);
-    return changed;
+  LowerRuntimeBuiltinPass() : FunctionPass(kPassName) {}
+
+  PassStatistic calls{this, "calls", "calls lowered to VM builtins"};
+
+  llvm::Error checkPreconditions(const IRModule &module) override {
+    return checkImpureLoweringSites(module, kPassName, becomesPackedCall);
+  }
+
+  llvm::Expected<Function> runOnFunction(const Function &fn) override {
+    BuiltinLowerer lowerer(&module());
+    llvm::Expected<Function> out = lowerer.rewriteFunction(fn);
+    if (out && lowerer.lowered)
+      calls += lowerer.lowered;
+    return out;
   }
 };
 
@@ -232,11 +232,9 @@ public:
 
 void graft::registerLowerRuntimeBuiltinPass() {
   PassInfo info;
-  info.name = kPassName;
   info.alias = "LowerRuntimeBuiltin";
   info.summary = "Lowers memory, closure, shape and call_tir_dyn ops to VM builtins "
                  "(TVM's VMBuiltinLower)";
   info.preconditions = "no R.builtin.alloc_tensor left (lower-alloc-tensor)";
-  info.create = [](const PassOptions &) { return std::make_unique<LowerRuntimeBuiltinPass>(); };
-  registerPass(std::move(info));
+  registerPass<LowerRuntimeBuiltinPass>(std::move(info));
 }

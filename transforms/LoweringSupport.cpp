@@ -33,26 +33,6 @@ llvm::Error graft::needsError(llvm::StringRef pass, const llvm::Twine &what) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), "pass " + pass + " needs " + what);
 }
 
-llvm::Expected<bool> graft::rewriteRelaxFunctions(
-    IRModule &module, llvm::function_ref<llvm::Expected<Function>(const Function &)> rewrite) {
-  std::vector<std::pair<GlobalVar, Function>> changed;
-  // Copy: entries() may be reallocated by module.add below.
-  std::vector<ModuleEntry> entries = module.entries();
-  for (const ModuleEntry &entry : entries) {
-    const FunctionNode *fn = entry.asFunction();
-    if (!fn)
-      continue;
-    llvm::Expected<Function> out = rewrite(Function(fn));
-    if (!out)
-      return out.takeError();
-    if (out->get() != fn)
-      changed.emplace_back(entry.gvar, std::move(*out));
-  }
-  for (auto &[gvar, fn] : changed)
-    module.add(gvar, fn);
-  return !changed.empty();
-}
-
 namespace {
 
 /// Finds the first call that would become impure where an impure call may not

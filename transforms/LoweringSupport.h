@@ -2,8 +2,8 @@
 //
 // Small queries and builders that the finalize passes (to-non-dataflow ...
 // attach-global-symbol) share: op-call matching, `relax.force_pure`, calls to
-// `vm.builtin.*` symbols, and the "commit only after every function was
-// rewritten" loop that keeps a failing pass from half-changing a module.
+// `vm.builtin.*` symbols. (The "commit only after every function was
+// rewritten" loop is the pass library's: FunctionPass, rewriteFunctions.)
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAFT_TRANSFORMS_LOWERINGSUPPORT_H
@@ -50,13 +50,6 @@ llvm::Error needsError(llvm::StringRef pass, const llvm::Twine &what);
 /// (`R.call_tir`, `R.reshape`) and the pass that establishes the condition.
 llvm::Error checkImpureLoweringSites(const IRModule &module, llvm::StringRef pass,
                                      llvm::function_ref<bool(const CallNode &)> becomesImpure);
-
-/// Rewrites every Relax function of `module` with `rewrite` (which returns
-/// the same node when nothing changed), and only when all succeeded writes
-/// the changed ones back. Returns whether anything changed.
-llvm::Expected<bool>
-rewriteRelaxFunctions(IRModule &module,
-                      llvm::function_ref<llvm::Expected<Function>(const Function &)> rewrite);
 
 } // namespace graft
 

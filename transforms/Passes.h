@@ -1,8 +1,10 @@
 //===- transforms/Passes.h - Registration of every pass ---------*- C++ -*-===//
 //
 // Each pass file defines one `registerXxxPass()`; registerAllPasses() calls
-// them once (explicit calls, because a static library drops object files
-// whose only job is a static initializer).
+// them (explicit calls, because a static library drops object files whose
+// only job is a static initializer). Tools, benchmarks and tests call
+// registerAllPasses() before they look passes up; calling it again does
+// nothing.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAFT_TRANSFORMS_PASSES_H

@@ -13,9 +13,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "transforms/BindingFacts.h"
-#include "transforms/Pass.h"
+#include "pass/Pass.h"
 #include "transforms/Passes.h"
+
+#include "analysis/Analyses.h"
 
 #include "ir/Op.h"
 #include "ir/Visitor.h"
@@ -123,27 +124,21 @@ private:
   const Plan &plan_;
 };
 
-class RemoveDeviceAssertsPass : public Pass {
+class RemoveDeviceAssertsPass : public FunctionPass {
 public:
-  llvm::Expected<bool> run(IRModule &module, PassContext &ctx) override {
-    bool changed = false;
-    std::vector<ModuleEntry> entries = module.entries();
-    for (const ModuleEntry &entry : entries) {
-      const FunctionNode *fn = entry.asFunction();
-      if (!fn)
-        continue;
-      Plan plan = planRemoval(BindingFacts::build(*fn));
-      if (plan.removed == 0)
-        continue;
-      AssertRemover remover(&module, plan);
-      llvm::Expected<Function> out = remover.rewriteFunction(Function(fn));
-      if (!out)
-        return out.takeError();
-      module.add(entry.gvar, *out);
-      changed = true;
-      ctx.addStat(kPassName, "removed", plan.removed);
-    }
-    return changed;
+  RemoveDeviceAssertsPass() : FunctionPass(kPassName) {}
+
+  PassStatistic removed{this, "removed", "bindings removed (asserts and what only fed them)"};
+
+  llvm::Expected<Function> runOnFunction(const Function &fn) override {
+    Plan plan = planRemoval(getAnalysis<BindingFactsAnalysis>());
+    if (plan.removed == 0)
+      return fn;
+    AssertRemover remover(&module(), plan);
+    llvm::Expected<Function> out = remover.rewriteFunction(fn);
+    if (out)
+      removed += plan.removed;
+    return out;
   }
 };
 
@@ -151,11 +146,9 @@ public:
 
 void graft::registerRemoveDeviceAssertsPass() {
   PassInfo info;
-  info.name = kPassName;
   info.alias = "RemoveDeviceAsserts";
   info.summary = "Removes R.assert_op checks on device tensors and the pure math that only fed "
                  "them; host checks stay";
   info.preconditions = "none (only removes bindings; a removed assert still read becomes ())";
-  info.create = [](const PassOptions &) { return std::make_unique<RemoveDeviceAssertsPass>(); };
-  registerPass(std::move(info));
+  registerPass<RemoveDeviceAssertsPass>(std::move(info));
 }

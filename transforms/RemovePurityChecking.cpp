@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pass/Pass.h"
 #include "transforms/LoweringSupport.h"
-#include "transforms/Pass.h"
 #include "transforms/Passes.h"
 
 #include "ir/Visitor.h"
@@ -67,25 +67,24 @@ public:
   }
 };
 
-class RemovePurityCheckingPass : public Pass {
+class RemovePurityCheckingPass : public FunctionPass {
 public:
-  llvm::Expected<bool> run(IRModule &module, PassContext &ctx) override {
-    int64_t unwrapped = 0, marked = 0;
-    llvm::Expected<bool> changed =
-        rewriteRelaxFunctions(module, [&](const Function &fn) -> llvm::Expected<Function> {
-          PurityUnwrapper unwrapper(&module);
-          llvm::Expected<Function> out = unwrapper.rewriteFunction(fn);
-          unwrapped += unwrapper.unwrapped;
-          marked += unwrapper.marked;
-          return out;
-        });
-    if (changed && *changed) {
-      if (marked)
-        ctx.addStat(kPassName, "force-pure-marked", marked);
-      if (unwrapped)
-        ctx.addStat(kPassName, "calls-unwrapped", unwrapped);
-    }
-    return changed;
+  RemovePurityCheckingPass() : FunctionPass(kPassName) {}
+
+  PassStatistic forcePureMarked{this, "force-pure-marked", "functions marked relax.force_pure"};
+  PassStatistic callsUnwrapped{this, "calls-unwrapped",
+                               "purity-wrapper calls turned into plain calls"};
+
+  llvm::Expected<Function> runOnFunction(const Function &fn) override {
+    PurityUnwrapper unwrapper(&module());
+    llvm::Expected<Function> out = unwrapper.rewriteFunction(fn);
+    if (!out || out->get() == fn.get())
+      return out;
+    if (unwrapper.marked)
+      forcePureMarked += unwrapper.marked;
+    if (unwrapper.unwrapped)
+      callsUnwrapped += unwrapper.unwrapped;
+    return out;
   }
 };
 
@@ -93,11 +92,9 @@ public:
 
 void graft::registerRemovePurityCheckingPass() {
   PassInfo info;
-  info.name = kPassName;
   info.alias = "RemovePurityChecking";
   info.summary = "Marks pure functions relax.force_pure and unwraps call_pure_packed, "
                  "call_inplace_packed and invoke_pure_closure";
   info.preconditions = "none";
-  info.create = [](const PassOptions &) { return std::make_unique<RemovePurityCheckingPass>(); };
-  registerPass(std::move(info));
+  registerPass<RemovePurityCheckingPass>(std::move(info));
 }

@@ -26,8 +26,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pass/Pass.h"
 #include "transforms/LoweringSupport.h"
-#include "transforms/Pass.h"
 #include "transforms/Passes.h"
 
 #include "analysis/FreeVars.h"
@@ -960,9 +960,16 @@ llvm::Error checkPreconditions(llvm::ArrayRef<Region *> regions) {
   return llvm::Error::success();
 }
 
-class RewriteCUDAGraphPass : public Pass {
+class RewriteCUDAGraphPass : public ModulePass {
 public:
-  llvm::Expected<bool> run(IRModule &module, PassContext &ctx) override {
+  RewriteCUDAGraphPass() : ModulePass(kPassName) {}
+
+  PassStatistic captureRegions{this, "capture-regions", "kernel regions captured"};
+  PassStatistic captureFunctions{this, "capture-functions", "capture functions generated"};
+  PassStatistic liftedBindings{this, "lifted-bindings", "bindings lifted into capture functions"};
+  PassStatistic staticStorages{this, "static-storages", "storages lifted into cuda_graph_alloc"};
+
+  llvm::Expected<bool> runOnModule(IRModule &module, PassContext &ctx) override {
     if (!ctx.configBool("relax.backend.use_cuda_graph", false))
       return false;
     std::vector<ModuleEntry> entries = module.entries();
@@ -995,26 +1002,19 @@ public:
       state.allocGV = state.addFunction(*alloc, "cuda_graph_alloc");
     }
 
-    std::vector<std::pair<GlobalVar, Function>> changed;
-    for (const ModuleEntry &entry : entries) {
-      const FunctionNode *fn = entry.asFunction();
-      if (!fn)
-        continue;
-      Rewriter rewriter(state);
-      llvm::Expected<Function> out = rewriter.rewriteFunction(Function(fn));
-      if (!out)
-        return out.takeError();
-      if (out->get() != fn)
-        changed.emplace_back(entry.gvar, std::move(*out));
-    }
+    llvm::Expected<bool> changed =
+        rewriteFunctions(module, [&](const GlobalVar &, const Function &fn) {
+          Rewriter rewriter(state);
+          return rewriter.rewriteFunction(fn);
+        });
+    if (!changed)
+      return changed.takeError();
     for (auto &[gv, fn] : state.added)
       module.add(gv, fn);
-    for (auto &[gv, fn] : changed)
-      module.add(gv, fn);
-    ctx.addStat(kPassName, "capture-regions", static_cast<int64_t>(planner.captures.size()));
-    ctx.addStat(kPassName, "capture-functions", state.captureFunctions);
-    ctx.addStat(kPassName, "lifted-bindings", lifted);
-    ctx.addStat(kPassName, "static-storages", static_cast<int64_t>(merged.size()));
+    captureRegions += static_cast<int64_t>(planner.captures.size());
+    captureFunctions += state.captureFunctions;
+    liftedBindings += lifted;
+    staticStorages += static_cast<int64_t>(merged.size());
     return true;
   }
 };
@@ -1023,12 +1023,10 @@ public:
 
 void graft::registerRewriteCUDAGraphPass() {
   PassInfo info;
-  info.name = kPassName;
   info.alias = "RewriteCUDAGraph";
   info.summary = "Lifts static storages into cuda_graph_alloc and static kernel regions into "
                  "CUDA-graph capture functions (when relax.backend.use_cuda_graph is true)";
   info.preconditions = "after static-plan-block-memory; no dataflow block and no pure function "
                        "without relax.force_pure where a launch goes";
-  info.create = [](const PassOptions &) { return std::make_unique<RewriteCUDAGraphPass>(); };
-  registerPass(std::move(info));
+  registerPass<RewriteCUDAGraphPass>(std::move(info));
 }

@@ -37,8 +37,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pass/Pass.h"
 #include "transforms/LoweringSupport.h"
-#include "transforms/Pass.h"
 #include "transforms/Passes.h"
 
 #include "ir/StructInfoAnalysis.h"
@@ -746,35 +746,34 @@ Function rebuild(const FunctionNode &fn, SeqExpr body) {
   return out;
 }
 
-class StaticPlanBlockMemoryPass : public Pass {
+class StaticPlanBlockMemoryPass : public FunctionPass {
 public:
-  llvm::Expected<bool> run(IRModule &module, PassContext &ctx) override {
-    int64_t planned = 0, storages = 0, dynamicOutputs = 0;
-    llvm::Expected<bool> changed =
-        rewriteRelaxFunctions(module, [&](const Function &fn) -> llvm::Expected<Function> {
-          Planner planner(module, *fn);
-          if (llvm::Error err = planner.readBounds())
-            return err;
-          planner.collect(fn->body.get());
-          planner.allocate(fn->body.get());
-          llvm::Expected<SeqExpr> body = planner.rewrite(fn->body.get());
-          if (!body)
-            return body.takeError();
-          planned += planner.plannedCount();
-          dynamicOutputs += planner.dynamicOutputs();
-          storages += planner.storages();
-          bool dropAttr = fn->attr("relax.memory_plan_dynamic_func_output") != nullptr;
-          if (body->get() == fn->body.get() && !dropAttr)
-            return fn;
-          return rebuild(*fn, *body);
-        });
-    if (changed && planned) {
-      ctx.addStat(kPassName, "planned-allocs", planned);
-      ctx.addStat(kPassName, "storages", storages);
+  StaticPlanBlockMemoryPass() : FunctionPass(kPassName) {}
+
+  PassStatistic plannedAllocs{this, "planned-allocs", "allocations planned onto storages"};
+  PassStatistic storagesStat{this, "storages", "storages allocated"};
+  PassStatistic dynamicOutputStorages{this, "dynamic-output-storages",
+                                      "storages of dynamic function outputs"};
+
+  llvm::Expected<Function> runOnFunction(const Function &fn) override {
+    Planner planner(module(), *fn);
+    if (llvm::Error err = planner.readBounds())
+      return err;
+    planner.collect(fn->body.get());
+    planner.allocate(fn->body.get());
+    llvm::Expected<SeqExpr> body = planner.rewrite(fn->body.get());
+    if (!body)
+      return body.takeError();
+    if (planner.plannedCount()) {
+      plannedAllocs += planner.plannedCount();
+      storagesStat += planner.storages();
     }
-    if (changed && dynamicOutputs)
-      ctx.addStat(kPassName, "dynamic-output-storages", dynamicOutputs);
-    return changed;
+    if (planner.dynamicOutputs())
+      dynamicOutputStorages += planner.dynamicOutputs();
+    bool dropAttr = fn->attr("relax.memory_plan_dynamic_func_output") != nullptr;
+    if (body->get() == fn->body.get() && !dropAttr)
+      return fn;
+    return rebuild(*fn, *body);
   }
 };
 
@@ -782,12 +781,10 @@ public:
 
 void graft::registerStaticPlanBlockMemoryPass() {
   PassInfo info;
-  info.name = kPassName;
   info.alias = "StaticPlanBlockMemory";
   info.summary = "Plans R.builtin.alloc_tensor onto shared R.memory.alloc_storage storages, "
                  "reusing dead ones (sizes in bytes, tir_var_upper_bound for symbolic dims)";
   info.preconditions =
       "none (allocations are pure); tir_var_upper_bound/lower_bound values must be integers";
-  info.create = [](const PassOptions &) { return std::make_unique<StaticPlanBlockMemoryPass>(); };
-  registerPass(std::move(info));
+  registerPass<StaticPlanBlockMemoryPass>(std::move(info));
 }

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "transforms/Pass.h"
+#include "pass/Pass.h"
 #include "transforms/Passes.h"
 
 #include "ir/Visitor.h"
@@ -45,20 +45,20 @@ Function dropFirstUsedBinding(const FunctionNode &fn) {
   return nullptr;
 }
 
-class TestDropBindingPass : public Pass {
+class TestDropBindingPass : public FunctionPass {
 public:
-  llvm::Expected<bool> run(IRModule &module, PassContext &ctx) override {
-    for (const ModuleEntry &entry : module.entries()) {
-      const FunctionNode *fn = entry.asFunction();
-      if (!fn)
-        continue;
-      if (Function dropped = dropFirstUsedBinding(*fn)) {
-        module.add(entry.gvar, dropped);
-        ctx.addStat("test-drop-binding", "dropped");
-        return true;
-      }
-    }
-    return false;
+  TestDropBindingPass() : FunctionPass("test-drop-binding") {}
+
+  PassStatistic dropped{this, "dropped", "bindings dropped"};
+
+  llvm::Expected<Function> runOnFunction(const Function &fn) override {
+    if (dropped.value())
+      return fn; // One binding in the whole module.
+    Function out = dropFirstUsedBinding(*fn);
+    if (!out)
+      return fn;
+    ++dropped;
+    return out;
   }
 };
 
@@ -66,9 +66,7 @@ public:
 
 void graft::registerTestDropBindingPass() {
   PassInfo info;
-  info.name = "test-drop-binding";
   info.summary = "Deletes the first binding whose var is still used (breaks IR on purpose)";
   info.testOnly = true;
-  info.create = [](const PassOptions &) { return std::make_unique<TestDropBindingPass>(); };
-  registerPass(std::move(info));
+  registerPass<TestDropBindingPass>(std::move(info));
 }

@@ -2,12 +2,13 @@
 //
 // `test-remove-print` deletes `R.print(...)` statements whose format string
 // starts with the option `format-prefix` (all of them by default). It is the
-// worked example of docs/writing-a-pass.md: a mutator, a registry entry, an
-// option, a statistic and Before/Expected tests, nothing else.
+// worked example of docs/writing-a-pass.md: a mutator, a function pass with
+// an option and a statistic, a registry entry and Before/Expected tests,
+// nothing else.
 //
 //===----------------------------------------------------------------------===//
 
-#include "transforms/Pass.h"
+#include "pass/Pass.h"
 #include "transforms/Passes.h"
 
 #include "ir/Visitor.h"
@@ -47,44 +48,28 @@ private:
   std::string prefix_;
 };
 
-class TestRemovePrintPass : public Pass {
+class TestRemovePrintPass : public FunctionPass {
 public:
-  explicit TestRemovePrintPass(std::string prefix) : prefix_(std::move(prefix)) {}
+  TestRemovePrintPass() : FunctionPass("test-remove-print") {}
 
-  llvm::Expected<bool> run(IRModule &module, PassContext &ctx) override {
-    bool changed = false;
-    for (const ModuleEntry &entry : std::vector<ModuleEntry>(module.entries())) {
-      const FunctionNode *fn = entry.asFunction();
-      if (!fn)
-        continue;
-      PrintRemover remover(module, prefix_);
-      llvm::Expected<Function> out = remover.rewriteFunction(Function(fn));
-      if (!out)
-        return out.takeError();
-      if (out->get() == fn)
-        continue; // Untouched functions keep their identity.
-      module.add(entry.gvar, *out);
-      ctx.addStat("test-remove-print", "removed", remover.removed);
-      changed = true;
-    }
-    return changed;
+  PassOption<std::string> formatPrefix{this, "format-prefix",
+                                       "only prints whose format string starts with this"};
+  PassStatistic removed{this, "removed", "R.print statements removed"};
+
+  llvm::Expected<Function> runOnFunction(const Function &fn) override {
+    PrintRemover remover(module(), formatPrefix);
+    llvm::Expected<Function> out = remover.rewriteFunction(fn);
+    if (out && out->get() != fn.get())
+      removed += remover.removed;
+    return out;
   }
-
-private:
-  std::string prefix_;
 };
 
 } // namespace
 
 void graft::registerTestRemovePrintPass() {
   PassInfo info;
-  info.name = "test-remove-print";
   info.summary = "Deletes R.print statements (the worked example of docs/writing-a-pass.md)";
-  info.options = {{"format-prefix", PassOptionSpec::Kind::String, "",
-                   "only prints whose format string starts with this"}};
   info.testOnly = true;
-  info.create = [](const PassOptions &opts) {
-    return std::make_unique<TestRemovePrintPass>(opts.getString("format-prefix"));
-  };
-  registerPass(std::move(info));
+  registerPass<TestRemovePrintPass>(std::move(info));
 }

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pass/Pass.h"
 #include "transforms/LoweringSupport.h"
-#include "transforms/Pass.h"
 #include "transforms/Passes.h"
 
 #include "ir/Visitor.h"
@@ -72,20 +72,18 @@ public:
   }
 };
 
-class ToNonDataflowPass : public Pass {
+class ToNonDataflowPass : public FunctionPass {
 public:
-  llvm::Expected<bool> run(IRModule &module, PassContext &ctx) override {
-    int64_t converted = 0;
-    llvm::Expected<bool> changed =
-        rewriteRelaxFunctions(module, [&](const Function &fn) -> llvm::Expected<Function> {
-          DataflowRemover remover(&module);
-          llvm::Expected<Function> out = remover.rewriteFunction(fn);
-          converted += remover.blocksConverted;
-          return out;
-        });
-    if (changed && converted)
-      ctx.addStat(kPassName, "blocks", converted);
-    return changed;
+  ToNonDataflowPass() : FunctionPass(kPassName) {}
+
+  PassStatistic blocks{this, "blocks", "dataflow blocks turned into binding blocks"};
+
+  llvm::Expected<Function> runOnFunction(const Function &fn) override {
+    DataflowRemover remover(&module());
+    llvm::Expected<Function> out = remover.rewriteFunction(fn);
+    if (out && remover.blocksConverted)
+      blocks += remover.blocksConverted;
+    return out;
   }
 };
 
@@ -93,10 +91,8 @@ public:
 
 void graft::registerToNonDataflowPass() {
   PassInfo info;
-  info.name = kPassName;
   info.alias = "ToNonDataflow";
   info.summary = "Turns dataflow blocks into plain binding blocks and DataflowVars into Vars";
   info.preconditions = "none";
-  info.create = [](const PassOptions &) { return std::make_unique<ToNonDataflowPass>(); };
-  registerPass(std::move(info));
+  registerPass<ToNonDataflowPass>(std::move(info));
 }

@@ -21,7 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "transforms/Pass.h"
+#include "pass/Pass.h"
 #include "transforms/Passes.h"
 
 #include "ir/Diagnostics.h"
@@ -835,11 +835,17 @@ private:
   int depth_ = 0;
 };
 
-class VMShapeLowerPass : public Pass {
+class VMShapeLowerPass : public ModulePass {
 public:
-  explicit VMShapeLowerPass(bool emitErrCtx) : emitErrCtx_(emitErrCtx) {}
+  VMShapeLowerPass() : ModulePass(kPassName) {}
 
-  llvm::Expected<bool> run(IRModule &module, PassContext &ctx) override {
+  PassOption<bool> emitErrCtx{
+      this, "emit-err-ctx", "put an ErrorContext(...) string into every check (false: \"\")", true};
+  PassStatistic checksStat{this, "checks", "shape and type checks emitted"};
+  PassStatistic matchesStat{this, "matches", "symbolic values matched into the shape heap"};
+  PassStatistic shapeFuncs{this, "shape-funcs", "host shape_func PrimFuncs generated"};
+
+  llvm::Expected<bool> runOnModule(IRModule &module, PassContext &ctx) override {
     for (const ModuleEntry &e : module.entries())
       if (const FunctionNode *fn = e.asFunction()) {
         NestedFunctionFinder finder;
@@ -850,28 +856,23 @@ public:
     ShapeFuncs funcs;
     for (const ModuleEntry &e : module.entries())
       funcs.takenNames.insert(e.gvar->name);
-    std::vector<std::pair<GlobalVar, Function>> lowered;
     int64_t checks = 0, matches = 0;
-    for (const ModuleEntry &e : module.entries()) {
-      const FunctionNode *fn = e.asFunction();
-      if (!fn)
-        continue;
-      ShapeLowerer lowerer(module, emitErrCtx_, funcs);
-      llvm::Expected<Function> out = lowerer.lower(*e.gvar, *fn);
-      if (!out)
-        return out.takeError();
-      lowered.emplace_back(e.gvar, *out);
-      checks += lowerer.checksEmitted;
-      matches += lowerer.matchesEmitted;
-    }
-    for (auto &[gv, fn] : lowered)
-      module.add(gv, fn);
+    llvm::Expected<bool> changed = rewriteFunctions(
+        module, [&](const GlobalVar &gvar, const Function &fn) -> llvm::Expected<Function> {
+          ShapeLowerer lowerer(module, emitErrCtx, funcs);
+          llvm::Expected<Function> out = lowerer.lower(*gvar, *fn);
+          checks += lowerer.checksEmitted;
+          matches += lowerer.matchesEmitted;
+          return out;
+        });
+    if (!changed)
+      return changed.takeError();
     for (auto &[gv, pf] : funcs.added)
       module.add(gv, pf);
-    ctx.addStat(kPassName, "checks", checks);
-    ctx.addStat(kPassName, "matches", matches);
-    ctx.addStat(kPassName, "shape-funcs", static_cast<int64_t>(funcs.added.size()));
-    return !lowered.empty();
+    checksStat += checks;
+    matchesStat += matches;
+    shapeFuncs += static_cast<int64_t>(funcs.added.size());
+    return *changed || !funcs.added.empty();
   }
 
 private:
@@ -880,23 +881,15 @@ private:
                                    llvm::Twine("pass ") + kPassName +
                                        " needs lambda-lifted functions (" + why + ")");
   }
-
-  bool emitErrCtx_;
 };
 
 } // namespace
 
 void graft::registerVMShapeLowerPass() {
   PassInfo info;
-  info.name = kPassName;
   info.alias = "VMShapeLower";
   info.summary = "Lowers boundary type checks, match_casts and symbolic shapes to VM shape-heap "
                  "builtins and host shape_func PrimFuncs";
-  info.options = {{"emit-err-ctx", PassOptionSpec::Kind::Bool, "true",
-                   "put an ErrorContext(...) string into every check (false: \"\")"}};
   info.preconditions = "no nested functions (run after lambda lifting)";
-  info.create = [](const PassOptions &opts) {
-    return std::make_unique<VMShapeLowerPass>(opts.getBool("emit-err-ctx"));
-  };
-  registerPass(std::move(info));
+  registerPass<VMShapeLowerPass>(std::move(info));
 }

@@ -135,6 +135,33 @@ TEST(Cli, OptUnknownPass) {
   EXPECT_NE(r.out.find("unknown pass 'no-such-pass'"), std::string::npos) << r.out;
 }
 
+TEST(Cli, MisspeltPassOptionNamesItAndWhatThePassAccepts) {
+  Result r =
+      graft("opt " + src("examples/mlp.py") + " -p \"dead-code-elimination{entry-function=main}\"");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("error: pass 'dead-code-elimination' has no option 'entry-function'"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("note: pass 'dead-code-elimination' accepts: entry-functions (a "
+                       "comma-separated list)"),
+            std::string::npos)
+      << r.out;
+  // A pass without options says so.
+  Result none = graft("opt " + src("examples/mlp.py") + " -p \"to-non-dataflow{x=1}\"");
+  EXPECT_EQ(none.code, 2);
+  EXPECT_NE(none.out.find("note: pass 'to-non-dataflow' takes no options"), std::string::npos)
+      << none.out;
+}
+
+TEST(Cli, BadPassOptionValueSaysWhatItExpects) {
+  Result r = graft("opt " + src("examples/mlp.py") + " -p \"vm-shape-lower{emit-err-ctx=yes}\"");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("option 'emit-err-ctx' of pass 'vm-shape-lower' expects true or false, "
+                       "got 'yes'"),
+            std::string::npos)
+      << r.out;
+}
+
 TEST(Cli, VerifyEachNamesTheCulprit) {
   std::string repro = ::testing::TempDir() + "repro.py";
   Result r = graft("opt " + src("examples/mlp.py") + " -p test-drop-binding --reproducer " + repro);

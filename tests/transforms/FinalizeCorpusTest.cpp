@@ -17,8 +17,8 @@
 #include "analysis/WellFormed.h"
 #include "ir/Parser.h"
 #include "ir/Visitor.h"
-#include "transforms/PassManager.h"
-#include "transforms/Pipeline.h"
+#include "pass/PassManager.h"
+#include "pass/Pipeline.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 

@@ -12,8 +12,8 @@
 #include "ir/Expr.h"
 #include "ir/Op.h"
 #include "ir/Parser.h"
-#include "transforms/PassManager.h"
-#include "transforms/Pipeline.h"
+#include "pass/PassManager.h"
+#include "pass/Pipeline.h"
 
 #include <gtest/gtest.h>
 

@@ -13,8 +13,8 @@
 #include "ir/Parser.h"
 #include "ir/Printer.h"
 #include "ir/Visitor.h"
-#include "transforms/PassManager.h"
-#include "transforms/Pipeline.h"
+#include "pass/PassManager.h"
+#include "pass/Pipeline.h"
 
 #include "llvm/ADT/DenseSet.h"
 

@@ -1,6 +1,6 @@
 //===- tests/transforms/PassTestHelperTest.cpp - The C++ pass-test helper ---===//
 
-#include "transforms/PassTest.h"
+#include "pass/PassTest.h"
 
 #include <gtest/gtest.h>
 

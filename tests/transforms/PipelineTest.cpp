@@ -1,6 +1,6 @@
 //===- tests/transforms/PipelineTest.cpp - Pipeline text and options --------===//
 
-#include "transforms/Pipeline.h"
+#include "pass/Pipeline.h"
 
 #include <gtest/gtest.h>
 

@@ -8,8 +8,8 @@
 
 #include "ir/Parser.h"
 #include "ir/Printer.h"
-#include "transforms/PassManager.h"
-#include "transforms/Pipeline.h"
+#include "pass/PassManager.h"
+#include "pass/Pipeline.h"
 
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@
 #define GRAFT_TOOLS_DRIVER_H
 
 #include "ir/Parser.h"
-#include "transforms/PassManager.h"
+#include "pass/PassManager.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

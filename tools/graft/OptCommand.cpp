@@ -4,8 +4,8 @@
 
 #include "ir/Printer.h"
 #include "ir/StructuralEqual.h"
-#include "transforms/PassManager.h"
-#include "transforms/PassTest.h"
+#include "pass/PassManager.h"
+#include "pass/PassTest.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"

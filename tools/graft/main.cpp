@@ -7,6 +7,8 @@
 
 #include "Driver.h"
 
+#include "transforms/Passes.h"
+
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
@@ -120,6 +122,7 @@ int main(int argc, char **argv) {
            << "\n";
     return kBadInput;
   }
+  graft::registerAllPasses();
   std::string parseErrors;
   raw_string_ostream errs(parseErrors);
   if (!cl::ParseCommandLineOptions(argc, argv, "graft: the Relax IR pass framework\n", &errs)) {

@@ -1,6 +1,6 @@
-//===- transforms/PassManager.cpp -------------------------------------------===//
+//===- pass/PassManager.cpp -----------------------------------------------===//
 
-#include "transforms/PassManager.h"
+#include "pass/PassManager.h"
 
 #include "analysis/WellFormed.h"
 #include "ir/Printer.h"
@@ -56,9 +56,15 @@ llvm::Error brokenIR(const PassInvocation &inv, const IRModule &module,
 } // namespace
 
 llvm::Error PassManager::run(IRModule &module, const Pipeline &pipeline, PassContext &ctx) {
+  // What a failing pipeline hands back (a shallow copy: nodes are shared).
+  IRModule input = module;
   for (unsigned i = 0; i < pipeline.passes.size(); ++i)
-    if (llvm::Error err = runOne(module, pipeline.passes[i], i + 1, ctx))
+    if (llvm::Error err = runOne(module, pipeline.passes[i], i + 1, ctx, analyses_)) {
+      analyses_.clear();
+      module = std::move(input);
       return err;
+    }
+  analyses_.clear();
   if (options_.stats)
     for (const auto &[name, value] : ctx.stats())
       llvm::errs() << name << " = " << value << "\n";
@@ -66,14 +72,14 @@ llvm::Error PassManager::run(IRModule &module, const Pipeline &pipeline, PassCon
 }
 
 llvm::Error PassManager::runOne(IRModule &module, const PassInvocation &inv, unsigned index,
-                                PassContext &ctx) {
+                                PassContext &ctx, AnalysisManager &analyses) {
   llvm::raw_ostream &irOut = options_.irStream ? *options_.irStream : llvm::errs();
   const PassInfo &info = *inv.info;
   if (options_.printBefore.size() && named(options_.printBefore, info))
     printIR(irOut, "Before " + info.name, module);
 
-  // The pass changes `module` in place; keep the input for the reproducer
-  // and for the change-report check (a shallow copy: nodes are shared).
+  // Keep the pass's input for the reproducer, the change-report check and
+  // invalidation (a shallow copy: nodes are shared).
   IRModule input = module;
   uint64_t hashBefore = options_.checkChangeReport ? structuralHash(module) : 0;
 
@@ -86,6 +92,7 @@ llvm::Error PassManager::runOne(IRModule &module, const PassInvocation &inv, uns
     timer = &passTimers_.emplace_back(info.name, info.name, *options_.timerGroup);
   }
   std::unique_ptr<Pass> pass = info.create(inv.values);
+  pass->setAnalysisManager(&analyses);
   llvm::Expected<bool> changed = [&] {
     llvm::TimeRegion region(timer);
     return pass->run(module, ctx);
@@ -102,6 +109,8 @@ llvm::Error PassManager::runOne(IRModule &module, const PassInvocation &inv, uns
                                          "pass '" + info.name +
                                              "' changed the IR but reported no change");
   }
+  if (*changed)
+    analyses.invalidate(input, module, pass->preserved());
   if (options_.verifyEach && *changed) {
     std::vector<Violation> violations = verifyModule(module, VerifyOptions(), options_.verifyCache);
     if (!violations.empty()) {

@@ -1,4 +1,4 @@
-//===- transforms/BindingFacts.h - Definitions and use counts of one function -*- C++ -*-===//
+//===- analysis/BindingFacts.h - Definitions and use counts of one function -*- C++ -*-===//
 //
 // What fuse-masked-copy, remove-device-asserts and kill-after-last-use need
 // to know about a top-level function, nested functions and If branches
@@ -17,8 +17,8 @@
 // records each binding's block, which those passes' checks need.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GRAFT_TRANSFORMS_BINDINGFACTS_H
-#define GRAFT_TRANSFORMS_BINDINGFACTS_H
+#ifndef GRAFT_ANALYSIS_BINDINGFACTS_H
+#define GRAFT_ANALYSIS_BINDINGFACTS_H
 
 #include "ir/Expr.h"
 
@@ -53,4 +53,4 @@ void collectBindingUses(const BindingNode *binding, llvm::SmallVectorImpl<const 
 
 } // namespace graft
 
-#endif // GRAFT_TRANSFORMS_BINDINGFACTS_H
+#endif // GRAFT_ANALYSIS_BINDINGFACTS_H

@@ -1,12 +1,12 @@
-//===- transforms/PassTest.cpp - Running Before/Expected pass tests ---------===//
+//===- pass/PassTest.cpp - Running Before/Expected pass tests -------------===//
 
-#include "transforms/PassTest.h"
+#include "pass/PassTest.h"
 
 #include "analysis/WellFormed.h"
 #include "ir/Diagnostics.h"
 #include "ir/StructuralEqual.h"
-#include "transforms/PassManager.h"
-#include "transforms/Pipeline.h"
+#include "pass/PassManager.h"
+#include "pass/Pipeline.h"
 
 #include "llvm/Support/raw_ostream.h"
 

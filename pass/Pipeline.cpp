@@ -1,6 +1,6 @@
-//===- transforms/Pipeline.cpp - Parsing and printing pass pipelines --------===//
+//===- pass/Pipeline.cpp - Parsing and printing pass pipelines ------------===//
 
-#include "transforms/Pipeline.h"
+#include "pass/Pipeline.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"

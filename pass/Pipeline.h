@@ -1,4 +1,4 @@
-//===- transforms/Pipeline.h - Textual pass pipelines -----------*- C++ -*-===//
+//===- pass/Pipeline.h - Textual pass pipelines -----------------*- C++ -*-===//
 //
 // `pass-a,pass-b{opt=1,list=x,y},finalize`: a comma list of pass or named
 // pipeline names, each with options in braces (list values comma-separated
@@ -7,10 +7,10 @@
 // given), and named pipelines expand to their passes.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GRAFT_TRANSFORMS_PIPELINE_H
-#define GRAFT_TRANSFORMS_PIPELINE_H
+#ifndef GRAFT_PASS_PIPELINE_H
+#define GRAFT_PASS_PIPELINE_H
 
-#include "transforms/Pass.h"
+#include "pass/Pass.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -46,4 +46,4 @@ std::string invocationStr(const PassInvocation &inv);
 
 } // namespace graft
 
-#endif // GRAFT_TRANSFORMS_PIPELINE_H
+#endif // GRAFT_PASS_PIPELINE_H

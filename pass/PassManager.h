@@ -1,4 +1,4 @@
-//===- transforms/PassManager.h - Running pipelines with instrumentation -*- C++ -*-===//
+//===- pass/PassManager.h - Running pipelines with instrumentation -*- C++ -*-===//
 //
 // Runs a pipeline over a module with the built-in instrumentation of docs/cli.md:
 // verify-each (skipped after a pass that reports no change), IR printing
@@ -6,12 +6,13 @@
 // reproducer written when a pass fails.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GRAFT_TRANSFORMS_PASSMANAGER_H
-#define GRAFT_TRANSFORMS_PASSMANAGER_H
+#ifndef GRAFT_PASS_PASSMANAGER_H
+#define GRAFT_PASS_PASSMANAGER_H
 
 #include "analysis/VerifyCache.h"
 #include "ir/Diagnostics.h"
-#include "transforms/Pipeline.h"
+#include "pass/AnalysisManager.h"
+#include "pass/Pipeline.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -76,15 +77,23 @@ class PassManager {
 public:
   explicit PassManager(PassManagerOptions options) : options_(std::move(options)) {}
 
-  /// Runs `pipeline` on `module` in place.
+  /// Runs `pipeline` on `module` in place. When a pass fails, `module` is
+  /// handed back as it was given and the error names the pass. Analyses
+  /// are shared by the passes of the pipeline (AnalysisManager.h).
   llvm::Error run(IRModule &module, const Pipeline &pipeline, PassContext &ctx);
 
+  /// The analyses of the last run (emptied when it ends; its computation
+  /// counters remain).
+  const AnalysisManager &analysisManager() const { return analyses_; }
+
 private:
-  llvm::Error runOne(IRModule &module, const PassInvocation &inv, unsigned index, PassContext &ctx);
+  llvm::Error runOne(IRModule &module, const PassInvocation &inv, unsigned index, PassContext &ctx,
+                     AnalysisManager &analyses);
   void writeReproducer(const IRModule &input, const PassInvocation &inv, const PassContext &ctx);
   void dump(const IRModule &module, unsigned index, llvm::StringRef passName);
 
   PassManagerOptions options_;
+  AnalysisManager analyses_;
   // Timers live as long as the manager: LLVM prints a group when its last
   // timer goes, and the report should come once, at the end.
   std::unique_ptr<llvm::TimerGroup> ownTimers_;
@@ -96,4 +105,4 @@ llvm::Error toDiagnostic(const PassFailure &failure);
 
 } // namespace graft
 
-#endif // GRAFT_TRANSFORMS_PASSMANAGER_H
+#endif // GRAFT_PASS_PASSMANAGER_H

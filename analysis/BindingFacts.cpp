@@ -1,6 +1,6 @@
-//===- transforms/BindingFacts.cpp - Definitions and use counts ---------------===//
+//===- analysis/BindingFacts.cpp - Definitions and use counts ---------------===//
 
-#include "transforms/BindingFacts.h"
+#include "analysis/BindingFacts.h"
 
 #include "ir/Visitor.h"
 

@@ -1,4 +1,4 @@
-//===- transforms/PassTest.h - Before/Expected pass tests -------*- C++ -*-===//
+//===- pass/PassTest.h - Before/Expected pass tests -------------*- C++ -*-===//
 //
 // The pass-test file format (docs/cli.md), shared by `graft test`, reproducers
 // and C++ tests: modules `Before` and `Expected`, `# PIPELINE: <pipeline>`,
@@ -10,11 +10,11 @@
 // prints the structural diff report when the output differs.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GRAFT_TRANSFORMS_PASSTEST_H
-#define GRAFT_TRANSFORMS_PASSTEST_H
+#ifndef GRAFT_PASS_PASSTEST_H
+#define GRAFT_PASS_PASSTEST_H
 
 #include "ir/Parser.h"
-#include "transforms/Pass.h"
+#include "pass/Pass.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
@@ -38,4 +38,4 @@ std::string runPassTestText(llvm::StringRef text, llvm::StringRef bufferName = "
 
 } // namespace graft
 
-#endif // GRAFT_TRANSFORMS_PASSTEST_H
+#endif // GRAFT_PASS_PASSTEST_H

@@ -1,0 +1,38 @@
+//===- transforms/Passes.cpp - Registration of every pass -------------------===//
+
+#include "transforms/Passes.h"
+
+#include "pass/Pass.h"
+
+using namespace graft;
+
+void graft::registerAllPasses() {
+  static bool registered = [] {
+    registerCanonicalizeBindingsPass();
+    registerDeadCodeEliminationPass();
+    registerFuseMaskedCopyPass();
+    registerRemoveDeviceAssertsPass();
+    registerKillAfterLastUsePass();
+    registerStaticPlanBlockMemoryPass();
+    registerRewriteCUDAGraphPass();
+    registerVMShapeLowerPass();
+    registerToNonDataflowPass();
+    registerRemovePurityCheckingPass();
+    registerCallTIRRewritePass();
+    registerLowerAllocTensorPass();
+    registerLowerRuntimeBuiltinPass();
+    registerComputePrimValuePass();
+    registerAttachGlobalSymbolPass();
+    // TVM's VM finalize pipeline; a pipeline's text is parsed only when it is
+    // used, so it may name passes registered after it.
+    registerPipeline({"finalize", "TVM's VM finalize pipeline",
+                      "to-non-dataflow,remove-purity-checking,call-tir-rewrite,"
+                      "static-plan-block-memory,rewrite-cuda-graph,lower-alloc-tensor,"
+                      "kill-after-last-use,lower-runtime-builtin,compute-prim-value,"
+                      "vm-shape-lower,attach-global-symbol"});
+    registerTestDropBindingPass();
+    registerTestRemovePrintPass();
+    return true;
+  }();
+  (void)registered;
+}
