@@ -3,6 +3,7 @@
 #include "analysis/Liveness.h"
 
 #include "analysis/FreeVars.h"
+#include "ir/Op.h"
 #include "ir/Visitor.h"
 
 using namespace graft;
@@ -14,6 +15,22 @@ public:
   LivenessInfo info;
 
   void visitVarUse(const VarNode *var) override { info.lastUse[var] = current_; }
+
+  void visitCall(const CallNode *call) override {
+    if (!isKillCall(call))
+      ExprVisitor::visitCall(call);
+  }
+
+  void visitIf(const IfNode *ifNode) override {
+    visitExpr(ifNode->cond.get());
+    // current_ is the if's binding here (or null for an if outside any
+    // binding, which the analysed sequence's result cannot hold).
+    for (const SeqExprNode *branch : {ifNode->thenBranch.get(), ifNode->elseBranch.get()}) {
+      branches_.push_back({current_, branch});
+      visitSeqExpr(branch);
+      branches_.pop_back();
+    }
+  }
 
   void visitVarBinding(const VarBindingNode *binding) override {
     enter(binding);
@@ -33,20 +50,50 @@ public:
   }
 
 private:
+  static bool isKillCall(const CallNode *call) {
+    const OpInfo *op = call->opInfo();
+    if (!op)
+      return false;
+    llvm::StringRef name = op->name;
+    return name == "relax.memory.kill_tensor" || name == "relax.memory.kill_storage" ||
+           name == "relax.vm.kill_object";
+  }
+
   void enter(const BindingNode *binding) {
     info.bindingOrder.push_back(binding);
+    if (!branches_.empty())
+      info.nesting[binding] = branches_.back();
     saved_.push_back(current_);
     current_ = binding;
   }
 
   const BindingNode *current_ = nullptr;
   llvm::SmallVector<const BindingNode *, 8> saved_;
+  llvm::SmallVector<LivenessInfo::Nesting, 4> branches_;
 };
 
 } // namespace
 
 LivenessInfo graft::computeLastUses(const SeqExprNode &seq) {
   LastUseCollector collector;
+  collector.info.root = &seq;
   collector.visitSeqExpr(&seq);
   return std::move(collector.info);
+}
+
+llvm::Optional<const BindingNode *> LivenessInfo::lastUseIn(const VarNode *v,
+                                                            const SeqExprNode *seq) const {
+  auto it = lastUse.find(v);
+  if (it == lastUse.end())
+    return llvm::None;
+  // Climb from the reading binding to the enclosing binding that `seq` holds.
+  const BindingNode *b = it->second;
+  while (b) {
+    auto nested = nesting.find(b);
+    const SeqExprNode *holder = nested == nesting.end() ? root : nested->second.branch;
+    if (holder == seq)
+      return b;
+    b = nested == nesting.end() ? nullptr : nested->second.ifBinding;
+  }
+  return nullptr;
 }

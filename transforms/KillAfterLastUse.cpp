@@ -40,6 +40,7 @@
 #include "transforms/Passes.h"
 
 #include "analysis/BindingFacts.h"
+#include "analysis/Liveness.h"
 #include "analysis/RegisterlessBindings.h"
 #include "ir/StructuralEqual.h"
 #include "ir/Visitor.h"
@@ -64,24 +65,6 @@ bool isKillCall(const ExprNode *e) {
 bool isAllocStorage(const ExprNode *e) {
   return asOpCall(e, "relax.memory.alloc_storage") || asOpCall(e, "relax.vm.alloc_storage");
 }
-
-/// Every var read by an expression, nested `if` branches and local
-/// functions included.
-class UseCollector : public ExprVisitor {
-public:
-  explicit UseCollector(llvm::function_ref<void(const VarNode *)> onUse) : onUse_(onUse) {}
-  void visitVarUse(const VarNode *var) override { onUse_(var); }
-  void visitCall(const CallNode *call) override {
-    // A kill's argument is not a use: otherwise an existing kill would count
-    // as the last use and the value would be killed twice.
-    if (isKillCall(call))
-      return;
-    ExprVisitor::visitCall(call);
-  }
-
-private:
-  llvm::function_ref<void(const VarNode *)> onUse_;
-};
 
 /// `y = x`, or `y = match_cast(x, T)` with T x's own struct info.
 bool isTrivialBinding(const BindingNode &b) {
@@ -113,18 +96,35 @@ Binding killBinding(KillKind kind, const Var &var) {
   return make<VarBindingNode>(make<VarNode>("_", voidSInfo()), std::move(call));
 }
 
-/// Inserts kills into one function, sequence by sequence.
+/// Step 2: drops the trivial bindings nothing reads.
+class TrivialBindingDropper : public ExprMutator {
+public:
+  TrivialBindingDropper(const IRModule &module, const BindingFacts &facts)
+      : ExprMutator(&module), facts_(facts) {}
+
+  llvm::Error rewriteBinding(const BindingNode *binding) override {
+    if (isTrivialBinding(*binding) && facts_.useCount(binding->var.get()) == 0)
+      return llvm::Error::success();
+    return ExprMutator::rewriteBinding(binding);
+  }
+
+private:
+  const BindingFacts &facts_;
+};
+
+/// Step 3: inserts kills into one function, sequence by sequence, where
+/// analysis/Liveness.h puts each var's last use.
 class KillInserter {
 public:
-  KillInserter(const BindingFacts &info, std::string fnName)
-      : info_(info), fnName_(std::move(fnName)) {}
+  explicit KillInserter(std::string fnName) : fnName_(std::move(fnName)) {}
 
   int64_t kills = 0;
 
   llvm::Expected<Function> rewriteFunction(const FunctionNode *fn) {
     bool saved = mayKill_;
     mayKill_ = !fn->isPure || hasForcePure(*fn);
-    llvm::Expected<SeqExpr> body = rewriteSeq(fn->body.get());
+    LivenessInfo liveness = computeLastUses(*fn->body);
+    llvm::Expected<SeqExpr> body = rewriteSeq(fn->body.get(), liveness);
     mayKill_ = saved;
     if (!body)
       return body.takeError();
@@ -142,16 +142,17 @@ private:
     bool inDataflow;
   };
 
-  llvm::Expected<SeqExpr> rewriteSeq(const SeqExprNode *seq);
-  llvm::Expected<Expr> rewriteNested(const Expr &value);
+  llvm::Expected<SeqExpr> rewriteSeq(const SeqExprNode *seq, const LivenessInfo &liveness);
+  llvm::Expected<Expr> rewriteNested(const Expr &value, const LivenessInfo &liveness);
   llvm::Error checkCanKill(const Entry &at) const;
 
-  const BindingFacts &info_;
   std::string fnName_;
   bool mayKill_ = true;
 };
 
-llvm::Expected<Expr> KillInserter::rewriteNested(const Expr &value) {
+llvm::Expected<Expr> KillInserter::rewriteNested(const Expr &value, const LivenessInfo &liveness) {
+  // A local function has its own liveness; `if` branches share the
+  // enclosing function's.
   if (const auto *fn = llvm::dyn_cast<FunctionNode>(value.get())) {
     llvm::Expected<Function> out = rewriteFunction(fn);
     if (!out)
@@ -161,10 +162,10 @@ llvm::Expected<Expr> KillInserter::rewriteNested(const Expr &value) {
   const auto *ifNode = llvm::dyn_cast<IfNode>(value.get());
   if (!ifNode)
     return value;
-  llvm::Expected<SeqExpr> thenB = rewriteSeq(ifNode->thenBranch.get());
+  llvm::Expected<SeqExpr> thenB = rewriteSeq(ifNode->thenBranch.get(), liveness);
   if (!thenB)
     return thenB.takeError();
-  llvm::Expected<SeqExpr> elseB = rewriteSeq(ifNode->elseBranch.get());
+  llvm::Expected<SeqExpr> elseB = rewriteSeq(ifNode->elseBranch.get(), liveness);
   if (!elseB)
     return elseB.takeError();
   if (thenB->get() == ifNode->thenBranch.get() && elseB->get() == ifNode->elseBranch.get())
@@ -184,67 +185,50 @@ llvm::Error KillInserter::checkCanKill(const Entry &at) const {
   return llvm::Error::success();
 }
 
-llvm::Expected<SeqExpr> KillInserter::rewriteSeq(const SeqExprNode *seq) {
-  // Step 2 and collection: the bindings this sequence keeps, where each var
-  // bound here is last used (~0u: by the sequence's result), which vars are
-  // storages and which are killed already.
-  constexpr unsigned kOutput = ~0u;
+llvm::Expected<SeqExpr> KillInserter::rewriteSeq(const SeqExprNode *seq,
+                                                 const LivenessInfo &liveness) {
+  // The bindings of this sequence, which vars are storages and which are
+  // killed already.
   std::vector<Entry> entries;
-  llvm::DenseMap<const VarNode *, unsigned> index, lastUse;
+  llvm::DenseMap<const BindingNode *, unsigned> entryOf;
   llvm::DenseSet<const VarNode *> storages, killed;
-  bool dropped = false;
   for (const BindingBlock &block : seq->blocks)
     for (const Binding &b : block->bindings) {
-      if (isTrivialBinding(*b) && info_.useCount(b->var.get()) == 0) {
-        dropped = true;
-        continue;
-      }
-      unsigned at = entries.size();
+      entryOf[b.get()] = entries.size();
       entries.push_back({b.get(), block->isDataflow});
-      index[b->var.get()] = at;
       const ExprNode *value = b->value.get();
-      if (isAllocStorage(value)) {
+      if (isAllocStorage(value))
         storages.insert(b->var.get());
-        continue; // Its args are shapes and immediates.
-      }
-      if (isKillCall(value)) {
+      else if (isKillCall(value))
         if (const auto *v = llvm::dyn_cast<VarNode>(llvm::cast<CallNode>(value)->args[0].get()))
           killed.insert(v);
-        continue;
-      }
-      UseCollector([&](const VarNode *v) {
-        if (index.count(v))
-          lastUse[v] = at;
-      }).visitExpr(value);
     }
-  UseCollector([&](const VarNode *v) {
-    if (index.count(v))
-      lastUse[v] = kOutput;
-  }).visitExpr(seq->body.get());
 
-  // Kills after each binding, in binding order of the killed vars.
+  // Kills after each binding, in binding order of the killed vars. An `if`
+  // of this sequence is one use of every var of it its branches read.
   llvm::DenseMap<unsigned, llvm::SmallVector<std::pair<KillKind, Var>, 2>> after;
   for (const Entry &e : entries) {
     const VarNode *v = e.binding->var.get();
-    auto it = lastUse.find(v);
-    if (it == lastUse.end() || it->second == kOutput || killed.count(v))
+    if (killed.count(v))
       continue;
+    llvm::Optional<const BindingNode *> last = liveness.lastUseIn(v, seq);
+    if (!last || !*last)
+      continue; // Never read, or read by the sequence's result.
     if (llvm::Optional<KillKind> kind = killKindOf(*e.binding, storages.count(v) != 0)) {
-      if (llvm::Error err = checkCanKill(entries[it->second]))
+      unsigned at = entryOf.lookup(*last);
+      if (llvm::Error err = checkCanKill(entries[at]))
         return err;
-      after[it->second].push_back({*kind, e.binding->var});
+      after[at].push_back({*kind, e.binding->var});
     }
   }
 
-  bool changed = dropped || !after.empty();
+  bool changed = !after.empty();
   std::vector<BindingBlock> blocks;
   unsigned at = 0;
   for (const BindingBlock &block : seq->blocks) {
     std::vector<Binding> out;
     for (const Binding &b : block->bindings) {
-      if (at >= entries.size() || entries[at].binding != b.get())
-        continue; // Dropped by step 2.
-      llvm::Expected<Expr> value = rewriteNested(b->value);
+      llvm::Expected<Expr> value = rewriteNested(b->value, liveness);
       if (!value)
         return value.takeError();
       if (value->get() == b->value.get())
@@ -285,9 +269,13 @@ public:
                                                      functionName() +
                                                      "': " + llvm::toString(canonical.takeError()),
                                                  llvm::inconvertibleErrorCode());
-    BindingFacts info = BindingFacts::build(**canonical);
-    KillInserter inserter(info, functionName().str());
-    llvm::Expected<Function> out = inserter.rewriteFunction(canonical->get());
+    llvm::Expected<Function> dropped =
+        TrivialBindingDropper(module(), BindingFacts::build(**canonical))
+            .rewriteFunction(*canonical);
+    if (!dropped)
+      return dropped.takeError();
+    KillInserter inserter(functionName().str());
+    llvm::Expected<Function> out = inserter.rewriteFunction(dropped->get());
     if (out && inserter.kills)
       kills += inserter.kills;
     return out;

@@ -87,3 +87,52 @@ def main(x: R.Tensor((4,), "float32")):
 }
 
 } // namespace
+
+namespace {
+
+/// "var -> binding var" of lastUseIn(var, seq) for each var bound in `seq`,
+/// "(result)" for the sequence's result, "(never)" when nothing reads it.
+std::string renderIn(const SeqExprNode &seq, const LivenessInfo &info) {
+  std::string out;
+  for (const BindingBlock &block : seq.blocks)
+    for (const Binding &b : block->bindings) {
+      llvm::Optional<const BindingNode *> last = info.lastUseIn(b->var.get(), &seq);
+      out += b->var->name + " -> " +
+             (!last ? "(never)" : *last ? (*last)->var->name : std::string("(result)")) + "\n";
+    }
+  return out;
+}
+
+TEST(Liveness, AnIfIsOneUseAsSeenFromItsSequence) {
+  auto m = parseModule(R"(
+@R.function(pure=False)
+def main(x: R.Tensor((4,), "float32"), c: R.Tensor((), "bool")):
+    a = R.add(x, x)
+    b = R.multiply(x, x)
+    if c:
+        t = R.add(a, a)
+        u = R.add(t, t)
+        r = u
+    else:
+        r = b
+    s = R.add(r, x)
+    _ = R.memory.kill_tensor(s)
+    return x
+)");
+  ASSERT_TRUE(m);
+  const FunctionNode *fn = function(*m, "main");
+  LivenessInfo info = computeLastUses(*fn->body);
+  // From main's body, the reads of a (by t) and b (by the else result) are
+  // the if binding r; the kill is no read of s.
+  EXPECT_EQ(renderIn(*fn->body, info), "a -> r\n"
+                                       "b -> r\n"
+                                       "r -> s\n"
+                                       "s -> (never)\n"
+                                       "_ -> (never)\n");
+  // From the then branch: t is last read by u, u by the branch's result.
+  const auto *ifNode = llvm::cast<IfNode>(fn->body->blocks[0]->bindings[2]->value.get());
+  EXPECT_EQ(renderIn(*ifNode->thenBranch, info), "t -> u\n"
+                                                 "u -> (result)\n");
+}
+
+} // namespace
