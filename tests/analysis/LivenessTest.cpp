@@ -98,7 +98,10 @@ std::string renderIn(const SeqExprNode &seq, const LivenessInfo &info) {
     for (const Binding &b : block->bindings) {
       llvm::Optional<const BindingNode *> last = info.lastUseIn(b->var.get(), &seq);
       out += b->var->name + " -> " +
-             (!last ? "(never)" : *last ? (*last)->var->name : std::string("(result)")) + "\n";
+             (!last   ? "(never)"
+              : *last ? (*last)->var->name
+                      : std::string("(result)")) +
+             "\n";
     }
   return out;
 }
