@@ -52,11 +52,7 @@ public:
 private:
   static bool isKillCall(const CallNode *call) {
     const OpInfo *op = call->opInfo();
-    if (!op)
-      return false;
-    llvm::StringRef name = op->name;
-    return name == "relax.memory.kill_tensor" || name == "relax.memory.kill_storage" ||
-           name == "relax.vm.kill_object";
+    return op && op->kills;
   }
 
   void enter(const BindingNode *binding) {

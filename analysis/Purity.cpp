@@ -2,6 +2,7 @@
 
 #include "analysis/Purity.h"
 
+#include "ir/AttrKeys.h"
 #include "ir/Op.h"
 #include "ir/Visitor.h"
 
@@ -51,7 +52,7 @@ bool graft::containsImpureCall(const ExprNode *e, const ExprNode *self) {
 FunctionPurity graft::analyzePurity(const FunctionNode &fn, const ExprNode *self) {
   FunctionPurity p;
   p.declaredPure = fn.isPure;
-  if (const AttrValue *v = fn.attr("relax.force_pure"))
+  if (const AttrValue *v = fn.attr(kForcePureAttr))
     p.forcePure = v->kind() == AttrValue::Kind::Bool && v->getBool();
   p.hasImpureCall = containsImpureCall(&fn, self);
   return p;

@@ -3,18 +3,13 @@
 #include "analysis/RegisterlessBindings.h"
 
 #include "ir/Op.h"
+#include "ir/ops/OpHandles.h"
 
 using namespace graft;
 
 namespace {
 
-bool isNullValueCall(const ExprNode *e) {
-  const auto *call = llvm::dyn_cast<CallNode>(e);
-  if (!call)
-    return false;
-  const auto *op = llvm::dyn_cast<OpNode>(call->op.get());
-  return op && op->name() == "relax.null_value";
-}
+bool isNullValueCall(const ExprNode *e) { return asCallTo(e, ops::nullValue()); }
 
 // Codegen picks the void register from the call's struct info alone, so any
 // callee counts (packed calls, builtins, kills).

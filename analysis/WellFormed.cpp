@@ -14,6 +14,7 @@
 
 #include "analysis/WellFormedImpl.h"
 
+#include "ir/AttrKeys.h"
 #include "ir/Printer.h"
 #include "ir/StructInfoAnalysis.h"
 
@@ -27,7 +28,7 @@ using namespace graft::wellformed;
 std::string wellformed::quoted(llvm::StringRef s) { return ("'" + s + "'").str(); }
 
 bool wellformed::isForcePure(const FunctionNode *fn) {
-  const AttrValue *v = fn->attr("relax.force_pure");
+  const AttrValue *v = fn->attr(kForcePureAttr);
   if (!v)
     return false;
   if (v->kind() == AttrValue::Kind::Bool)

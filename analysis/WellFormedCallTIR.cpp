@@ -15,6 +15,7 @@
 
 #include "ir/Printer.h"
 #include "ir/StructInfoAnalysis.h"
+#include "ir/ops/OpHandles.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -303,16 +304,7 @@ std::string CallTIRCheck::run(const IRModule &module) {
 } // namespace
 
 bool graft::isCallTIRFamily(const OpInfo *info) {
-  // Looked up once: this runs for every call the verifier sees.
-  static const OpInfo *const family[] = {lookupOp("relax.call_tir"),
-                                         lookupOp("relax.call_tir_inplace"),
-                                         lookupOp("relax.call_tir_with_grad")};
-  if (!info)
-    return false;
-  for (const OpInfo *f : family)
-    if (f && f == info)
-      return true;
-  return false;
+  return info && (info == ops::callTIR()->info || info == ops::callTIRInplace()->info);
 }
 
 std::string graft::checkCallTIR(const CallNode &call, const IRModule &module) {

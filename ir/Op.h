@@ -3,8 +3,9 @@
 // Each Relax operator declares, in one place: its name, the parameters of its
 // Python wrapper (call arguments and attribute fields interleaved, in wrapper
 // order, with defaults and the conversion each applies), its struct-info
-// inference, its purity, and the hooks later stages need (capture safety for
-// rewrite-cuda-graph, the kernel symbol for legalize-ops).
+// inference, and the traits passes ask about instead of comparing op names
+// (purity, host reads, allocation, kills, aliasing, determinism, kernel
+// launches, the fusion pattern; docs/ops.md lists them per op).
 //
 // The parser matches a call's positional and keyword arguments against
 // `params`, converts each as its kind says (TVM's op wrappers in `python/tvm/relax/op/`), puts the
@@ -20,6 +21,7 @@
 #include "ir/StructInfo.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/Optional.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -106,19 +108,64 @@ enum class TextForm : uint8_t {
 /// before inference; it may rewrite args and attrs in place.
 using CanonicalizeFn = llvm::Error (*)(std::vector<Expr> &args, Attrs &attrs);
 
+/// TVM's OpPatternKind (the TOpPattern op attribute): how each output element
+/// depends on the inputs, which decides what operator fusion may merge. The
+/// values are TVM's.
+enum class OpPattern : uint8_t {
+  ElemWise = 0,        ///< out[i] = f(in[i]) on inputs of the output's shape.
+  Broadcast = 1,       ///< Elementwise after broadcasting the inputs to the output shape.
+  Injective = 2,       ///< Each output element reads one input element (reshape, take).
+  CommReduce = 3,      ///< A commutative reduction over some axes.
+  OutEWiseFusable = 4, ///< A complex op whose elementwise consumers fuse into it (matmul).
+  Opaque = 8,          ///< Fuses with nothing.
+};
+
+/// What memory an op's result is.
+enum class AllocKind : uint8_t {
+  None,    ///< Not an allocation.
+  Storage, ///< A fresh storage object (memory/vm.alloc_storage).
+  Tensor,  ///< A tensor of fresh or given storage (builtin/memory/vm.alloc_tensor).
+};
+
 struct OpInfo {
   std::string name; ///< Full name: "relax.add", "relax.nn.softmax".
   std::vector<OpParam> params;
   InferFn infer = nullptr;
   NormalizeFn normalize = nullptr;
   ValidateFn validate = nullptr;
+
+  /// \name Traits
+  /// What passes ask about an op instead of comparing its name. docs/ops.md
+  /// lists them for every registered op.
+  /// @{
   bool pure = true;
-  /// False for an op that reads device data back to the host (it cannot be
-  /// inside a CUDA-graph capture); rewrite-cuda-graph ends a region there.
+  /// Reads device data back on the host (an output size, a printed value, an
+  /// assert's condition), which synchronizes with the device.
+  bool readsOnHost = false;
+  /// Per-call refinement of `readsOnHost` (index_tensor reads back only with
+  /// a bool mask); null: `readsOnHost` decides alone. See readsOnHostCall().
+  bool (*readsOnHostCall)(const CallNode &call) = nullptr;
+  /// False for an op that can never be inside a CUDA-graph capture (every
+  /// op that always reads on the host); a call is capturable when this holds
+  /// and the call does not read on the host. See isCapturableCall.
   bool capturable = true;
-  /// Per-call refinement of `capturable` (index_tensor reads back only with a
-  /// bool mask); null: `capturable` decides alone. See isCapturableCall.
-  bool (*capturableCall)(const CallNode &call) = nullptr;
+  AllocKind allocates = AllocKind::None;
+  /// Ends the lifetime of its argument (memory.kill_*, vm.kill_object).
+  bool kills = false;
+  /// The result is a view of the first argument's storage (reshape,
+  /// memory.view): the argument's memory lives as long as the result.
+  bool aliasesInput = false;
+  /// Two calls with equal arguments and attrs give equal results, so one
+  /// may stand for the other. False for calls out of the registry's
+  /// knowledge (packed, TIR, closures), allocations and impure ops.
+  bool deterministic = true;
+  /// Runs device work (a kernel or a copy) once lowered, as opposed to
+  /// host-side bookkeeping (allocation, shapes, closures, null values).
+  bool launchesKernel = true;
+  /// Every op of ir/ops/ declares one (makeOp requires it); None only for an
+  /// op registered elsewhere without one, which fusion treats as Opaque.
+  llvm::Optional<OpPattern> pattern;
+  /// @}
   CanonicalizeFn canonicalize = nullptr;
   TextForm textForm = TextForm::Generic;
   /// An op the registry does not know, parsed from an annotated binding:
@@ -127,6 +174,8 @@ struct OpInfo {
 
   /// The name without the "relax." prefix, as written after "R.".
   llvm::StringRef scriptName() const;
+  /// The declared fusion pattern, Opaque when none was declared.
+  OpPattern fusionPattern() const { return pattern.getValueOr(OpPattern::Opaque); }
   /// Index of the attr fields in `params`, in order.
   llvm::SmallVector<unsigned, 4> attrParamIndices() const;
 };
@@ -134,11 +183,29 @@ struct OpInfo {
 /// The registry entry for a full name ("relax.add") or a script name
 /// ("add", "nn.softmax"); null when unknown.
 const OpInfo *lookupOp(llvm::StringRef name);
-/// The one Op node for a registered or unknown op name (created on first use
-/// for unknown names, which get `unknown = true`).
-Op getOp(llvm::StringRef fullName);
+/// The one Op node of a registered op (full or script name). An unregistered
+/// name is a programmer error: it aborts with a message naming the op (in
+/// every build type), because a pass that builds or matches an op the
+/// registry does not know would otherwise silently get a pure unknown op.
+/// Passes use the handles of ir/ops/OpHandles.h, which call this once.
+Op getOp(llvm::StringRef name);
+/// The Op node for a name the registry may not know: the registered op when
+/// there is one, else an unknown op (`unknown = true`: pure, opaque, struct
+/// info from an annotation), created on first use and the same node after.
+/// For the parser's annotated calls to unregistered `R.` ops.
+Op getOrCreateUnknownOp(llvm::StringRef fullName);
 /// Every registered op, in registration order.
 std::vector<const OpInfo *> allOps();
+/// The ops ir/ops/ defines (registered before any other), in registration
+/// order: allOps() less the ops a tool or test registers later.
+std::vector<const OpInfo *> builtinOps();
+
+/// The registry entry of the op that `e` calls; null when `e` is not a call
+/// to an op.
+inline const OpInfo *calledOp(const ExprNode *e) {
+  const auto *call = llvm::dyn_cast_or_null<CallNode>(e);
+  return call ? call->opInfo() : nullptr;
+}
 
 /// Infers the struct info of a call (op inference, or for a callee with
 /// FuncStructInfo the derived return). Errors carry TVM-like messages.
@@ -148,13 +215,20 @@ llvm::Expected<StructInfo> inferCallSInfo(const CallNode &call, const InferConte
 /// callee's FuncStructInfo is impure.
 bool isImpureCall(const CallNode &call);
 
+/// Whether a call to an op reads device data back on the host (the op's
+/// `readsOnHost`, refined per call). Non-op callees: false.
+inline bool readsOnHost(const CallNode &call) {
+  const OpInfo *info = call.opInfo();
+  if (!info)
+    return false;
+  return info->readsOnHostCall ? info->readsOnHostCall(call) : info->readsOnHost;
+}
+
 /// Whether a call to an op may run inside a CUDA-graph capture (it does not
 /// read device data back to the host). Non-op callees: true.
 inline bool isCapturableCall(const CallNode &call) {
   const OpInfo *info = call.opInfo();
-  if (!info)
-    return true;
-  return info->capturableCall ? info->capturableCall(call) : info->capturable;
+  return !info || (info->capturable && !readsOnHost(call));
 }
 
 /// Registers an op; used by the op definition files (ir/ops/*.cpp).

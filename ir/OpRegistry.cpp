@@ -2,8 +2,9 @@
 //
 // One global table of OpInfo, filled lazily on first query by the op
 // definition files (ir/ops/OpDefs.h), plus one interned Op node per name.
-// Unknown op names (parsed from annotated bindings) get an entry of their own
-// with `unknown = true`, so that every Op node points at a stable OpInfo.
+// Unknown op names (parsed from annotated bindings, getOrCreateUnknownOp)
+// get an entry of their own with `unknown = true`, so that every Op node
+// points at a stable OpInfo; getOp never creates one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,8 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/ErrorHandling.h"
 
 #include <memory>
 #include <mutex>
@@ -32,6 +35,8 @@ struct OpEntry {
 struct Registry {
   std::vector<OpEntry> entries; ///< Registration (or first-use) order.
   llvm::StringMap<size_t> byName;
+  /// The first `builtinCount` entries are the ops of ir/ops/.
+  size_t builtinCount = 0;
   std::recursive_mutex mutex;
 };
 
@@ -65,6 +70,7 @@ void ensureRegistered() {
     registering = true;
     registerAllOps();
     registering = false;
+    rawRegistry().builtinCount = rawRegistry().entries.size();
   });
 }
 
@@ -142,7 +148,18 @@ const OpInfo *graft::lookupOp(llvm::StringRef name) {
   return e ? e->info.get() : nullptr;
 }
 
-Op graft::getOp(llvm::StringRef fullName) {
+Op graft::getOp(llvm::StringRef name) {
+  ensureRegistered();
+  std::lock_guard<std::recursive_mutex> lock(rawRegistry().mutex);
+  if (OpEntry *e = findRegistered(name))
+    return e->node;
+  llvm::report_fatal_error(llvm::Twine("getOp: no registered op named '") + name +
+                               "' (register it, or use getOrCreateUnknownOp for an op the "
+                               "registry may not know)",
+                           /*gen_crash_diag=*/false);
+}
+
+Op graft::getOrCreateUnknownOp(llvm::StringRef fullName) {
   ensureRegistered();
   std::lock_guard<std::recursive_mutex> lock(rawRegistry().mutex);
   if (OpEntry *e = findRegistered(fullName))
@@ -152,12 +169,24 @@ Op graft::getOp(llvm::StringRef fullName) {
   OpInfo info;
   info.name = fullName.str();
   info.unknown = true;
-  info.pure = true;
+  info.pure = true;           // As annotated: the parser has nothing else to go by.
+  info.deterministic = false; // Nothing known about it: never merge two calls.
   OpParam rest;
   rest.name = "args";
   rest.kind = ParamKind::VarArgs;
   info.params.push_back(std::move(rest));
   return addEntry(std::move(info)).node;
+}
+
+std::vector<const OpInfo *> graft::builtinOps() {
+  ensureRegistered();
+  Registry &reg = rawRegistry();
+  std::lock_guard<std::recursive_mutex> lock(reg.mutex);
+  std::vector<const OpInfo *> out;
+  out.reserve(reg.builtinCount);
+  for (size_t i = 0; i < reg.builtinCount; ++i)
+    out.push_back(reg.entries[i].info.get());
+  return out;
 }
 
 std::vector<const OpInfo *> graft::allOps() {

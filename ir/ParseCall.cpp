@@ -766,7 +766,7 @@ llvm::Expected<Expr> Parser::unknownOpCall(uint32_t n, llvm::StringRef name,
     attrs.emplace_back(ast_[k].text.str(), std::move(*v));
   }
   Attrs at = attrs.empty() ? Attrs() : make<AttrsNode>(std::move(attrs));
-  return withLoc(make<CallNode>(getOp(("relax." + name).str()), std::move(args), at,
+  return withLoc(make<CallNode>(getOrCreateUnknownOp(("relax." + name).str()), std::move(args), at,
                                 std::move(sargs), annotation),
                  astLoc(n));
 }

@@ -3,6 +3,7 @@
 #include "pass/PassTest.h"
 
 #include "analysis/WellFormed.h"
+#include "ir/AttrKeys.h"
 #include "ir/Diagnostics.h"
 #include "ir/StructuralEqual.h"
 #include "pass/PassManager.h"
@@ -19,7 +20,7 @@ llvm::Error graft::configurePassContext(PassContext &ctx, llvm::StringRef pipeli
   for (llvm::StringRef n : names) {
     n = n.split('{').first.trim();
     if (n == "rewrite-cuda-graph" || n == "RewriteCUDAGraph")
-      ctx.config["relax.backend.use_cuda_graph"] = "true";
+      ctx.config[kUseCUDAGraphConfig.str()] = "true";
   }
   for (const std::string &c : configs) {
     auto [key, value] = llvm::StringRef(c).split('=');

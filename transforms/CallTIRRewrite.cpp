@@ -20,6 +20,7 @@
 
 #include "ir/Printer.h"
 #include "ir/Visitor.h"
+#include "ir/ops/OpHandles.h"
 
 using namespace graft;
 
@@ -28,8 +29,8 @@ static constexpr const char *kPassName = "call-tir-rewrite";
 namespace {
 
 bool isDPSCall(const ExprNode *e) {
-  return asOpCall(e, "relax.call_tir") || asOpCall(e, "relax.call_tir_inplace") ||
-         asOpCall(e, "relax.call_dps_packed");
+  return asCallTo(e, ops::callTIR()) || asCallTo(e, ops::callTIRInplace()) ||
+         asCallTo(e, ops::callDPSPacked());
 }
 
 class DPSRewriter : public ExprMutator {
@@ -69,7 +70,7 @@ private:
       return diagError(call.loc, "the output struct info " + printStructInfo(sinfo.get()) +
                                      " of a DPS call needs a known shape");
     std::string scope = t->vdevice ? t->vdevice->memoryScope : "global";
-    Expr alloc = make<CallNode>(getOp("relax.builtin.alloc_tensor"),
+    Expr alloc = make<CallNode>(ops::builtinAllocTensor(),
                                 std::vector<Expr>{shapeExpr(*dims), dataTypeImm(t->dtype),
                                                   primValueInt(deviceIndex(t->vdevice.get())),
                                                   stringImm(scope)},
@@ -105,7 +106,7 @@ private:
       args.push_back(call.args[1]);
 
     std::vector<int64_t> inplace;
-    if (asOpCall(&call, "relax.call_tir_inplace") && call.attrs)
+    if (asCallTo(&call, ops::callTIRInplace()) && call.attrs)
       if (const AttrValue *v = call.attrs->lookup("inplace_indices"))
         for (const AttrValue &i : v->getArray())
           inplace.push_back(i.getInt());
@@ -125,11 +126,11 @@ private:
     }
 
     args.insert(args.end(), fresh.begin(), fresh.end());
-    bool dyn = asOpCall(&call, "relax.call_tir") && call.args.size() > 2 && argTuple;
+    bool dyn = asCallTo(&call, ops::callTIR()) && call.args.size() > 2 && argTuple;
     Expr kernelCall;
     if (dyn) {
       args.push_back(call.args[2]);
-      kernelCall = make<CallNode>(getOp("relax.vm.call_tir_dyn"),
+      kernelCall = make<CallNode>(ops::vmCallTIRDyn(),
                                   std::vector<Expr>{call.args[0], tupleExpr(std::move(args))});
     } else {
       kernelCall = make<CallNode>(call.args[0], std::move(args));
@@ -177,7 +178,7 @@ void graft::registerCallTIRRewritePass() {
   info.alias = "CallTIRRewrite";
   info.summary = "Lowers call_tir, call_tir_inplace and call_dps_packed to explicit output "
                  "allocation and a direct (or vm.call_tir_dyn) call";
-  info.preconditions = "DPS calls outside dataflow blocks, in functions that are impure or "
-                       "relax.force_pure (to-non-dataflow, remove-purity-checking)";
+  info.preconditions = "DPS calls outside dataflow blocks, in functions that are impure "
+                       "or relax.force_pure (to-non-dataflow, remove-purity-checking)";
   registerPass<CallTIRRewritePass>(std::move(info));
 }

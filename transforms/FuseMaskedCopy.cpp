@@ -24,6 +24,7 @@
 #include "ir/Op.h"
 #include "ir/StructuralEqual.h"
 #include "ir/Visitor.h"
+#include "ir/ops/OpHandles.h"
 
 #include "llvm/ADT/DenseSet.h"
 
@@ -42,13 +43,7 @@ namespace {
 /// allocations (fresh storage each time) and unknown ops are not: a
 /// `call_pure_packed("random", ...)` is pure yet draws anew each call.
 bool isDeterministicOp(const OpInfo &info) {
-  if (info.unknown || !info.pure)
-    return false;
-  llvm::StringRef name = info.scriptName();
-  for (llvm::StringRef prefix : {"call_", "invoke_", "make_closure", "memory.", "vm.", "builtin."})
-    if (name.startswith(prefix))
-      return false;
-  return true;
+  return !info.unknown && info.pure && info.deterministic;
 }
 
 bool sameAttrs(const AttrsNode *a, const AttrsNode *b) {
@@ -189,15 +184,6 @@ bool provablySameShape(const TensorSInfoNode &a, const TensorSInfoNode &b) {
   return a.shape && a.shape.get() == b.shape.get() && llvm::isa<VarNode>(a.shape.get());
 }
 
-/// A call to `opName` when `e` is one.
-const CallNode *callTo(const ExprNode *e, llvm::StringRef opName) {
-  const auto *call = llvm::dyn_cast_or_null<CallNode>(e);
-  if (!call)
-    return nullptr;
-  const auto *op = llvm::dyn_cast<OpNode>(call->op.get());
-  return op && op->info && op->info->name == opName ? call : nullptr;
-}
-
 /// The single index of a `(mask,)` tuple argument.
 const ExprNode *soleIndex(const ExprNode *indices) {
   const auto *tuple = llvm::dyn_cast_or_null<TupleNode>(indices);
@@ -213,12 +199,12 @@ public:
   llvm::Optional<Match> match(const BindingNode &binding) {
     if (!llvm::isa<VarBindingNode>(binding))
       return llvm::None;
-    const CallNode *put = callTo(binding.value.get(), "relax.index_put");
+    const CallNode *put = asCallTo(binding.value.get(), ops::indexPut());
     if (!put || put->args.size() != 3 || accumulates(*put))
       return llvm::None;
     const ExprNode *out = put->args[0].get(), *putMask = soleIndex(put->args[1].get());
     const auto *picked = llvm::dyn_cast<VarNode>(put->args[2].get());
-    const CallNode *index = callTo(info_.boundValue(picked), "relax.index_tensor");
+    const CallNode *index = asCallTo(info_.boundValue(picked), ops::indexTensor());
     if (!putMask || !index || index->args.size() != 2)
       return llvm::None;
     const ExprNode *src = index->args[0].get(), *indexMask = soleIndex(index->args[1].get());
@@ -320,9 +306,9 @@ private:
   }
 
   llvm::Error emitWhere(const BindingNode &put, const WhereArgs &args) {
-    auto call = make<CallNode>(
-        getOp("relax.where"),
-        std::vector<Expr>{remapped(args.mask), remapped(args.src), remapped(args.out)});
+    auto call =
+        make<CallNode>(ops::where(), std::vector<Expr>{remapped(args.mask), remapped(args.src),
+                                                       remapped(args.out)});
     const_cast<CallNode *>(call.get())->loc = put.value->loc;
     llvm::Expected<Expr> value = builder_.normalize(Expr(call));
     if (!value)

@@ -44,6 +44,7 @@
 #include "analysis/RegisterlessBindings.h"
 #include "ir/StructuralEqual.h"
 #include "ir/Visitor.h"
+#include "ir/ops/OpHandles.h"
 #include "pass/Pass.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -58,12 +59,13 @@ namespace {
 enum class KillKind : uint8_t { Tensor, Storage, Object };
 
 bool isKillCall(const ExprNode *e) {
-  return asOpCall(e, "relax.memory.kill_tensor") || asOpCall(e, "relax.memory.kill_storage") ||
-         asOpCall(e, "relax.vm.kill_object");
+  const OpInfo *op = calledOp(e);
+  return op && op->kills;
 }
 
 bool isAllocStorage(const ExprNode *e) {
-  return asOpCall(e, "relax.memory.alloc_storage") || asOpCall(e, "relax.vm.alloc_storage");
+  const OpInfo *op = calledOp(e);
+  return op && op->allocates == AllocKind::Storage;
 }
 
 /// `y = x`, or `y = match_cast(x, T)` with T x's own struct info.
@@ -89,9 +91,8 @@ llvm::Optional<KillKind> killKindOf(const BindingNode &binding, bool isStorage) 
 }
 
 Binding killBinding(KillKind kind, const Var &var) {
-  static const char *const kOps[] = {"relax.memory.kill_tensor", "relax.memory.kill_storage",
-                                     "relax.vm.kill_object"};
-  Expr call = make<CallNode>(getOp(kOps[static_cast<int>(kind)]), std::vector<Expr>{var}, nullptr,
+  const Op &(*const kOps[])() = {ops::memKillTensor, ops::memKillStorage, ops::vmKillObject};
+  Expr call = make<CallNode>(kOps[static_cast<int>(kind)](), std::vector<Expr>{var}, nullptr,
                              std::vector<StructInfo>{}, voidSInfo());
   return make<VarBindingNode>(make<VarNode>("_", voidSInfo()), std::move(call));
 }

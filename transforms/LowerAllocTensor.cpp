@@ -16,6 +16,7 @@
 #include "transforms/Passes.h"
 
 #include "ir/Visitor.h"
+#include "ir/ops/OpHandles.h"
 
 using namespace graft;
 
@@ -41,7 +42,7 @@ public:
     llvm::Expected<Expr> out = ExprMutator::rewriteCall(call);
     if (!out)
       return out;
-    const CallNode *c = asOpCall(out->get(), "relax.builtin.alloc_tensor");
+    const CallNode *c = asCallTo(out->get(), ops::builtinAllocTensor());
     if (!c || c->args.size() != 4)
       return out;
     const std::vector<PrimExpr> *dims = shapeDims(*c);
@@ -52,7 +53,7 @@ public:
     PrimExpr nbytes = intImm((dtype->value.bits + 7) / 8);
     for (const PrimExpr &d : *dims)
       nbytes = mulFold(nbytes, d);
-    Expr storageCall = make<CallNode>(getOp("relax.memory.alloc_storage"),
+    Expr storageCall = make<CallNode>(ops::memAllocStorage(),
                                       std::vector<Expr>{shapeExpr({nbytes}), c->args[2], c->args[3],
                                                         dataTypeImm(DataType(DataType::UInt, 8))});
     llvm::Expected<Var> storage = builder_.emit(std::move(storageCall), "storage", call->loc);
@@ -60,7 +61,7 @@ public:
       return storage.takeError();
     ++lowered;
     Expr tensor = make<CallNode>(
-        getOp("relax.memory.alloc_tensor"),
+        ops::memAllocTensor(),
         std::vector<Expr>{*storage, primValueInt(0), c->args[0], c->args[1], c->args[2]});
     const_cast<ExprNode *>(tensor.get())->loc = call->loc;
     return builder_.normalize(std::move(tensor));

@@ -24,6 +24,7 @@
 #include "transforms/Passes.h"
 
 #include "ir/Visitor.h"
+#include "ir/ops/OpHandles.h"
 
 using namespace graft;
 
@@ -72,7 +73,7 @@ public:
     const OpInfo *info = c ? c->opInfo() : nullptr;
     if (!info)
       return out;
-    llvm::Expected<Expr> fresh = lowerOp(*c, info->name);
+    llvm::Expected<Expr> fresh = lowerOp(*c, c->op.get());
     if (!fresh)
       return fresh.takeError();
     if (!*fresh)
@@ -85,55 +86,54 @@ public:
 
 private:
   /// The lowered form, or null when the op stays.
-  llvm::Expected<Expr> lowerOp(const CallNode &c, llvm::StringRef name) {
+  llvm::Expected<Expr> lowerOp(const CallNode &c, const ExprNode *op) {
     const std::vector<Expr> &a = c.args;
     std::vector<StructInfo> same{c.sinfo};
-    if (name == "relax.memory.alloc_storage" && a.size() == 4)
-      return opCall("relax.vm.alloc_storage",
+    if (op == ops::memAllocStorage() && a.size() == 4)
+      return opCall(ops::vmAllocStorage(),
                     {a[0], a[1], dataTypeImm(DataType(DataType::UInt, 8)), a[2]});
-    if (name == "relax.memory.alloc_tensor")
-      return opCall("relax.vm.alloc_tensor", a);
-    if ((name == "relax.memory.kill_storage" || name == "relax.memory.kill_tensor") &&
-        a.size() == 1)
-      return opCall("relax.vm.kill_object", a);
-    if (name == "relax.builtin.alloc_tensor")
+    if (op == ops::memAllocTensor())
+      return opCall(ops::vmAllocTensor(), a);
+    if ((op == ops::memKillStorage() || op == ops::memKillTensor()) && a.size() == 1)
+      return opCall(ops::vmKillObject(), a);
+    if (op == ops::builtinAllocTensor())
       return needsError(kPassName, "R.builtin.alloc_tensor lowered first (run "
                                    "lower-alloc-tensor before it)");
-    if (name == "relax.vm.call_tir_dyn" && a.size() == 2)
+    if (op == ops::vmCallTIRDyn() && a.size() == 2)
       return withCallee("vm.builtin.call_tir_dyn", a[0], a[1], {voidSInfo()});
-    if (name == "relax.reshape" && a.size() == 2) {
+    if (op == ops::reshape() && a.size() == 2) {
       if (!llvm::isa_and_nonnull<ShapeSInfoNode>(a[1]->sinfo.get()))
         return diagError(c.loc, "R.reshape needs a shape argument of struct info R.Shape to "
                                 "be lowered to vm.builtin.reshape");
       return externCall("vm.builtin.reshape", a, same);
     }
-    if (name == "relax.shape_of")
+    if (op == ops::shapeOf())
       return externCall("vm.builtin.shape_of", a, same);
-    if (name == "relax.tensor_to_shape")
+    if (op == ops::tensorToShape())
       return externCall("vm.builtin.tensor_to_shape", a, same);
-    if (name == "relax.to_vdevice")
+    if (op == ops::toVDevice())
       return lowerToVDevice(c);
-    if (name == "relax.make_closure" && a.size() == 2)
+    if (op == ops::makeClosure() && a.size() == 2)
       return withCallee("vm.builtin.make_closure", a[0], a[1], {objectSInfo()});
-    if (name == "relax.invoke_closure" && a.size() == 2) {
+    if (op == ops::invokeClosure() && a.size() == 2) {
       std::vector<Expr> fields{a[0]};
       for (Expr &f : tupleFields(a[1]))
         fields.push_back(std::move(f));
       return Expr(
-          make<CallNode>(getOp("relax.call_builtin_with_ctx"),
+          make<CallNode>(ops::callBuiltinWithCtx(),
                          std::vector<Expr>{make<ExternFuncNode>("vm.builtin.invoke_closure"),
                                            tupleExpr(std::move(fields))},
                          nullptr, c.sinfoArgs));
     }
-    if (name == "relax.memory.view" && a.size() == 4)
+    if (op == ops::memView() && a.size() == 4)
       return lowerView(c);
-    if (name == "relax.memory.ensure_zero_offset")
+    if (op == ops::memEnsureZeroOffset())
       return externCall("vm.builtin.ensure_zero_offset", a, same);
     return Expr();
   }
 
-  static Expr opCall(llvm::StringRef op, std::vector<Expr> args) {
-    return make<CallNode>(getOp(op), std::move(args));
+  static Expr opCall(const Op &op, std::vector<Expr> args) {
+    return make<CallNode>(op, std::move(args));
   }
 
   /// `"symbol"(callee, fields of args...)`.
@@ -200,13 +200,10 @@ private:
 
 /// Pure ops that this pass turns into (impure) packed calls.
 bool becomesPackedCall(const CallNode &call) {
-  const OpInfo *info = call.opInfo();
-  if (!info)
-    return false;
-  llvm::StringRef n = info->name;
-  return n == "relax.reshape" || n == "relax.shape_of" || n == "relax.tensor_to_shape" ||
-         n == "relax.to_vdevice" || n == "relax.make_closure" || n == "relax.memory.view" ||
-         n == "relax.memory.ensure_zero_offset";
+  const ExprNode *op = call.op.get();
+  return op == ops::reshape() || op == ops::shapeOf() || op == ops::tensorToShape() ||
+         op == ops::toVDevice() || op == ops::makeClosure() || op == ops::memView() ||
+         op == ops::memEnsureZeroOffset();
 }
 
 class LowerRuntimeBuiltinPass : public FunctionPass {

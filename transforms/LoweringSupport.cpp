@@ -2,13 +2,14 @@
 
 #include "transforms/LoweringSupport.h"
 
+#include "ir/AttrKeys.h"
 #include "ir/BlockBuilder.h"
 #include "ir/Visitor.h"
 
 using namespace graft;
 
 bool graft::hasForcePure(const FunctionNode &fn) {
-  const AttrValue *v = fn.attr("relax.force_pure");
+  const AttrValue *v = fn.attr(kForcePureAttr);
   if (!v)
     return false;
   if (v->kind() == AttrValue::Kind::Bool)

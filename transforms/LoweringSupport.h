@@ -1,7 +1,7 @@
 //===- transforms/LoweringSupport.h - Helpers of the VM lowering passes -*- C++ -*-===//
 //
 // Small queries and builders that the finalize passes (to-non-dataflow ...
-// attach-global-symbol) share: op-call matching, `relax.force_pure`, calls to
+// attach-global-symbol) share: `relax.force_pure`, calls to
 // `vm.builtin.*` symbols. (The "commit only after every function was
 // rewritten" loop is the pass library's: FunctionPass, rewriteFunctions.)
 //
@@ -21,14 +21,12 @@
 
 namespace graft {
 
-/// The call when `e` calls the registered op `fullName` ("relax.call_tir").
-inline const CallNode *asOpCall(const ExprNode *e, llvm::StringRef fullName) {
-  const auto *call = llvm::dyn_cast_or_null<CallNode>(e);
-  if (!call)
-    return nullptr;
-  const OpInfo *info = call->opInfo();
-  return info && info->name == fullName ? call : nullptr;
-}
+/// `vm.builtin.*`: a packed function of the VM runtime (host code).
+inline bool isVMBuiltinSymbol(llvm::StringRef symbol) { return symbol.startswith("vm.builtin."); }
+
+/// `graft.host.*`: a kernel that reads device data back on the host, so it
+/// cannot sit inside a CUDA-graph capture.
+inline bool isHostKernelSymbol(llvm::StringRef symbol) { return symbol.startswith("graft.host."); }
 
 /// Whether `fn` carries `relax.force_pure` = True.
 bool hasForcePure(const FunctionNode &fn);

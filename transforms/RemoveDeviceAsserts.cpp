@@ -20,6 +20,7 @@
 
 #include "ir/Op.h"
 #include "ir/Visitor.h"
+#include "ir/ops/OpHandles.h"
 
 #include "llvm/ADT/DenseSet.h"
 
@@ -39,11 +40,8 @@ bool isCpuVDevice(const VDeviceNode *vdevice) {
 /// An assert whose condition lives on a device (a tensor without a CPU
 /// vdevice).
 bool isDeviceAssert(const BindingNode &binding) {
-  const auto *call = llvm::dyn_cast_or_null<CallNode>(binding.value.get());
+  const CallNode *call = asCallTo(binding.value.get(), ops::assertOp());
   if (!call || call->args.empty())
-    return false;
-  const auto *op = llvm::dyn_cast<OpNode>(call->op.get());
-  if (!op || !op->info || op->info->name != "relax.assert_op")
     return false;
   const auto *cond = llvm::dyn_cast_or_null<TensorSInfoNode>(call->args[0]->sinfo.get());
   return cond && !isCpuVDevice(cond->vdevice.get());

@@ -14,7 +14,9 @@
 #include "transforms/LoweringSupport.h"
 #include "transforms/Passes.h"
 
+#include "ir/AttrKeys.h"
 #include "ir/Visitor.h"
+#include "ir/ops/OpHandles.h"
 
 using namespace graft;
 
@@ -34,18 +36,17 @@ public:
     if (!out)
       return out;
     const auto *c = llvm::dyn_cast<CallNode>(out->get());
-    const OpInfo *info = c ? c->opInfo() : nullptr;
-    if (!info)
+    if (!c)
       return out;
     Expr fresh;
-    if (info->name == "relax.call_pure_packed" || info->name == "relax.call_inplace_packed") {
+    if (isCallTo(*c, ops::callPurePacked()) || isCallTo(*c, ops::callInplacePacked())) {
       if (c->args.empty())
         return out;
       std::vector<Expr> args(c->args.begin() + 1, c->args.end());
-      Attrs attrs = info->name == "relax.call_pure_packed" ? c->attrs : nullptr;
+      Attrs attrs = isCallTo(*c, ops::callPurePacked()) ? c->attrs : nullptr;
       fresh = make<CallNode>(c->args[0], std::move(args), std::move(attrs), c->sinfoArgs);
-    } else if (info->name == "relax.invoke_pure_closure") {
-      fresh = make<CallNode>(getOp("relax.invoke_closure"), c->args, c->attrs, c->sinfoArgs);
+    } else if (isCallTo(*c, ops::invokePureClosure())) {
+      fresh = make<CallNode>(ops::invokeClosure(), c->args, c->attrs, c->sinfoArgs);
     } else {
       return out;
     }
@@ -62,8 +63,8 @@ public:
     if (!f->isPure || hasForcePure(*f))
       return out;
     ++marked;
-    return Expr(withFunctionAttrs(
-        *f, withAttr(f->attrs.get(), "relax.force_pure", AttrValue::boolean(true))));
+    return Expr(
+        withFunctionAttrs(*f, withAttr(f->attrs.get(), kForcePureAttr, AttrValue::boolean(true))));
   }
 };
 

@@ -31,10 +31,12 @@
 #include "transforms/Passes.h"
 
 #include "analysis/FreeVars.h"
+#include "ir/AttrKeys.h"
 #include "ir/MapExprs.h"
 #include "ir/StructInfoAnalysis.h"
 #include "ir/StructuralEqual.h"
 #include "ir/Visitor.h"
+#include "ir/ops/OpHandles.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -55,26 +57,20 @@ namespace {
 // Small queries
 //===----------------------------------------------------------------------===//
 
-llvm::StringRef opName(const CallNode &call) {
-  const auto *op = llvm::dyn_cast<OpNode>(call.op.get());
-  return op ? op->name() : llvm::StringRef();
-}
-
 /// A callee or argument naming a kernel that reads device data back to the
 /// host: such a call cannot sit inside a capture.
 bool isHostSymbol(const ExprNode *e, const IRModule &module) {
   if (const auto *ext = llvm::dyn_cast_or_null<ExternFuncNode>(e))
-    return llvm::StringRef(ext->symbol).startswith("graft.host.");
+    return isHostKernelSymbol(ext->symbol);
   const auto *gv = llvm::dyn_cast_or_null<GlobalVarNode>(e);
   if (!gv)
     return false;
-  if (llvm::StringRef(gv->name).startswith("graft.host."))
+  if (isHostKernelSymbol(gv->name))
     return true;
   const ModuleEntry *entry = module.lookup(gv->name);
   const PrimFuncNode *prim = entry ? entry->asPrimFunc() : nullptr;
   const AttrValue *sym = prim && prim->attrs ? prim->attrs->lookup("global_symbol") : nullptr;
-  return sym && sym->kind() == AttrValue::Kind::String &&
-         llvm::StringRef(sym->getString()).startswith("graft.host.");
+  return sym && sym->kind() == AttrValue::Kind::String && isHostKernelSymbol(sym->getString());
 }
 
 bool isPrimFuncCallee(const CallNode &call, const IRModule &module) {
@@ -161,7 +157,7 @@ private:
         if (const auto *v = llvm::dyn_cast<VarNode>(f.get()))
           outputs_.insert(v);
     } else if (const auto *call = llvm::dyn_cast<CallNode>(value)) {
-      if (opName(*call) == "relax.memory.alloc_tensor" && !call->args.empty())
+      if (isCallTo(*call, ops::memAllocTensor()) && !call->args.empty())
         if (const auto *storage = llvm::dyn_cast<VarNode>(call->args[0].get()))
           disabled.insert(storage);
     }
@@ -231,7 +227,7 @@ void Planner::planFunction(llvm::StringRef name, const FunctionNode &fn) {
   if (const AttrValue *n = fn.attr("num_input"); n && n->kind() == AttrValue::Kind::Int)
     numInputs = static_cast<size_t>(std::max<int64_t>(0, n->getInt()));
   llvm::StringSet<> hinted;
-  if (const AttrValue *h = fn.attr("relax.rewrite_cuda_graph.capture_symbolic_vars");
+  if (const AttrValue *h = fn.attr(kCaptureSymbolicVarsAttr);
       h && h->kind() == AttrValue::Kind::Array)
     for (const AttrValue &v : h->getArray())
       if (v.kind() == AttrValue::Kind::String)
@@ -471,12 +467,8 @@ void Planner::visitBinding(const BindingNode &b) {
 bool Planner::isKernelLaunch(const CallNode &call) const {
   if (isPrimFuncCallee(call, module_))
     return true;
-  if (const auto *op = llvm::dyn_cast<OpNode>(call.op.get())) {
-    llvm::StringRef name = op->name();
-    return !name.startswith("relax.memory") && !name.startswith("relax.builtin") &&
-           name != "relax.reshape" && name != "relax.null_value" &&
-           name != "relax.call_builtin_with_ctx";
-  }
+  if (const OpInfo *op = call.opInfo())
+    return op->launchesKernel;
   return llvm::isa<ExternFuncNode>(call.op.get());
 }
 
@@ -490,8 +482,7 @@ bool Planner::isCaptureSafe(const CallNode &call) const {
 }
 
 void Planner::visitCall(const BindingNode &b, const CallNode &call) {
-  llvm::StringRef op = opName(call);
-  if (op == "relax.memory.alloc_storage") {
+  if (isCallTo(call, ops::memAllocStorage())) {
     if (isStaticAllocStorage(b, call)) {
       // Only storages at a function's top level join the alloc plan: its
       // launch must dominate every unpacked storage.
@@ -502,7 +493,7 @@ void Planner::visitCall(const BindingNode &b, const CallNode &call) {
     }
     return;
   }
-  if (op == "relax.builtin.alloc_tensor")
+  if (isCallTo(call, ops::builtinAllocTensor()))
     return;
 
   VarList vars;
@@ -515,7 +506,7 @@ void Planner::visitCall(const BindingNode &b, const CallNode &call) {
     const auto *ext = llvm::dyn_cast<ExternFuncNode>(call.op.get());
     if (gv && !isPrimFuncCallee(call, module_))
       allStatic = false; // A Relax function call.
-    else if (ext && llvm::StringRef(ext->symbol).startswith("vm.builtin"))
+    else if (ext && isVMBuiltinSymbol(ext->symbol))
       allStatic = false;
     else if (!isCaptureSafe(call))
       allStatic = false;
@@ -637,7 +628,7 @@ std::vector<const BindingNode *> mergeAllocPlans(llvm::ArrayRef<Region *> plans)
 //===----------------------------------------------------------------------===//
 
 Attrs forcePureAttrs() {
-  return make<AttrsNode>(AttrDict{{"relax.force_pure", AttrValue::boolean(true)}});
+  return make<AttrsNode>(AttrDict{{kForcePureAttr.str(), AttrValue::boolean(true)}});
 }
 
 /// Re-emits a region's bindings into a fresh function whose params stand
@@ -891,7 +882,7 @@ private:
 
   llvm::Expected<Var> launchAlloc() {
     Expr call = make<CallNode>(
-        getOp("relax.call_builtin_with_ctx"),
+        ops::callBuiltinWithCtx(),
         std::vector<Expr>{make<ExternFuncNode>("vm.builtin.cuda_graph.get_cached_alloc"),
                           tupleExpr({state_.allocGV, primValueInt(0)})},
         nullptr, std::vector<StructInfo>{state_.allocRet});
@@ -929,7 +920,7 @@ private:
     for (const VarNode *out : region.outputs)
       outs.push_back(out->sinfo);
     Expr call = make<CallNode>(
-        getOp("relax.call_builtin_with_ctx"),
+        ops::callBuiltinWithCtx(),
         std::vector<Expr>{make<ExternFuncNode>("vm.builtin.cuda_graph.run_or_capture"),
                           tupleExpr(std::move(args))},
         nullptr, std::vector<StructInfo>{tupleSInfo(std::move(outs))});
@@ -970,7 +961,7 @@ public:
   PassStatistic staticStorages{this, "static-storages", "storages lifted into cuda_graph_alloc"};
 
   llvm::Expected<bool> runOnModule(IRModule &module, PassContext &ctx) override {
-    if (!ctx.configBool("relax.backend.use_cuda_graph", false))
+    if (!ctx.configBool(kUseCUDAGraphConfig, false))
       return false;
     std::vector<ModuleEntry> entries = module.entries();
     Planner planner(module);

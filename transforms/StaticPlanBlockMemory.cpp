@@ -41,8 +41,10 @@
 #include "transforms/LoweringSupport.h"
 #include "transforms/Passes.h"
 
+#include "ir/AttrKeys.h"
 #include "ir/StructInfoAnalysis.h"
 #include "ir/StructuralEqual.h"
+#include "ir/ops/OpHandles.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -385,7 +387,7 @@ llvm::Error Planner::readBounds() {
       nonNegative.insert(name.getString());
     }
   }
-  if (const AttrValue *flag = fn_.attr("relax.memory_plan_dynamic_func_output"))
+  if (const AttrValue *flag = fn_.attr(kMemoryPlanDynamicFuncOutputAttr))
     planDynamicOutput_ = (flag->kind() == AttrValue::Kind::Bool && flag->getBool()) ||
                          (flag->kind() == AttrValue::Kind::Int && flag->getInt() != 0);
   // Only the symbolic vars of the signature are bounded: an upper bound gives
@@ -444,7 +446,7 @@ void Planner::use(const ExprNode *e, const BindingBlockNode *block) {
 }
 
 bool Planner::countsAsUse(const CallNode &call) const {
-  if (asOpCall(&call, "relax.vm.call_tir_dyn") || llvm::isa<ExternFuncNode>(call.op.get()))
+  if (asCallTo(&call, ops::vmCallTIRDyn()) || llvm::isa<ExternFuncNode>(call.op.get()))
     return true;
   if (const auto *gv = llvm::dyn_cast<GlobalVarNode>(call.op.get()))
     if (const ModuleEntry *e = module_.lookup(gv->name))
@@ -453,9 +455,8 @@ bool Planner::countsAsUse(const CallNode &call) const {
 }
 
 bool Planner::isAlias(const CallNode &call) const {
-  return asOpCall(&call, "relax.reshape") || asOpCall(&call, "relax.memory.view") ||
-         asOpCall(&call, "relax.memory.ensure_zero_offset") ||
-         externSymbol(call) == "vm.builtin.reshape";
+  const OpInfo *op = call.opInfo();
+  return (op && op->aliasesInput) || externSymbol(call) == "vm.builtin.reshape";
 }
 
 Token *Planner::makeToken(const BindingNode *b, const CallNode &call,
@@ -492,7 +493,7 @@ Token *Planner::makeToken(const BindingNode *b, const CallNode &call,
 void Planner::collectBinding(const BindingNode *b, const BindingBlockNode *block) {
   const ExprNode *value = b->value.get();
   if (const auto *call = llvm::dyn_cast<CallNode>(value)) {
-    if (asOpCall(call, "relax.builtin.alloc_tensor")) {
+    if (asCallTo(call, ops::builtinAllocTensor())) {
       if (Token *t = makeToken(b, *call, block)) {
         allocTokens_[b] = t;
         varTokens_[b->var.get()].leaves.push_back(t);
@@ -592,22 +593,21 @@ void Planner::allocate(const SeqExprNode *seq) {
 }
 
 /// `probe` with its inferred struct info, as a call the normalizer accepts.
-static llvm::Expected<Expr> inferredCall(const IRModule &module, const char *op,
+static llvm::Expected<Expr> inferredCall(const IRModule &module, const Op &op,
                                          std::vector<Expr> args) {
-  CallNode probe(getOp(op), args);
+  CallNode probe(op, args);
   InferContext ictx{&module};
   llvm::Expected<StructInfo> sinfo = inferCallSInfo(probe, ictx);
   if (!sinfo)
     return sinfo.takeError();
-  return Expr(
-      make<CallNode>(getOp(op), std::move(args), nullptr, std::vector<StructInfo>{}, *sinfo));
+  return Expr(make<CallNode>(op, std::move(args), nullptr, std::vector<StructInfo>{}, *sinfo));
 }
 
 /// Emits `storage = R.memory.alloc_storage(R.shape([bytes]), dev, scope, dtype)`.
 llvm::Expected<Var> Planner::emitStorage(PrimExpr bytes, Expr dev, const std::string &scope,
                                          DataType dtype, std::vector<Binding> &out) {
   llvm::Expected<Expr> alloc = inferredCall(
-      module_, "relax.memory.alloc_storage",
+      module_, ops::memAllocStorage(),
       {shapeExpr({std::move(bytes)}), std::move(dev), stringImm(scope), dataTypeImm(dtype)});
   if (!alloc)
     return alloc.takeError();
@@ -620,7 +620,7 @@ llvm::Expected<Var> Planner::emitStorage(PrimExpr bytes, Expr dev, const std::st
 llvm::Expected<Binding> Planner::tensorIn(const BindingNode *b, Var storage, Expr shape) {
   const auto *call = llvm::cast<CallNode>(b->value.get());
   llvm::Expected<Expr> tensor = inferredCall(
-      module_, "relax.memory.alloc_tensor",
+      module_, ops::memAllocTensor(),
       {std::move(storage), primValueInt(0), std::move(shape), call->args[1], call->args[2]});
   if (!tensor)
     return tensor.takeError();
@@ -650,8 +650,8 @@ llvm::Expected<llvm::Optional<Binding>> Planner::rewriteDynamicOutput(const Bind
   const auto *call = llvm::dyn_cast<CallNode>(b->value.get());
   const auto *t = llvm::dyn_cast_or_null<TensorSInfoNode>(b->var->sinfo.get());
   const std::vector<PrimExpr> *dims = t ? t->shapeValues() : nullptr;
-  if (!planDynamicOutput_ || !asOpCall(call, "relax.builtin.alloc_tensor") || !dims ||
-      dims->empty() || t->dtype.isVoid() || call->args.size() < 3)
+  if (!planDynamicOutput_ || !asCallTo(call, ops::builtinAllocTensor()) || !dims || dims->empty() ||
+      t->dtype.isVoid() || call->args.size() < 3)
     return llvm::None;
   bool dynamic = false;
   for (const PrimExpr &d : *dims)
@@ -733,10 +733,10 @@ llvm::Expected<SeqExpr> Planner::rewrite(const SeqExprNode *seq) {
 /// A copy of `fn` with `body`, without `relax.memory_plan_dynamic_func_output`.
 Function rebuild(const FunctionNode &fn, SeqExpr body) {
   Attrs attrs = fn.attrs;
-  if (fn.attr("relax.memory_plan_dynamic_func_output")) {
+  if (fn.attr(kMemoryPlanDynamicFuncOutputAttr)) {
     AttrDict kept;
     for (const auto &entry : fn.attrs->entries)
-      if (entry.first != "relax.memory_plan_dynamic_func_output")
+      if (entry.first != kMemoryPlanDynamicFuncOutputAttr)
         kept.push_back(entry);
     attrs = kept.empty() ? Attrs() : Attrs(make<AttrsNode>(std::move(kept)));
   }
@@ -770,7 +770,7 @@ public:
     }
     if (planner.dynamicOutputs())
       dynamicOutputStorages += planner.dynamicOutputs();
-    bool dropAttr = fn->attr("relax.memory_plan_dynamic_func_output") != nullptr;
+    bool dropAttr = fn->attr(kMemoryPlanDynamicFuncOutputAttr) != nullptr;
     if (body->get() == fn->body.get() && !dropAttr)
       return fn;
     return rebuild(*fn, *body);

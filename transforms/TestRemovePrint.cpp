@@ -12,6 +12,7 @@
 #include "transforms/Passes.h"
 
 #include "ir/Visitor.h"
+#include "ir/ops/OpHandles.h"
 
 using namespace graft;
 
@@ -19,9 +20,8 @@ namespace {
 
 /// The format argument of an `R.print` call, or null for any other binding.
 const StringImmNode *printFormat(const BindingNode &binding) {
-  const auto *call = llvm::dyn_cast<CallNode>(binding.value.get());
-  const OpInfo *op = call ? call->opInfo() : nullptr;
-  if (!op || op->name != "relax.print" || call->args.empty())
+  const CallNode *call = asCallTo(binding.value.get(), ops::print());
+  if (!call || call->args.empty())
     return nullptr;
   return llvm::dyn_cast<StringImmNode>(call->args.front().get());
 }

@@ -29,6 +29,7 @@
 #include "ir/Printer.h"
 #include "ir/StructuralEqual.h"
 #include "ir/Visitor.h"
+#include "ir/ops/OpHandles.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -431,13 +432,13 @@ llvm::Error ShapeLowerer::emitHeap() {
   StructInfo sinfo;
   if (n > 0) {
     sinfo = tensorSInfoNDim(1, DataType::int64());
-    value = make<CallNode>(getOp("relax.call_builtin_with_ctx"),
+    value = make<CallNode>(ops::callBuiltinWithCtx(),
                            std::vector<Expr>{make<ExternFuncNode>("vm.builtin.alloc_shape_heap"),
                                              tupleExpr({primValueInt(n)})},
                            nullptr, std::vector<StructInfo>{sinfo});
   } else {
     sinfo = objectSInfo();
-    value = make<CallNode>(getOp("relax.null_value"), std::vector<Expr>{});
+    value = make<CallNode>(ops::nullValue(), std::vector<Expr>{});
   }
   llvm::Expected<Expr> normalized = builder_.normalize(value);
   if (!normalized)
@@ -623,7 +624,7 @@ llvm::Error ShapeLowerer::emitBuiltin(llvm::StringRef name, std::vector<Expr> ar
   llvm::Expected<Var> var = builder_.emit(call, "_");
   if (!var)
     return var.takeError();
-  if (name.startswith("vm.builtin.match_"))
+  if (name == "vm.builtin.match_shape" || name == "vm.builtin.match_prim_value")
     ++matchesEmitted;
   else
     ++checksEmitted;

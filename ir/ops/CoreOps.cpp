@@ -241,13 +241,46 @@ llvm::Expected<StructInfo> inferToVDevice(const CallNode &call, const InferConte
 //===----------------------------------------------------------------------===//
 // Registration
 //===----------------------------------------------------------------------===//
+//
+// TVM gives none of these ops a fusion pattern other than opaque (call_tir's
+// comes from its PrimFunc), so every one here is Opaque.
 
+/// The traits of an op whose result is not a function of its operands alone
+/// (a call out of the registry's knowledge, an allocation, an effect).
+OpInfo &nondeterministic(OpInfo &op) {
+  op.deterministic = false;
+  return op;
+}
+
+/// Host-side bookkeeping: no device work once lowered.
+OpInfo &hostOnly(OpInfo &op) {
+  op.launchesKernel = false;
+  return op;
+}
+
+OpInfo &impure(OpInfo &op) {
+  op.pure = false;
+  return nondeterministic(op);
+}
+
+/// An op that reads device data back on the host: never capturable.
+OpInfo &hostRead(OpInfo &op) {
+  op.readsOnHost = true;
+  op.capturable = false;
+  return hostOnly(op);
+}
+
+OpInfo coreOp(llvm::StringRef name, std::vector<OpParam> params, InferFn infer) {
+  return makeOp(name, std::move(params), infer, OpPattern::Opaque);
+}
+
+/// A call form: what it computes is its callee's business.
 OpInfo callForm(llvm::StringRef name, std::vector<OpParam> params, InferFn infer, TextForm form,
                 bool pure = true) {
-  OpInfo op = makeOp(name, std::move(params), infer);
+  OpInfo op = coreOp(name, std::move(params), infer);
   op.textForm = form;
   op.pure = pure;
-  return op;
+  return nondeterministic(op);
 }
 
 void registerCallForms() {
@@ -268,101 +301,122 @@ void registerCallForms() {
                       {arg("func"), arg("args", ParamKind::VarArgs),
                        reqListAttr("inplace_indices", AttrKind::IntList)},
                       inferPurePacked, TextForm::CallInplacePacked));
-  registerOp(callForm("call_builtin_with_ctx", {arg("func"), arg("args", ParamKind::ExprTuple)},
-                      inferBuiltinWithCtx, TextForm::CallBuiltinWithCtx, /*pure=*/false));
-  registerOp(callForm("make_closure", {arg("func"), arg("args", ParamKind::ExprTuple)}, inferObject,
-                      TextForm::Generic));
+  // The VM's context builtins (cuda-graph lookups, shape heaps) are host code.
+  OpInfo withCtx =
+      callForm("call_builtin_with_ctx", {arg("func"), arg("args", ParamKind::ExprTuple)},
+               inferBuiltinWithCtx, TextForm::CallBuiltinWithCtx, /*pure=*/false);
+  registerOp(hostOnly(withCtx));
+  OpInfo makeClosure = callForm("make_closure", {arg("func"), arg("args", ParamKind::ExprTuple)},
+                                inferObject, TextForm::Generic);
+  registerOp(hostOnly(makeClosure));
   registerOp(callForm("invoke_closure", {arg("closure"), arg("args", ParamKind::ExprTuple)},
                       inferBySInfoArgs, TextForm::WithSInfoArgs, /*pure=*/false));
   registerOp(callForm("invoke_pure_closure", {arg("closure"), arg("args", ParamKind::ExprTuple)},
                       inferBySInfoArgs, TextForm::WithSInfoArgs));
 }
 
+/// An allocation: fresh memory each call, allocated on the host.
+OpInfo allocOp(llvm::StringRef name, std::vector<OpParam> params, InferFn infer, AllocKind kind) {
+  OpInfo op = coreOp(name, std::move(params), infer);
+  op.allocates = kind;
+  return hostOnly(nondeterministic(op));
+}
+
+OpInfo killOp(llvm::StringRef name, llvm::StringRef param) {
+  OpInfo op = coreOp(name, {arg(param)}, inferKill);
+  op.kills = true;
+  return hostOnly(impure(op));
+}
+
+/// An op whose result is a view of its first argument.
+OpInfo viewOp(llvm::StringRef name, std::vector<OpParam> params, InferFn infer) {
+  OpInfo op = coreOp(name, std::move(params), infer);
+  op.aliasesInput = true;
+  return hostOnly(op);
+}
+
 void registerMemoryOps() {
   registerOp(
-      makeOp("memory.alloc_storage",
-             {arg("size", ParamKind::Shape), arg("virtual_device_index", ParamKind::PrimValue),
-              arg("storage_scope", ParamKind::String), arg("dtype", ParamKind::DType)},
-             inferAllocStorage));
-  registerOp(makeOp("memory.alloc_tensor",
-                    {arg("storage"), arg("offset", ParamKind::PrimValue),
-                     arg("shape", ParamKind::Shape), arg("dtype", ParamKind::DType),
-                     argOr("runtime_device_ind", ParamKind::PrimValue, intVal(0))},
-                    inferMemAllocTensor));
-  OpInfo killStorage = makeOp("memory.kill_storage", {arg("storage")}, inferKill);
-  killStorage.pure = false;
-  registerOp(killStorage);
-  OpInfo killTensor = makeOp("memory.kill_tensor", {arg("tensor")}, inferKill);
-  killTensor.pure = false;
-  registerOp(killTensor);
+      allocOp("memory.alloc_storage",
+              {arg("size", ParamKind::Shape), arg("virtual_device_index", ParamKind::PrimValue),
+               arg("storage_scope", ParamKind::String), arg("dtype", ParamKind::DType)},
+              inferAllocStorage, AllocKind::Storage));
+  registerOp(allocOp("memory.alloc_tensor",
+                     {arg("storage"), arg("offset", ParamKind::PrimValue),
+                      arg("shape", ParamKind::Shape), arg("dtype", ParamKind::DType),
+                      argOr("runtime_device_ind", ParamKind::PrimValue, intVal(0))},
+                     inferMemAllocTensor, AllocKind::Tensor));
+  registerOp(killOp("memory.kill_storage", "storage"));
+  registerOp(killOp("memory.kill_tensor", "tensor"));
   // Absent view slots are empty tuples, as TVM's constructor fills them.
   AttrValue unset = AttrValue::array({});
   // The wrapper converts a list to a ShapeExpr, a str to a DataTypeImm and
   // an int to a PrimValue; None, like an absent slot, is the empty tuple.
-  registerOp(makeOp("memory.view",
+  registerOp(viewOp("memory.view",
                     {arg("data"), argOr("shape", ParamKind::Shape, unset),
                      argOr("dtype", ParamKind::DType, unset),
                      argOr("relative_byte_offset", ParamKind::PrimValue, unset)},
                     inferView));
-  registerOp(makeOp("memory.ensure_zero_offset", {arg("data")}, inferFirstArg));
+  registerOp(viewOp("memory.ensure_zero_offset", {arg("data")}, inferFirstArg));
 }
 
 void registerVMOps() {
-  registerOp(makeOp(
+  registerOp(allocOp(
       "vm.alloc_storage",
       {arg("size", ParamKind::Shape), arg("runtime_device_index", ParamKind::PrimValue),
        arg("dtype", ParamKind::DType), argOr("storage_scope", ParamKind::String, strVal("global"))},
-      inferAllocStorage));
-  registerOp(makeOp("vm.alloc_tensor",
-                    {arg("storage"), arg("offset", ParamKind::PrimValue),
-                     arg("shape", ParamKind::Shape), arg("dtype", ParamKind::DType),
-                     argOr("runtime_device_ind", ParamKind::PrimValue, intVal(0))},
-                    inferVMAllocTensor));
-  OpInfo kill = makeOp("vm.kill_object", {arg("obj")}, inferKill);
-  kill.pure = false;
-  registerOp(kill);
+      inferAllocStorage, AllocKind::Storage));
+  registerOp(allocOp("vm.alloc_tensor",
+                     {arg("storage"), arg("offset", ParamKind::PrimValue),
+                      arg("shape", ParamKind::Shape), arg("dtype", ParamKind::DType),
+                      argOr("runtime_device_ind", ParamKind::PrimValue, intVal(0))},
+                     inferVMAllocTensor, AllocKind::Tensor));
+  registerOp(killOp("vm.kill_object", "obj"));
   OpInfo dyn =
-      makeOp("vm.call_tir_dyn", {arg("func"), arg("args", ParamKind::ExprTuple)}, inferVoid);
-  dyn.pure = false;
-  registerOp(dyn);
+      coreOp("vm.call_tir_dyn", {arg("func"), arg("args", ParamKind::ExprTuple)}, inferVoid);
+  registerOp(impure(dyn));
 }
 
 void registerBuiltinOps() {
-  registerOp(makeOp("builtin.alloc_tensor",
-                    {arg("shape", ParamKind::Shape), arg("dtype", ParamKind::DType),
-                     arg("runtime_device_index", ParamKind::PrimValue),
-                     argOr("storage_scope", ParamKind::String, strVal("global"))},
-                    inferBuiltinAllocTensor));
-  registerOp(makeOp("builtin.stop_lift_params", {arg("x")}, inferFirstArg));
+  registerOp(allocOp("builtin.alloc_tensor",
+                     {arg("shape", ParamKind::Shape), arg("dtype", ParamKind::DType),
+                      arg("runtime_device_index", ParamKind::PrimValue),
+                      argOr("storage_scope", ParamKind::String, strVal("global"))},
+                     inferBuiltinAllocTensor, AllocKind::Tensor));
+  registerOp(viewOp("builtin.stop_lift_params", {arg("x")}, inferFirstArg));
 }
 
 void registerMiscOps() {
-  registerOp(makeOp("null_value", {}, inferObject));
-  registerOp(makeOp("shape_of", {arg("expr")}, inferShapeOf));
-  OpInfo toShape = makeOp("tensor_to_shape", {arg("expr")}, inferTensorToShape);
-  toShape.capturable = false; // Reads the tensor's values on the host.
-  registerOp(toShape);
-  registerOp(makeOp("shape_to_tensor", {arg("expr")}, inferShapeToTensor));
+  OpInfo null = coreOp("null_value", {}, inferObject);
+  registerOp(hostOnly(null));
+  OpInfo shapeOf = coreOp("shape_of", {arg("expr")}, inferShapeOf);
+  registerOp(hostOnly(shapeOf)); // Reads the shape the tensor carries, not its data.
+  OpInfo toShape = coreOp("tensor_to_shape", {arg("expr")}, inferTensorToShape);
+  registerOp(hostRead(toShape)); // Reads the tensor's values on the host.
+  OpInfo toTensor = coreOp("shape_to_tensor", {arg("expr")}, inferShapeToTensor);
+  registerOp(hostOnly(toTensor));
 
   OpInfo print = callForm(
       "print", {arg("values", ParamKind::VarArgs), argOr("format", ParamKind::String, strVal(""))},
       inferVoid, TextForm::PrintOrAssert, /*pure=*/false);
-  print.capturable = false;
-  registerOp(print);
+  registerOp(hostRead(print));
   OpInfo assertOp = callForm("assert_op",
                              {arg("condition"), arg("format_args", ParamKind::VarArgs),
                               argOr("format", ParamKind::String, strVal(""))},
                              inferAssert, TextForm::PrintOrAssert, /*pure=*/false);
-  assertOp.capturable = false; // Reads the condition on the host.
-  registerOp(assertOp);
+  registerOp(hostRead(assertOp)); // Reads the condition on the host.
 
+  // A hint the device planner consumes: the result is the input.
   OpInfo hint =
       callForm("hint_on_device",
                {arg("data"), reqAttr("device_type", AttrKind::Int), reqAttr("index", AttrKind::Int),
                 attr("memory_scope", AttrKind::String, strVal("global"))},
                inferFirstArg, TextForm::HintOnDevice);
-  registerOp(hint);
-  registerOp(makeOp("to_vdevice", {arg("data"), reqAttr("dst_vdevice", AttrKind::String)},
+  hint.deterministic = true;
+  hint.aliasesInput = true;
+  registerOp(hostOnly(hint));
+  // A copy to another device: device work.
+  registerOp(coreOp("to_vdevice", {arg("data"), reqAttr("dst_vdevice", AttrKind::String)},
                     inferToVDevice));
 }
 

@@ -135,26 +135,27 @@ llvm::Expected<StructInfo> inferTrilu(const CallNode &call, const InferContext &
 void graft::registerCreationOps() {
   for (const char *name : {"zeros", "ones"})
     registerOp(makeOp(name, {arg("shape", ParamKind::Shape), reqAttr("dtype", AttrKind::DType)},
-                      inferZerosOnes));
+                      inferZerosOnes, OpPattern::ElemWise));
   registerOp(makeOp("full",
                     {arg("shape", ParamKind::Shape), arg("fill_value"),
                      attr("dtype", AttrKind::DType, dtypeVal(DataType::voidType()))},
-                    inferFull));
+                    inferFull, OpPattern::ElemWise));
   for (const char *name : {"zeros_like", "ones_like"})
     registerOp(makeOp(name,
                       {arg("x"), attr("dtype", AttrKind::DType, dtypeVal(DataType::voidType()))},
-                      inferLike));
+                      inferLike, OpPattern::ElemWise));
   registerOp(makeOp(
       "full_like",
       {arg("x"), arg("fill_value"), attr("dtype", AttrKind::DType, dtypeVal(DataType::voidType()))},
-      inferLike));
+      inferLike, OpPattern::ElemWise));
   OpInfo arange = makeOp("arange",
                          {arg("start", ParamKind::PrimValue), optArg("end", ParamKind::PrimValue),
                           argOr("step", ParamKind::PrimValue, intVal(1)),
                           attr("dtype", AttrKind::DType, dtypeVal(DataType::voidType()))},
-                         inferArange);
+                         inferArange, OpPattern::Opaque);
   arange.canonicalize = canonicalizeArange;
   registerOp(arange);
   for (const char *name : {"tril", "triu"})
-    registerOp(makeOp(name, {arg("x"), argOr("k", ParamKind::PrimValue, intVal(0))}, inferTrilu));
+    registerOp(makeOp(name, {arg("x"), argOr("k", ParamKind::PrimValue, intVal(0))}, inferTrilu,
+                      OpPattern::ElemWise));
 }

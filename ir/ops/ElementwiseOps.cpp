@@ -241,10 +241,12 @@ llvm::Expected<StructInfo> opdef::inferUnaryFloat(const CallNode &call, const In
 
 void graft::registerElementwiseOps() {
   for (const UnaryDef &def : kUnaryOps)
-    registerOp(makeOp(def.name, {arg("x")}, def.infer));
+    registerOp(makeOp(def.name, {arg("x")}, def.infer, OpPattern::ElemWise));
   for (const UnaryDef &def : kBinaryOps)
-    registerOp(makeOp(def.name, {arg("x1"), arg("x2")}, def.infer));
-  registerOp(makeOp("clip", {arg("x"), arg("min"), arg("max")}, inferClip));
-  registerOp(makeOp("astype", {arg("x"), reqAttr("dtype", AttrKind::DType)}, inferAstype));
-  registerOp(makeOp("where", {arg("condition"), arg("x1"), arg("x2")}, inferWhere));
+    registerOp(makeOp(def.name, {arg("x1"), arg("x2")}, def.infer, OpPattern::Broadcast));
+  registerOp(makeOp("clip", {arg("x"), arg("min"), arg("max")}, inferClip, OpPattern::ElemWise));
+  registerOp(makeOp("astype", {arg("x"), reqAttr("dtype", AttrKind::DType)}, inferAstype,
+                    OpPattern::ElemWise));
+  registerOp(
+      makeOp("where", {arg("condition"), arg("x1"), arg("x2")}, inferWhere, OpPattern::Broadcast));
 }

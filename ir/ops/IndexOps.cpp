@@ -3,7 +3,8 @@
 // strided_slice, take, index_tensor and index_put (integer indices as in
 // TVM, plus graft's boolean masks, docs/text-format.md), scatter_elements and nonzero.
 // Ops whose output size depends on device data (nonzero, bool-mask
-// index_tensor) are not capturable in a CUDA graph.
+// index_tensor) read it on the host, so they are not capturable in a CUDA
+// graph.
 //
 //===----------------------------------------------------------------------===//
 
@@ -272,17 +273,18 @@ llvm::Expected<StructInfo> inferIndexTensor(const CallNode &call, const InferCon
   return tensorSInfo(std::move(out), d->dtype, d->vdevice);
 }
 
-bool indexTensorCapturable(const CallNode &call) {
+/// A bool mask's true count, the output size, is read back on the host.
+bool indexTensorReadsOnHost(const CallNode &call) {
   if (call.args.size() < 2)
-    return true;
+    return false;
   const auto *tuple = llvm::dyn_cast_or_null<TupleSInfoNode>(call.args[1]->sinfo.get());
   if (!tuple)
-    return true;
+    return false;
   for (const StructInfo &f : tuple->fields)
     if (const auto *t = llvm::dyn_cast_or_null<TensorSInfoNode>(f.get()))
       if (t->dtype.isBool())
-        return false;
-  return true;
+        return true;
+  return false;
 }
 
 llvm::Expected<StructInfo> inferIndexPut(const CallNode &call, const InferContext &) {
@@ -379,25 +381,26 @@ void graft::registerIndexOps() {
   registerOp(makeOp("strided_slice",
                     {arg("x"), arg("axes"), arg("begin"), arg("end"), optArg("strides"),
                      attr("assume_inbound", AttrKind::Bool, boolVal(false))},
-                    inferStridedSlice));
+                    inferStridedSlice, OpPattern::Injective));
   registerOp(makeOp("take",
                     {arg("x"), arg("indices"), attr("axis", AttrKind::OptionalInt, noneVal()),
                      attr("mode", AttrKind::String, strVal("fast"))},
-                    inferTake));
-  OpInfo indexTensor =
-      makeOp("index_tensor", {arg("data"), arg("indices", ParamKind::ExprTuple)}, inferIndexTensor);
-  indexTensor.capturableCall = indexTensorCapturable;
+                    inferTake, OpPattern::Injective));
+  OpInfo indexTensor = makeOp("index_tensor", {arg("data"), arg("indices", ParamKind::ExprTuple)},
+                              inferIndexTensor, OpPattern::Injective);
+  indexTensor.readsOnHostCall = indexTensorReadsOnHost;
   registerOp(indexTensor);
   registerOp(makeOp("index_put",
                     {arg("data"), arg("indices", ParamKind::ExprTuple), arg("values"),
                      attr("accumulate", AttrKind::Bool, boolVal(false))},
-                    inferIndexPut));
+                    inferIndexPut, OpPattern::Opaque));
   registerOp(
       makeOp("scatter_elements",
              {arg("data"), arg("indices"), arg("updates"), attr("axis", AttrKind::Int, intVal(0)),
               attr("reduction", AttrKind::String, strVal("update"))},
-             inferScatterElements));
-  OpInfo nonzero = makeOp("nonzero", {arg("x")}, inferNonzero);
-  nonzero.capturable = false; // The output size is read back from the device.
+             inferScatterElements, OpPattern::Opaque));
+  OpInfo nonzero = makeOp("nonzero", {arg("x")}, inferNonzero, OpPattern::Opaque);
+  nonzero.readsOnHost = true; // The output size is read back from the device.
+  nonzero.capturable = false;
   registerOp(nonzero);
 }

@@ -80,5 +80,5 @@ void graft::registerLinalgOps() {
   registerOp(makeOp(
       "matmul",
       {arg("x1"), arg("x2"), attr("out_dtype", AttrKind::DType, dtypeVal(DataType::voidType()))},
-      inferMatmul));
+      inferMatmul, OpPattern::OutEWiseFusable));
 }

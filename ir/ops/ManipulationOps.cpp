@@ -452,22 +452,27 @@ llvm::Expected<StructInfo> inferSplit(const CallNode &call, const InferContext &
 
 void graft::registerManipulationOps() {
   registerOp(makeOp("permute_dims", {arg("x"), attr("axes", AttrKind::OptionalIntList, noneVal())},
-                    inferPermuteDims));
-  OpInfo reshape = makeOp("reshape", {arg("x"), arg("shape", ParamKind::Shape)}, inferReshape);
+                    inferPermuteDims, OpPattern::Injective));
+  OpInfo reshape = makeOp("reshape", {arg("x"), arg("shape", ParamKind::Shape)}, inferReshape,
+                          OpPattern::Injective);
   reshape.canonicalize = canonicalizeReshape;
+  // The VM reshapes in place (vm.builtin.reshape): a view, no kernel.
+  reshape.aliasesInput = true;
+  reshape.launchesKernel = false;
   registerOp(reshape);
-  registerOp(makeOp("broadcast_to", {arg("x"), arg("shape", ParamKind::Shape)}, inferBroadcastTo));
-  registerOp(
-      makeOp("expand_dims", {arg("x"), reqListAttr("axis", AttrKind::IntList)}, inferExpandDims));
+  registerOp(makeOp("broadcast_to", {arg("x"), arg("shape", ParamKind::Shape)}, inferBroadcastTo,
+                    OpPattern::Broadcast));
+  registerOp(makeOp("expand_dims", {arg("x"), reqListAttr("axis", AttrKind::IntList)},
+                    inferExpandDims, OpPattern::Broadcast));
   registerOp(makeOp("squeeze", {arg("x"), listAttr("axis", AttrKind::OptionalIntList, noneVal())},
-                    inferSqueeze));
-  registerOp(makeOp("flatten", {arg("x")}, inferFlatten));
+                    inferSqueeze, OpPattern::Injective));
+  registerOp(makeOp("flatten", {arg("x")}, inferFlatten, OpPattern::Injective));
   registerOp(
       makeOp("concat",
              {arg("tensors", ParamKind::ExprTuple), attr("axis", AttrKind::OptionalInt, intVal(0))},
-             inferConcat));
+             inferConcat, OpPattern::Injective));
   registerOp(makeOp("split",
                     {arg("x"), reqAttr("indices_or_sections", AttrKind::Any),
                      attr("axis", AttrKind::Int, intVal(0))},
-                    inferSplit));
+                    inferSplit, OpPattern::Injective));
 }

@@ -91,20 +91,21 @@ llvm::Expected<StructInfo> inferNorm(const CallNode &call, const InferContext &)
 } // namespace
 
 void graft::registerNNOps() {
-  registerOp(makeOp("nn.relu", {arg("data")}, inferUnaryAny));
+  registerOp(makeOp("nn.relu", {arg("data")}, inferUnaryAny, OpPattern::ElemWise));
   for (const char *name : {"nn.gelu", "nn.gelu_tanh", "nn.silu"})
-    registerOp(makeOp(name, {arg("data")}, inferUnaryFloat));
+    registerOp(makeOp(name, {arg("data")}, inferUnaryFloat, OpPattern::ElemWise));
   for (const char *name : {"nn.softmax", "nn.log_softmax"})
-    registerOp(makeOp(name, {arg("data"), attr("axis", AttrKind::Int, intVal(-1))}, inferSoftmax));
+    registerOp(makeOp(name, {arg("data"), attr("axis", AttrKind::Int, intVal(-1))}, inferSoftmax,
+                      OpPattern::OutEWiseFusable));
   registerOp(makeOp("nn.layer_norm",
                     {arg("data"), arg("gamma"), arg("beta"), reqListAttr("axes", AttrKind::IntList),
                      attr("epsilon", AttrKind::Float, AttrValue::floating(1e-5)),
                      attr("center", AttrKind::Bool, boolVal(true)),
                      attr("scale", AttrKind::Bool, boolVal(true))},
-                    inferNorm));
+                    inferNorm, OpPattern::Opaque));
   registerOp(
       makeOp("nn.rms_norm",
              {arg("data"), arg("weight"), listAttr("axes", AttrKind::IntList, intListVal({-1})),
               attr("epsilon", AttrKind::Float, AttrValue::floating(1e-5))},
-             inferNorm));
+             inferNorm, OpPattern::Opaque));
 }

@@ -54,11 +54,13 @@ OpParam opdef::reqListAttr(llvm::StringRef name, AttrKind kind) {
   return p;
 }
 
-OpInfo opdef::makeOp(llvm::StringRef scriptName, std::vector<OpParam> params, InferFn infer) {
+OpInfo opdef::makeOp(llvm::StringRef scriptName, std::vector<OpParam> params, InferFn infer,
+                     OpPattern pattern) {
   OpInfo info;
   info.name = ("relax." + scriptName).str();
   info.params = std::move(params);
   info.infer = infer;
+  info.pattern = pattern;
   return info;
 }
 

@@ -45,8 +45,10 @@ OpParam reqAttr(llvm::StringRef name, AttrKind kind);
 OpParam listAttr(llvm::StringRef name, AttrKind kind, AttrValue def);
 OpParam reqListAttr(llvm::StringRef name, AttrKind kind);
 
-/// An OpInfo named "relax." + scriptName.
-OpInfo makeOp(llvm::StringRef scriptName, std::vector<OpParam> params, InferFn infer);
+/// An OpInfo named "relax." + scriptName with its fusion pattern (TVM's
+/// TOpPattern of the op) and the default traits of a pure tensor op.
+OpInfo makeOp(llvm::StringRef scriptName, std::vector<OpParam> params, InferFn infer,
+              OpPattern pattern);
 
 inline AttrValue intVal(int64_t v) { return AttrValue::integer(v); }
 inline AttrValue boolVal(bool v) { return AttrValue::boolean(v); }

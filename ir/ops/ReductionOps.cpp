@@ -152,26 +152,26 @@ void graft::registerReductionOps() {
     registerOp(makeOp(name,
                       {arg("x"), listAttr("axis", AttrKind::OptionalIntList, noneVal()),
                        attr("keepdims", AttrKind::Bool, boolVal(false))},
-                      inferStatistical));
+                      inferStatistical, OpPattern::CommReduce));
   for (const char *name : {"argmax", "argmin"})
     registerOp(makeOp(name,
                       {arg("x"), attr("axis", AttrKind::OptionalInt, noneVal()),
                        attr("keepdims", AttrKind::Bool, boolVal(false))},
-                      inferArgReduce));
+                      inferArgReduce, OpPattern::CommReduce));
   for (const char *name : {"cumsum", "cumprod"})
     registerOp(makeOp(name,
                       {arg("data"), attr("axis", AttrKind::OptionalInt, noneVal()),
                        attr("dtype", AttrKind::DType, dtypeVal(DataType::voidType())),
                        attr("exclusive", AttrKind::Bool, boolVal(false))},
-                      inferScan));
+                      inferScan, OpPattern::Opaque));
   registerOp(makeOp("sort",
                     {arg("x"), attr("axis", AttrKind::Int, intVal(-1)),
                      attr("descending", AttrKind::Bool, boolVal(false))},
-                    inferSort<false>));
+                    inferSort<false>, OpPattern::Opaque));
   registerOp(makeOp("argsort",
                     {arg("data"), attr("axis", AttrKind::Int, intVal(-1)),
                      attr("descending", AttrKind::Bool, boolVal(false)),
                      attr("dtype", AttrKind::DType, dtypeVal(DataType::int32()))},
-                    inferSort<true>));
-  registerOp(makeOp("size", {arg("x")}, inferSize));
+                    inferSort<true>, OpPattern::Opaque));
+  registerOp(makeOp("size", {arg("x")}, inferSize, OpPattern::Injective));
 }

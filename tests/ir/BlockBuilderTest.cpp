@@ -64,10 +64,10 @@ TEST_F(BlockBuilderTest, RegistryLookups) {
   Op a = getOp("relax.semtest.add");
   EXPECT_EQ(a.get(), getOp("relax.semtest.add").get());
   EXPECT_EQ(a->info, info);
-  Op unknown = getOp("relax.semtest.mystery");
+  Op unknown = getOrCreateUnknownOp("relax.semtest.mystery");
   EXPECT_TRUE(unknown->info->unknown);
   EXPECT_TRUE(unknown->info->pure);
-  EXPECT_EQ(unknown.get(), getOp("relax.semtest.mystery").get());
+  EXPECT_EQ(unknown.get(), getOrCreateUnknownOp("relax.semtest.mystery").get());
   EXPECT_EQ(lookupOp("relax.semtest.mystery"), nullptr);
   bool listed = false;
   for (const OpInfo *op : allOps()) {
@@ -78,7 +78,7 @@ TEST_F(BlockBuilderTest, RegistryLookups) {
 }
 
 TEST_F(BlockBuilderTest, InferAndPurity) {
-  auto call = make<CallNode>(getOp("relax.semtest.mystery"), std::vector<Expr>{x});
+  auto call = make<CallNode>(getOrCreateUnknownOp("relax.semtest.mystery"), std::vector<Expr>{x});
   llvm::Expected<StructInfo> r = inferCallSInfo(*call, InferContext());
   ASSERT_FALSE(!!r);
   EXPECT_EQ(llvm::toString(r.takeError()),
@@ -127,8 +127,8 @@ TEST_F(BlockBuilderTest, AnnotatedCallIsNotReinferred) {
   BlockBuilder bb;
   bb.beginBlock(false);
   StructInfo ann = tensorSInfoNDim(2, f32);
-  Expr call = make<CallNode>(getOp("relax.semtest.mystery"), std::vector<Expr>{x}, nullptr,
-                             std::vector<StructInfo>{}, ann);
+  Expr call = make<CallNode>(getOrCreateUnknownOp("relax.semtest.mystery"), std::vector<Expr>{x},
+                             nullptr, std::vector<StructInfo>{}, ann);
   llvm::Expected<Var> v = bb.emit(call, "v");
   ASSERT_TRUE(!!v) << llvm::toString(v.takeError());
   EXPECT_EQ((*v)->sinfo.get(), ann.get());
@@ -136,8 +136,8 @@ TEST_F(BlockBuilderTest, AnnotatedCallIsNotReinferred) {
   EXPECT_EQ(block->bindings[0]->value.get(), call.get()); // same node, not rebuilt
   // Without annotation the unknown op is an error.
   bb.beginBlock(false);
-  llvm::Expected<Var> bad =
-      bb.emit(make<CallNode>(getOp("relax.semtest.mystery"), std::vector<Expr>{x}), "w");
+  llvm::Expected<Var> bad = bb.emit(
+      make<CallNode>(getOrCreateUnknownOp("relax.semtest.mystery"), std::vector<Expr>{x}), "w");
   ASSERT_FALSE(!!bad);
   EXPECT_EQ(llvm::toString(bad.takeError()),
             "unknown op R.semtest.mystery: annotate the binding or register the op");
