@@ -143,7 +143,7 @@ struct OpInfo {
   /// assert's condition), which synchronizes with the device.
   bool readsOnHost = false;
   /// Per-call refinement of `readsOnHost` (index_tensor reads back only with
-  /// a bool mask); null: `readsOnHost` decides alone. See readsOnHostCall().
+  /// a bool mask); null: `readsOnHost` decides alone. See readsOnHost(call).
   bool (*readsOnHostCall)(const CallNode &call) = nullptr;
   /// False for an op that can never be inside a CUDA-graph capture (every
   /// op that always reads on the host); a call is capturable when this holds
