@@ -11,8 +11,8 @@
 
 #include "MaskChainGen.h"
 
-#include "ir/Parser.h"
 #include "pass/Pass.h"
+#include "text/Parser.h"
 #include "transforms/Passes.h"
 
 #include "llvm/Support/raw_ostream.h"

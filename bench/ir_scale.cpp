@@ -9,9 +9,9 @@
 #include "ModuleGen.h"
 
 #include "analysis/WellFormed.h"
-#include "ir/Parser.h"
 #include "ir/Printer.h"
 #include "ir/StructuralEqual.h"
+#include "text/Parser.h"
 
 #include "llvm/Support/raw_ostream.h"
 

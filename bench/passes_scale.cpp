@@ -11,11 +11,11 @@
 
 #include "analysis/VerifyCache.h"
 #include "analysis/WellFormed.h"
-#include "ir/Parser.h"
 #include "ir/Printer.h"
 #include "pass/Pass.h"
 #include "pass/PassManager.h"
 #include "pass/Pipeline.h"
+#include "text/Parser.h"
 #include "transforms/Passes.h"
 
 #include "llvm/Support/raw_ostream.h"

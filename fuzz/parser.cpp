@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/Parser.h"
+#include "text/Parser.h"
 #include "analysis/WellFormed.h"
 #include "ir/Printer.h"
 

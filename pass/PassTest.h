@@ -13,8 +13,8 @@
 #ifndef GRAFT_PASS_PASSTEST_H
 #define GRAFT_PASS_PASSTEST_H
 
-#include "ir/Parser.h"
 #include "pass/Pass.h"
+#include "text/Parser.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"

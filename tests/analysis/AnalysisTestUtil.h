@@ -2,7 +2,7 @@
 #ifndef GRAFT_TESTS_ANALYSIS_ANALYSISTESTUTIL_H
 #define GRAFT_TESTS_ANALYSIS_ANALYSISTESTUTIL_H
 
-#include "ir/Parser.h"
+#include "text/Parser.h"
 
 #include "llvm/Support/Error.h"
 

@@ -8,7 +8,7 @@
 
 #include "analysis/WellFormed.h"
 
-#include "ir/Parser.h"
+#include "text/Parser.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"

@@ -8,8 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "ir/Op.h"
-#include "ir/Parser.h"
 #include "ir/Visitor.h"
+#include "text/Parser.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/Parser.h"
 #include "ir/StructuralEqual.h"
+#include "text/Parser.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/Parser.h"
 #include "ir/Printer.h"
 #include "ir/StructuralEqual.h"
+#include "text/Parser.h"
 
 #include "gtest/gtest.h"
 

@@ -9,8 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "ir/Op.h"
-#include "ir/Parser.h"
 #include "ir/ops/OpHandles.h"
+#include "text/Parser.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"

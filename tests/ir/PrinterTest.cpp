@@ -7,8 +7,8 @@
 
 #include "ir/Printer.h"
 #include "ir/Op.h"
-#include "ir/Parser.h"
 #include "ir/StructuralEqual.h"
+#include "text/Parser.h"
 
 #include "gtest/gtest.h"
 

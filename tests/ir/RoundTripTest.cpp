@@ -7,9 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/Parser.h"
 #include "ir/Printer.h"
 #include "ir/StructuralEqual.h"
+#include "text/Parser.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"

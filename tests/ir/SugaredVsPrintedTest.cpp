@@ -9,9 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/Parser.h"
 #include "ir/Printer.h"
 #include "ir/StructuralEqual.h"
+#include "text/Parser.h"
 
 #include "gtest/gtest.h"
 

@@ -9,8 +9,8 @@
 #define GRAFT_TESTS_PASS_PASSTESTUTIL_H
 
 #include "ir/Attrs.h"
-#include "ir/Parser.h"
 #include "pass/Pass.h"
+#include "text/Parser.h"
 
 #include <gtest/gtest.h>
 

@@ -9,10 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/Parser.h"
 #include "ir/Printer.h"
 #include "pass/PassManager.h"
 #include "pass/Pipeline.h"
+#include "text/Parser.h"
 
 #include <gtest/gtest.h>
 

@@ -15,10 +15,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/WellFormed.h"
-#include "ir/Parser.h"
 #include "ir/Visitor.h"
 #include "pass/PassManager.h"
 #include "pass/Pipeline.h"
+#include "text/Parser.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 

@@ -11,9 +11,9 @@
 #include "bench/MaskChainGen.h"
 #include "ir/Expr.h"
 #include "ir/Op.h"
-#include "ir/Parser.h"
 #include "pass/PassManager.h"
 #include "pass/Pipeline.h"
+#include "text/Parser.h"
 
 #include <gtest/gtest.h>
 

@@ -10,11 +10,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/RegisterlessBindings.h"
-#include "ir/Parser.h"
 #include "ir/Printer.h"
 #include "ir/Visitor.h"
 #include "pass/PassManager.h"
 #include "pass/Pipeline.h"
+#include "text/Parser.h"
 
 #include "llvm/ADT/DenseSet.h"
 

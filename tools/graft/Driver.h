@@ -7,8 +7,8 @@
 #ifndef GRAFT_TOOLS_DRIVER_H
 #define GRAFT_TOOLS_DRIVER_H
 
-#include "ir/Parser.h"
 #include "pass/PassManager.h"
+#include "text/Parser.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

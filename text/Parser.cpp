@@ -1,4 +1,4 @@
-//===- ir/Parser.cpp - TVMScript Relax text to IR ---------------------------===//
+//===- text/Parser.cpp - TVMScript Relax text to IR -------------------------===//
 //
 // Files, modules (the three-pass walk of TVM `python/tvm/script/parser/core/`), Relax functions
 // and their statements. Expressions live in ParseExpr.cpp/ParseCall.cpp,
@@ -6,11 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/Parser.h"
+#include "text/Parser.h"
 
-#include "ir/ParserImpl.h"
 #include "ir/StructInfoAnalysis.h"
 #include "ir/Visitor.h"
+#include "text/ParserImpl.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 

@@ -1,4 +1,4 @@
-//===- ir/Lexer.cpp - Python-shaped tokens for TVMScript --------------------===//
+//===- text/Lexer.cpp - Python-shaped tokens for TVMScript ------------------===//
 //
 // Python's layout rule: an indentation stack produces INDENT/DEDENT at the
 // start of each logical line; newlines inside brackets and after a
@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/Lexer.h"
+#include "text/Lexer.h"
 
 #include "ir/Diagnostics.h"
 #include "ir/HugePages.h"

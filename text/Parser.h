@@ -1,4 +1,4 @@
-//===- ir/Parser.h - TVMScript Relax text to IR -----------------*- C++ -*-===//
+//===- text/Parser.h - TVMScript Relax text to IR ---------------*- C++ -*-===//
 //
 // Reads the TVMScript Relax text of TVM v0.21-v0.23 (docs/text-format.md):
 // one file may hold several modules; a `@R.function` outside a class forms a
@@ -7,8 +7,8 @@
 // and the verifier judges it.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GRAFT_IR_PARSER_H
-#define GRAFT_IR_PARSER_H
+#ifndef GRAFT_TEXT_PARSER_H
+#define GRAFT_TEXT_PARSER_H
 
 #include "ir/Module.h"
 
@@ -51,4 +51,4 @@ inline constexpr unsigned kMaxNestingDepth = 256;
 
 } // namespace graft
 
-#endif // GRAFT_IR_PARSER_H
+#endif // GRAFT_TEXT_PARSER_H

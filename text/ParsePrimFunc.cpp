@@ -1,4 +1,4 @@
-//===- ir/ParsePrimFunc.cpp - @T.prim_func declarations ---------------------===//
+//===- text/ParsePrimFunc.cpp - @T.prim_func declarations -------------------===//
 //
 // graft does not model TIR: a PrimFunc keeps its signature, the leading
 // T.func_attr / T.match_buffer (and symbolic var) statements, and the rest
@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/ParserImpl.h"
+#include "text/ParserImpl.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"

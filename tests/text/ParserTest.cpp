@@ -1,6 +1,6 @@
-//===- tests/ir/ParserTest.cpp - TVMScript parser ---------------------------===//
+//===- tests/text/ParserTest.cpp - TVMScript parser -------------------------===//
 
-#include "ir/Parser.h"
+#include "text/Parser.h"
 #include "ir/Diagnostics.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"

@@ -1,12 +1,12 @@
-//===- tests/ir/AnnotationMemoTest.cpp - Shared binding annotations -------===//
+//===- tests/text/AnnotationMemoTest.cpp - Shared binding annotations -----===//
 //
 // The parser gives bindings with the same annotation text one struct-info
 // node; these tests pin down when it must not.
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/Lexer.h"
-#include "ir/Parser.h"
+#include "text/Lexer.h"
+#include "text/Parser.h"
 
 #include <gtest/gtest.h>
 

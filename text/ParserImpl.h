@@ -1,22 +1,22 @@
-//===- ir/ParserImpl.h - The TVMScript parser's internals -------*- C++ -*-===//
+//===- text/ParserImpl.h - The TVMScript parser's internals -----*- C++ -*-===//
 //
-// Private to ir/Parser.cpp and ir/Parse*.cpp. The parser works in two
+// Private to text/Parser.cpp and text/Parse*.cpp. The parser works in two
 // steps per statement: tokens -> a small syntax tree (Ast, pooled and reset
 // per statement), then the tree is evaluated in context (an op parameter
 // kind, an attribute kind, struct info, a symbolic expression), because the
 // same text (`0`, `"float32"`, `[1, 2]`) means different IR by position.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GRAFT_IR_PARSERIMPL_H
-#define GRAFT_IR_PARSERIMPL_H
+#ifndef GRAFT_TEXT_PARSERIMPL_H
+#define GRAFT_TEXT_PARSERIMPL_H
 
 #include "ir/BlockBuilder.h"
 #include "ir/Diagnostics.h"
 #include "ir/Expr.h"
-#include "ir/Lexer.h"
 #include "ir/Module.h"
 #include "ir/Op.h"
-#include "ir/Parser.h"
+#include "text/Lexer.h"
+#include "text/Parser.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -248,4 +248,4 @@ public:
 } // namespace parse
 } // namespace graft
 
-#endif // GRAFT_IR_PARSERIMPL_H
+#endif // GRAFT_TEXT_PARSERIMPL_H

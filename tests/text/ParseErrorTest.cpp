@@ -1,4 +1,4 @@
-//===- tests/ir/ParseErrorTest.cpp - One malformed input per parse error ---===//
+//===- tests/text/ParseErrorTest.cpp - One malformed input per parse error -===//
 //
 // Every tests/text/errors/*.py starts with `# ERROR: <substring>`; parsing
 // it must fail with a located diagnostic whose message contains it.
@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ir/Diagnostics.h"
-#include "ir/Parser.h"
+#include "text/Parser.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"

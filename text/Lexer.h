@@ -1,4 +1,4 @@
-//===- ir/Lexer.h - Python-shaped tokens for TVMScript ----------*- C++ -*-===//
+//===- text/Lexer.h - Python-shaped tokens for TVMScript --------*- C++ -*-===//
 //
 // Turns TVMScript text into a flat token array: names, numbers, strings,
 // punctuation, and the NEWLINE/INDENT/DEDENT tokens of Python's layout rule
@@ -8,8 +8,8 @@
 // (numbers, string contents) are decoded on demand by the parser.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GRAFT_IR_LEXER_H
-#define GRAFT_IR_LEXER_H
+#ifndef GRAFT_TEXT_LEXER_H
+#define GRAFT_TEXT_LEXER_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -106,4 +106,4 @@ llvm::StringRef decodeString(llvm::StringRef tokenText, std::string &out);
 
 } // namespace graft
 
-#endif // GRAFT_IR_LEXER_H
+#endif // GRAFT_TEXT_LEXER_H

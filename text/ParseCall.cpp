@@ -1,4 +1,4 @@
-//===- ir/ParseCall.cpp - Calls: ops, builtins, globals, closures -----------===//
+//===- text/ParseCall.cpp - Calls: ops, builtins, globals, closures ---------===//
 //
 // Matches a call's arguments against the op's wrapper parameters (ir/Op.h),
 // converting each as its ParamKind/AttrKind says and filling defaults so
@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/ParserImpl.h"
+#include "text/ParserImpl.h"
 
 #include "llvm/ADT/StringSwitch.h"
 

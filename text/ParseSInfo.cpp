@@ -1,4 +1,4 @@
-//===- ir/ParseSInfo.cpp - Struct info annotations and symbolic exprs -------===//
+//===- text/ParseSInfo.cpp - Struct info annotations and symbolic exprs -----===//
 //
 // R.Tensor/R.Shape/R.Prim/R.Tuple/R.Callable/R.Object (and R.Any) per
 // TVM `python/tvm/script/parser/relax/`, and the PrimExprs inside them: literals, symbolic names,
@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/ParserImpl.h"
+#include "text/ParserImpl.h"
 
 using namespace graft;
 using namespace graft::parse;

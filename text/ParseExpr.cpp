@@ -1,4 +1,4 @@
-//===- ir/ParseExpr.cpp - Expression syntax trees and Relax values ----------===//
+//===- text/ParseExpr.cpp - Expression syntax trees and Relax values --------===//
 //
 // Python expression grammar (the subset TVMScript uses) into pooled Ast
 // nodes, and evaluation of those nodes as Relax expressions with the generic
@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/ParserImpl.h"
+#include "text/ParserImpl.h"
 
 #include "llvm/ADT/StringSwitch.h"
 
