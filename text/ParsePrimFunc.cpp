@@ -147,36 +147,18 @@ bool Parser::parseGeneratedPrimBody(PrimFuncNode &f) {
   return true;
 }
 
-llvm::Expected<PrimFunc> Parser::parsePrimFunc(uint32_t decoAst, std::string &name) {
+llvm::Expected<NamedPrimFunc> Parser::parsePrimFunc(uint32_t decoAst) {
   auto pf = make<PrimFuncNode>();
   PrimFuncNode &f = const_cast<PrimFuncNode &>(*pf);
-  {
-    const Ast &d = node(decoAst);
-    if (d.kind == AK::Call) {
-      llvm::SmallVector<uint32_t, 2> pos, kw;
-      callArgs(decoAst, pos, kw);
-      if (!pos.empty())
-        return astError(pos[0], "@T.prim_func takes only keyword arguments");
-      for (uint32_t k : kw) {
-        AK vk = node(kid(k, 0)).kind;
-        if (vk != AK::True && vk != AK::False)
-          return astError(kid(k, 0), "expected True or False");
-        if (node(k).text == "private")
-          f.isPrivate = vk == AK::True;
-        else if (node(k).text == "check_well_formed")
-          f.checkWellFormed = vk == AK::True;
-        else
-          return astError(k, "unexpected decorator argument '" + node(k).text + "'");
-      }
-    }
-  }
+  if (auto err = primDecoratorArgs(decoAst, f))
+    return err;
   if (!isName("def"))
     return errorHere("expected 'def' after @T.prim_func");
   f.loc = loc();
   ++pos_;
   if (kind() != Tok::Name)
     return errorHere("expected a function name");
-  name = curText().str();
+  std::string name = curText().str();
   ++pos_;
   pushScope();
   struct ScopeGuard {
@@ -185,66 +167,56 @@ llvm::Expected<PrimFunc> Parser::parsePrimFunc(uint32_t decoAst, std::string &na
   } guard{*this};
   SInfoCtx sctx{false, true, DataType::int32()};
 
+  if (auto err = parsePrimSignature(f, sctx))
+    return err;
+  auto decls = parsePrimDecls(f, sctx);
+  if (!decls)
+    return decls.takeError();
+  if (!f.isPrivate) {
+    bool has = false;
+    for (const auto &kv : decls->attrs)
+      has |= kv.first == "global_symbol";
+    if (!has)
+      decls->attrs.emplace_back("global_symbol", AttrValue::string(name));
+  }
+  if (!decls->attrs.empty())
+    f.attrs = make<AttrsNode>(std::move(decls->attrs));
+
+  if (decls->vars.empty() && parseGeneratedPrimBody(f))
+    return NamedPrimFunc{std::move(name), PrimFunc(pf)};
+  collectPrimBody(f, *decls);
+  return NamedPrimFunc{std::move(name), PrimFunc(pf)};
+}
+
+llvm::Error Parser::primDecoratorArgs(uint32_t decoAst, PrimFuncNode &f) {
+  if (node(decoAst).kind != AK::Call)
+    return llvm::Error::success();
+  llvm::SmallVector<uint32_t, 2> pos, kw;
+  callArgs(decoAst, pos, kw);
+  if (!pos.empty())
+    return astError(pos[0], "@T.prim_func takes only keyword arguments");
+  for (uint32_t k : kw) {
+    AK vk = node(kid(k, 0)).kind;
+    if (vk != AK::True && vk != AK::False)
+      return astError(kid(k, 0), "expected True or False");
+    if (node(k).text == "private")
+      f.isPrivate = vk == AK::True;
+    else if (node(k).text == "check_well_formed")
+      f.checkWellFormed = vk == AK::True;
+    else
+      return astError(k, "unexpected decorator argument '" + node(k).text + "'");
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error Parser::parsePrimSignature(PrimFuncNode &f, const SInfoCtx &sctx) {
   if (auto err = expect(Tok::LParen, "'('"))
     return err;
   while (!consume(Tok::RParen)) {
-    if (kind() != Tok::Name)
-      return errorHere("expected a parameter name");
-    PrimParam p;
-    p.name = curText().str();
-    ++pos_;
-    if (auto err = expect(Tok::Colon, "':' and a parameter type"))
-      return err;
-    resetAst();
-    auto ty = parseExpr();
-    if (!ty)
-      return ty.takeError();
-    const Ast &t = node(*ty);
-    llvm::StringRef tn = t.kind == AK::Name   ? t.text
-                         : t.kind == AK::Call ? node(kid(*ty, 0)).text
-                                              : llvm::StringRef();
-    if (tn == "T.Buffer") {
-      llvm::SmallVector<uint32_t, 4> pos, kw;
-      callArgs(*ty, pos, kw);
-      int64_t shapeN = pos.empty() ? int64_t(-1) : int64_t(pos[0]);
-      int64_t dtN = pos.size() > 1 ? int64_t(pos[1]) : int64_t(-1);
-      for (uint32_t k : kw) {
-        if (node(k).text == "shape")
-          shapeN = kid(k, 0);
-        else if (node(k).text == "dtype")
-          dtN = kid(k, 0);
-      }
-      if (shapeN < 0)
-        return astError(*ty, "T.Buffer needs a shape");
-      p.kind = PrimParam::Kind::Buffer;
-      if (isIntLit(static_cast<uint32_t>(shapeN)) || node(shapeN).kind == AK::Name) {
-        auto d = toPrim(static_cast<uint32_t>(shapeN), sctx);
-        if (!d)
-          return d.takeError();
-        p.shape.push_back(*d);
-      } else {
-        auto dims = primList(static_cast<uint32_t>(shapeN), sctx);
-        if (!dims)
-          return dims.takeError();
-        p.shape = std::move(*dims);
-      }
-      p.dtype = DataType::float32();
-      if (dtN >= 0) {
-        auto dt = toAttr(static_cast<uint32_t>(dtN), AttrKind::DType, false);
-        if (!dt)
-          return dt.takeError();
-        p.dtype = dt->getDType();
-      }
-    } else if (tn == "T.handle" || (t.kind == AK::Call && tn == "T.handle")) {
-      p.kind = PrimParam::Kind::Handle;
-      p.dtype = DataType(DataType::Handle, 64);
-    } else if (auto dt = tirType(tn)) {
-      p.kind = PrimParam::Kind::Scalar;
-      p.dtype = *dt;
-    } else {
-      return astError(*ty, "unsupported PrimFunc parameter type");
-    }
-    f.params.push_back(std::move(p));
+    auto p = parsePrimParam(sctx);
+    if (!p)
+      return p.takeError();
+    f.params.push_back(std::move(*p));
     if (consume(Tok::RParen))
       break;
     if (auto err = expect(Tok::Comma, "',' or ')'"))
@@ -269,13 +241,79 @@ llvm::Expected<PrimFunc> Parser::parsePrimFunc(uint32_t decoAst, std::string &na
     return err;
   if (auto err = expect(Tok::Newline, "newline"))
     return err;
-  if (auto err = expect(Tok::Indent, "an indented function body"))
-    return err;
+  return expect(Tok::Indent, "an indented function body");
+}
 
-  // Leading declarations. A `n = T.int64()` that no buffer shape uses
-  // declares a var for the body only: its tokens go back to the body below.
-  AttrDict attrs;
-  llvm::SmallVector<std::pair<TirVar, std::pair<size_t, size_t>>, 4> decls;
+llvm::Expected<PrimParam> Parser::parsePrimParam(const SInfoCtx &sctx) {
+  if (kind() != Tok::Name)
+    return errorHere("expected a parameter name");
+  PrimParam p;
+  p.name = curText().str();
+  ++pos_;
+  if (auto err = expect(Tok::Colon, "':' and a parameter type"))
+    return err;
+  resetAst();
+  auto ty = parseExpr();
+  if (!ty)
+    return ty.takeError();
+  const Ast &t = node(*ty);
+  llvm::StringRef tn = t.kind == AK::Name   ? t.text
+                       : t.kind == AK::Call ? node(kid(*ty, 0)).text
+                                            : llvm::StringRef();
+  if (tn == "T.Buffer") {
+    if (auto err = primBufferParam(*ty, p, sctx))
+      return err;
+  } else if (tn == "T.handle" || (t.kind == AK::Call && tn == "T.handle")) {
+    p.kind = PrimParam::Kind::Handle;
+    p.dtype = DataType(DataType::Handle, 64);
+  } else if (auto dt = tirType(tn)) {
+    p.kind = PrimParam::Kind::Scalar;
+    p.dtype = *dt;
+  } else {
+    return astError(*ty, "unsupported PrimFunc parameter type");
+  }
+  return p;
+}
+
+llvm::Error Parser::primBufferParam(uint32_t ty, PrimParam &p, const SInfoCtx &sctx) {
+  llvm::SmallVector<uint32_t, 4> pos, kw;
+  callArgs(ty, pos, kw);
+  int64_t shapeN = pos.empty() ? int64_t(-1) : int64_t(pos[0]);
+  int64_t dtN = pos.size() > 1 ? int64_t(pos[1]) : int64_t(-1);
+  for (uint32_t k : kw) {
+    if (node(k).text == "shape")
+      shapeN = kid(k, 0);
+    else if (node(k).text == "dtype")
+      dtN = kid(k, 0);
+  }
+  if (shapeN < 0)
+    return astError(ty, "T.Buffer needs a shape");
+  p.kind = PrimParam::Kind::Buffer;
+  if (isIntLit(static_cast<uint32_t>(shapeN)) || node(shapeN).kind == AK::Name) {
+    auto d = toPrim(static_cast<uint32_t>(shapeN), sctx);
+    if (!d)
+      return d.takeError();
+    p.shape.push_back(*d);
+  } else {
+    auto dims = primList(static_cast<uint32_t>(shapeN), sctx);
+    if (!dims)
+      return dims.takeError();
+    p.shape = std::move(*dims);
+  }
+  p.dtype = DataType::float32();
+  if (dtN >= 0) {
+    auto dt = dtypeArg(dtN);
+    if (!dt)
+      return dt.takeError();
+    p.dtype = *dt;
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<PrimDecls> Parser::parsePrimDecls(PrimFuncNode &f, const SInfoCtx &sctx) {
+  // A `n = T.int64()` that no buffer shape uses declares a var for the body
+  // only: collectPrimBody gives its tokens back to the body.
+  PrimDecls decls;
   for (;;) {
     size_t stmt = pos_;
     resetAst();
@@ -294,62 +332,21 @@ llvm::Expected<PrimFunc> Parser::parsePrimFunc(uint32_t decoAst, std::string &na
       pos_ = stmt;
       break;
     }
-    llvm::StringRef callee = node(kid(*e, 0)).text;
-    llvm::SmallVector<uint32_t, 4> pos, kw;
-    callArgs(*e, pos, kw);
-    if (!assign && callee == "T.func_attr" && pos.size() == 1 && node(pos[0]).kind == AK::Dict) {
-      auto d = toAnyAttr(pos[0]);
+    CallParts c{*e, node(kid(*e, 0)).text, {}, {}};
+    callArgs(*e, c.pos, c.kw);
+    if (!assign && c.name == "T.func_attr" && c.pos.size() == 1 &&
+        node(c.pos[0]).kind == AK::Dict) {
+      auto d = toAnyAttr(c.pos[0]);
       if (!d)
         return d.takeError();
       for (const auto &[k, v] : d->getDict())
-        attrs.emplace_back(k, v);
-    } else if (assign && (callee == "T.int64" || callee == "T.int32") && pos.empty()) {
-      bool sizeVar = false;
-      for (uint32_t k : kw)
-        if (node(k).text == "is_size_var")
-          sizeVar = node(kid(k, 0)).kind == AK::True;
-      TirVar v = make<TirVarNode>(
-          target.str(), callee == "T.int64" ? DataType::int64() : DataType::int32(), sizeVar);
-      Sym s;
-      s.kind = Sym::Tir;
-      s.node = v;
-      define(target, s);
-      decls.push_back({v, {stmt, pos_}});
-    } else if (assign && callee == "T.match_buffer" && pos.size() >= 2 &&
-               node(pos[0]).kind == AK::Name) {
-      PrimParam *param = nullptr;
-      for (PrimParam &p : f.params)
-        if (p.kind == PrimParam::Kind::Handle && p.name == node(pos[0]).text)
-          param = &p;
-      if (!param)
-        return astError(pos[0],
-                        "T.match_buffer: '" + node(pos[0]).text + "' is not a handle parameter");
-      auto dims = isIntLit(pos[1])
-                      ? llvm::Expected<std::vector<PrimExpr>>(std::vector<PrimExpr>{intImm(0)})
-                      : primList(pos[1], sctx);
-      if (!dims)
-        return dims.takeError();
-      if (isIntLit(pos[1])) {
-        auto d = toPrim(pos[1], sctx);
-        if (!d)
-          return d.takeError();
-        (*dims)[0] = *d;
-      }
-      int64_t dtN = pos.size() > 2 ? int64_t(pos[2]) : int64_t(-1);
-      for (uint32_t k : kw)
-        if (node(k).text == "dtype")
-          dtN = kid(k, 0);
-      DataType dt = DataType::float32();
-      if (dtN >= 0) {
-        auto v = toAttr(static_cast<uint32_t>(dtN), AttrKind::DType, false);
-        if (!v)
-          return v.takeError();
-        dt = v->getDType();
-      }
-      param->kind = PrimParam::Kind::Buffer;
-      param->name = target.str();
-      param->shape = std::move(*dims);
-      param->dtype = dt;
+        decls.attrs.emplace_back(k, v);
+    } else if (assign && (c.name == "T.int64" || c.name == "T.int32") && c.pos.empty()) {
+      decls.vars.push_back({primVarDecl(target, c), {stmt, pos_}});
+    } else if (assign && c.name == "T.match_buffer" && c.pos.size() >= 2 &&
+               node(c.pos[0]).kind == AK::Name) {
+      if (auto err = primMatchBuffer(f, target, c, sctx))
+        return err;
     } else {
       pos_ = stmt;
       break;
@@ -357,19 +354,63 @@ llvm::Expected<PrimFunc> Parser::parsePrimFunc(uint32_t decoAst, std::string &na
     if (auto err = expect(Tok::Newline, "newline"))
       return err;
   }
-  if (!f.isPrivate) {
-    bool has = false;
-    for (const auto &kv : attrs)
-      has |= kv.first == "global_symbol";
-    if (!has)
-      attrs.emplace_back("global_symbol", AttrValue::string(name));
+  return decls;
+}
+
+TirVar Parser::primVarDecl(llvm::StringRef target, const CallParts &c) {
+  bool sizeVar = false;
+  for (uint32_t k : c.kw)
+    if (node(k).text == "is_size_var")
+      sizeVar = node(kid(k, 0)).kind == AK::True;
+  TirVar v = make<TirVarNode>(target.str(),
+                              c.name == "T.int64" ? DataType::int64() : DataType::int32(), sizeVar);
+  Sym s;
+  s.kind = Sym::Tir;
+  s.node = v;
+  define(target, s);
+  return v;
+}
+
+llvm::Error Parser::primMatchBuffer(PrimFuncNode &f, llvm::StringRef target, const CallParts &c,
+                                    const SInfoCtx &sctx) {
+  const auto &pos = c.pos;
+  PrimParam *param = nullptr;
+  for (PrimParam &p : f.params)
+    if (p.kind == PrimParam::Kind::Handle && p.name == node(pos[0]).text)
+      param = &p;
+  if (!param)
+    return astError(pos[0],
+                    "T.match_buffer: '" + node(pos[0]).text + "' is not a handle parameter");
+  auto dims = isIntLit(pos[1])
+                  ? llvm::Expected<std::vector<PrimExpr>>(std::vector<PrimExpr>{intImm(0)})
+                  : primList(pos[1], sctx);
+  if (!dims)
+    return dims.takeError();
+  if (isIntLit(pos[1])) {
+    auto d = toPrim(pos[1], sctx);
+    if (!d)
+      return d.takeError();
+    (*dims)[0] = *d;
   }
-  if (!attrs.empty())
-    f.attrs = make<AttrsNode>(std::move(attrs));
+  int64_t dtN = pos.size() > 2 ? int64_t(pos[2]) : int64_t(-1);
+  for (uint32_t k : c.kw)
+    if (node(k).text == "dtype")
+      dtN = kid(k, 0);
+  DataType dt = DataType::float32();
+  if (dtN >= 0) {
+    auto v = dtypeArg(dtN);
+    if (!v)
+      return v.takeError();
+    dt = *v;
+  }
+  param->kind = PrimParam::Kind::Buffer;
+  param->name = target.str();
+  param->shape = std::move(*dims);
+  param->dtype = dt;
+  return llvm::Error::success();
+}
 
-  if (decls.empty() && parseGeneratedPrimBody(f))
-    return PrimFunc(pf);
-
+void Parser::collectPrimBody(PrimFuncNode &f, const PrimDecls &decls) {
   // The rest of the body as canonical tokens; purity from stores into
   // parameter buffers.
   llvm::StringSet<> buffers;
@@ -381,7 +422,7 @@ llvm::Expected<PrimFunc> Parser::parsePrimFunc(uint32_t decoAst, std::string &na
     for (const PrimExpr &d : p.shape)
       forEachTirVar(d.get(), [&](const TirVarNode *v) { shapeVars.insert(v); });
   }
-  for (const auto &decl : decls) {
+  for (const auto &decl : decls.vars) {
     if (shapeVars.count(decl.first.get()))
       continue;
     for (size_t i = decl.second.first; i < decl.second.second; ++i)
@@ -407,24 +448,25 @@ llvm::Expected<PrimFunc> Parser::parsePrimFunc(uint32_t decoAst, std::string &na
       continue;
     }
     if (stmtStart && k == Tok::Name && peekKind(1) == Tok::LBracket && f.isPure &&
-        buffers.count(curText())) {
-      size_t j = pos_ + 1;
-      int br = 0;
-      for (; j < toks_.size(); ++j) {
-        Tok tk = toks_[j].kind;
-        if (tk == Tok::LBracket)
-          ++br;
-        else if (tk == Tok::RBracket && --br == 0)
-          break;
-        else if (tk == Tok::Newline || tk == Tok::Eof)
-          break;
-      }
-      if (tok(j).kind == Tok::RBracket && tok(j + 1).kind == Tok::Assign)
-        f.isPure = false;
-    }
+        buffers.count(curText()) && isSubscriptStore(pos_))
+      f.isPure = false;
     stmtStart = false;
     f.bodyTokens.push_back(curText().str());
     ++pos_;
   }
-  return PrimFunc(pf);
+}
+
+bool Parser::isSubscriptStore(size_t name) const {
+  size_t j = name + 1;
+  int br = 0;
+  for (; j < toks_.size(); ++j) {
+    Tok tk = toks_[j].kind;
+    if (tk == Tok::LBracket)
+      ++br;
+    else if (tk == Tok::RBracket && --br == 0)
+      break;
+    else if (tk == Tok::Newline || tk == Tok::Eof)
+      break;
+  }
+  return tok(j).kind == Tok::RBracket && tok(j + 1).kind == Tok::Assign;
 }

@@ -9,6 +9,8 @@
 
 #include "text/ParserImpl.h"
 
+#include "llvm/ADT/StringSwitch.h"
+
 using namespace graft;
 using namespace graft::parse;
 
@@ -291,164 +293,179 @@ llvm::Expected<PrimExpr> Parser::toPrim(uint32_t n, const SInfoCtx &ctx) {
     if (ctx.subscript)
       return ctx.subscript(n);
     return astError(n, "expected a symbolic expression");
-  case AK::Unary: {
-    if (isIntLit(n)) {
-      auto v = intValue(n);
-      if (!v)
-        return v.takeError();
-      return intImm(*v, ctx.intLiteral);
-    }
-    auto e = toPrim(kid(n, 0), ctx);
-    if (!e)
-      return e;
-    if (a.op == Tok::Name)
-      return PrimExpr(make<PrimNotNode>(*e));
-    if (a.op == Tok::Plus)
-      return e;
-    if (a.op != Tok::Minus)
-      return astError(n, "unsupported operator in a symbolic expression");
-    if (const auto *f = llvm::dyn_cast<FloatImmNode>(e->get()))
-      return floatImm(-f->value, f->dtype);
-    return primBinary(PrimOp::Mul, *e, intImm(-1, (*e)->dtype));
-  }
+  case AK::Unary:
+    return primUnary(n, ctx);
   case AK::BinOp:
-  case AK::BoolOp: {
-    auto l = toPrim(kid(n, 0), ctx);
-    if (!l)
-      return l;
-    auto r = toPrim(kid(n, 1), ctx);
-    if (!r)
-      return r;
-    PrimExpr x = litLike(*l, *r), y = litLike(*r, *l);
-    PrimOp op;
-    if (a.kind == AK::BoolOp) {
-      op = a.text == "and" ? PrimOp::And : PrimOp::Or;
-    } else {
-      switch (a.op) {
-      case Tok::Plus:
-        op = PrimOp::Add;
-        break;
-      case Tok::Minus:
-        op = PrimOp::Sub;
-        break;
-      case Tok::Star:
-        op = PrimOp::Mul;
-        break;
-      case Tok::DoubleSlash:
-        op = PrimOp::FloorDiv;
-        break;
-      case Tok::Percent:
-        op = PrimOp::FloorMod;
-        break;
-      case Tok::EqEq:
-        op = PrimOp::EQ;
-        break;
-      case Tok::NotEq:
-        op = PrimOp::NE;
-        break;
-      case Tok::Less:
-        op = PrimOp::LT;
-        break;
-      case Tok::LessEq:
-        op = PrimOp::LE;
-        break;
-      case Tok::Greater:
-        op = PrimOp::GT;
-        break;
-      case Tok::GreaterEq:
-        op = PrimOp::GE;
-        break;
-      default:
-        return astError(n, "unsupported operator in a symbolic expression");
-      }
-    }
-    return primBinary(op, x, y);
-  }
-  case AK::Call: {
-    const Ast &callee = ast_[kid(n, 0)];
-    llvm::SmallVector<uint32_t, 4> pos, kw;
-    callArgs(n, pos, kw);
-    llvm::StringRef f = callee.kind == AK::Name ? callee.text : llvm::StringRef();
-    if (f.startswith("T.") && pos.size() == 1 && kw.empty()) {
-      if (auto dt = DataType::parse(f.drop_front(2))) {
-        uint32_t v = pos[0];
-        if (isIntLit(v) || ast_[v].kind == AK::True || ast_[v].kind == AK::False) {
-          auto iv = intValue(v);
-          if (!iv)
-            return iv.takeError();
-          if (dt->isFloat())
-            return floatImm(static_cast<double>(*iv), *dt);
-          return intImm(*iv, *dt);
-        }
-        if (isNumLit(v) || ast_[v].kind == AK::Str) {
-          auto fv = floatValue(v);
-          if (!fv)
-            return fv.takeError();
-          return floatImm(*fv, *dt);
-        }
-        auto e = toPrim(v, ctx);
-        if (!e)
-          return e;
-        if ((*e)->dtype == *dt)
-          return e;
-        return PrimExpr(make<PrimCastNode>(*dt, *e));
-      }
-    }
-    auto binary = [&](PrimOp op) -> llvm::Expected<PrimExpr> {
-      if (pos.size() != 2)
-        return astError(n, f + " takes two arguments");
-      auto l = toPrim(pos[0], ctx);
-      if (!l)
-        return l;
-      auto r = toPrim(pos[1], ctx);
-      if (!r)
-        return r;
-      return primBinary(op, litLike(*l, *r), litLike(*r, *l));
-    };
-    if (f == "T.max")
-      return binary(PrimOp::Max);
-    if (f == "T.min")
-      return binary(PrimOp::Min);
-    if (f == "T.floordiv")
-      return binary(PrimOp::FloorDiv);
-    if (f == "T.floormod")
-      return binary(PrimOp::FloorMod);
-    if (f == "T.And")
-      return binary(PrimOp::And);
-    if (f == "T.Or")
-      return binary(PrimOp::Or);
-    if (f == "T.Not" && pos.size() == 1) {
-      auto e = toPrim(pos[0], ctx);
-      if (!e)
-        return e;
-      return PrimExpr(make<PrimNotNode>(*e));
-    }
-    if ((f == "T.if_then_else" || f == "T.Select") && pos.size() == 3) {
-      auto c = toPrim(pos[0], ctx);
-      if (!c)
-        return c;
-      auto t = toPrim(pos[1], ctx);
-      if (!t)
-        return t;
-      auto e = toPrim(pos[2], ctx);
-      if (!e)
-        return e;
-      return PrimExpr(make<PrimSelectNode>(*c, *t, *e));
-    }
-    if (f == "T.Cast" && pos.size() == 2 && ast_[pos[0]].kind == AK::Str) {
-      auto dt = DataType::parse(strValue(pos[0]));
-      if (!dt)
-        return astError(pos[0], "unknown dtype");
-      auto e = toPrim(pos[1], ctx);
-      if (!e)
-        return e;
-      return PrimExpr(make<PrimCastNode>(*dt, *e));
-    }
-    return astError(n, "unsupported call in a symbolic expression");
-  }
+  case AK::BoolOp:
+    return primBinOp(n, ctx);
+  case AK::Call:
+    return primCall(n, ctx);
   default:
     return astError(n, "expected a symbolic expression");
   }
+}
+
+llvm::Expected<PrimExpr> Parser::primUnary(uint32_t n, const SInfoCtx &ctx) {
+  const Ast &a = ast_[n];
+  if (isIntLit(n)) {
+    auto v = intValue(n);
+    if (!v)
+      return v.takeError();
+    return intImm(*v, ctx.intLiteral);
+  }
+  auto e = toPrim(kid(n, 0), ctx);
+  if (!e)
+    return e;
+  if (a.op == Tok::Name)
+    return PrimExpr(make<PrimNotNode>(*e));
+  if (a.op == Tok::Plus)
+    return e;
+  if (a.op != Tok::Minus)
+    return astError(n, "unsupported operator in a symbolic expression");
+  if (const auto *f = llvm::dyn_cast<FloatImmNode>(e->get()))
+    return floatImm(-f->value, f->dtype);
+  return primBinary(PrimOp::Mul, *e, intImm(-1, (*e)->dtype));
+}
+
+namespace {
+
+/// The PrimOp of a binary operator token; None for an operator that has none.
+llvm::Optional<PrimOp> primOpOf(Tok op) {
+  switch (op) {
+  case Tok::Plus:
+    return PrimOp::Add;
+  case Tok::Minus:
+    return PrimOp::Sub;
+  case Tok::Star:
+    return PrimOp::Mul;
+  case Tok::DoubleSlash:
+    return PrimOp::FloorDiv;
+  case Tok::Percent:
+    return PrimOp::FloorMod;
+  case Tok::EqEq:
+    return PrimOp::EQ;
+  case Tok::NotEq:
+    return PrimOp::NE;
+  case Tok::Less:
+    return PrimOp::LT;
+  case Tok::LessEq:
+    return PrimOp::LE;
+  case Tok::Greater:
+    return PrimOp::GT;
+  case Tok::GreaterEq:
+    return PrimOp::GE;
+  default:
+    return llvm::None;
+  }
+}
+
+/// The PrimOp of a `T.<name>(a, b)` call; None for other callees.
+llvm::Optional<PrimOp> primCallOpOf(llvm::StringRef f) {
+  return llvm::StringSwitch<llvm::Optional<PrimOp>>(f)
+      .Case("T.max", PrimOp::Max)
+      .Case("T.min", PrimOp::Min)
+      .Case("T.floordiv", PrimOp::FloorDiv)
+      .Case("T.floormod", PrimOp::FloorMod)
+      .Case("T.And", PrimOp::And)
+      .Case("T.Or", PrimOp::Or)
+      .Default(llvm::None);
+}
+
+} // namespace
+
+llvm::Expected<PrimExpr> Parser::primBinOp(uint32_t n, const SInfoCtx &ctx) {
+  const Ast &a = ast_[n];
+  auto l = toPrim(kid(n, 0), ctx);
+  if (!l)
+    return l;
+  auto r = toPrim(kid(n, 1), ctx);
+  if (!r)
+    return r;
+  PrimExpr x = litLike(*l, *r), y = litLike(*r, *l);
+  if (a.kind == AK::BoolOp)
+    return primBinary(a.text == "and" ? PrimOp::And : PrimOp::Or, x, y);
+  llvm::Optional<PrimOp> op = primOpOf(a.op);
+  if (!op)
+    return astError(n, "unsupported operator in a symbolic expression");
+  return primBinary(*op, x, y);
+}
+
+llvm::Expected<PrimExpr> Parser::primCall(uint32_t n, const SInfoCtx &ctx) {
+  const Ast &callee = ast_[kid(n, 0)];
+  CallParts c{n, callee.kind == AK::Name ? callee.text : llvm::StringRef(), {}, {}};
+  callArgs(n, c.pos, c.kw);
+  llvm::StringRef f = c.name;
+  if (f.startswith("T.") && c.pos.size() == 1 && c.kw.empty())
+    if (auto dt = DataType::parse(f.drop_front(2)))
+      return primTyped(*dt, c.pos[0], ctx);
+  if (llvm::Optional<PrimOp> op = primCallOpOf(f)) {
+    if (c.pos.size() != 2)
+      return astError(n, f + " takes two arguments");
+    auto l = toPrim(c.pos[0], ctx);
+    if (!l)
+      return l;
+    auto r = toPrim(c.pos[1], ctx);
+    if (!r)
+      return r;
+    return primBinary(*op, litLike(*l, *r), litLike(*r, *l));
+  }
+  return primIntrinsic(c, ctx);
+}
+
+llvm::Expected<PrimExpr> Parser::primTyped(DataType dt, uint32_t v, const SInfoCtx &ctx) {
+  if (isIntLit(v) || ast_[v].kind == AK::True || ast_[v].kind == AK::False) {
+    auto iv = intValue(v);
+    if (!iv)
+      return iv.takeError();
+    if (dt.isFloat())
+      return floatImm(static_cast<double>(*iv), dt);
+    return intImm(*iv, dt);
+  }
+  if (isNumLit(v) || ast_[v].kind == AK::Str) {
+    auto fv = floatValue(v);
+    if (!fv)
+      return fv.takeError();
+    return floatImm(*fv, dt);
+  }
+  auto e = toPrim(v, ctx);
+  if (!e)
+    return e;
+  if ((*e)->dtype == dt)
+    return e;
+  return PrimExpr(make<PrimCastNode>(dt, *e));
+}
+
+llvm::Expected<PrimExpr> Parser::primIntrinsic(const CallParts &c, const SInfoCtx &ctx) {
+  llvm::StringRef f = c.name;
+  const auto &pos = c.pos;
+  if (f == "T.Not" && pos.size() == 1) {
+    auto e = toPrim(pos[0], ctx);
+    if (!e)
+      return e;
+    return PrimExpr(make<PrimNotNode>(*e));
+  }
+  if ((f == "T.if_then_else" || f == "T.Select") && pos.size() == 3) {
+    auto cond = toPrim(pos[0], ctx);
+    if (!cond)
+      return cond;
+    auto t = toPrim(pos[1], ctx);
+    if (!t)
+      return t;
+    auto e = toPrim(pos[2], ctx);
+    if (!e)
+      return e;
+    return PrimExpr(make<PrimSelectNode>(*cond, *t, *e));
+  }
+  if (f == "T.Cast" && pos.size() == 2 && ast_[pos[0]].kind == AK::Str) {
+    auto dt = DataType::parse(strValue(pos[0]));
+    if (!dt)
+      return astError(pos[0], "unknown dtype");
+    auto e = toPrim(pos[1], ctx);
+    if (!e)
+      return e;
+    return PrimExpr(make<PrimCastNode>(*dt, *e));
+  }
+  return astError(c.call, "unsupported call in a symbolic expression");
 }
 
 llvm::Expected<std::vector<PrimExpr>> Parser::primList(uint32_t n, const SInfoCtx &ctx) {
@@ -517,255 +534,286 @@ llvm::Expected<StructInfo> Parser::toSInfo(uint32_t n, const SInfoCtx &ctx) {
     ~Guard() { --d; }
   } guard{++depth_};
   const Ast &a = ast_[n];
-  if (a.kind == AK::Name) {
-    switch (sinfoKind(a.text)) {
-    case SK::Object:
-      return objectSInfo();
-    case SK::Tensor:
-      return tensorSInfoNDim(-1, DataType::voidType());
-    case SK::Shape:
-      return shapeSInfoNDim(-1);
-    case SK::Tuple:
-      return voidSInfo();
-    case SK::Callable:
-      return StructInfo(make<FuncSInfoNode>(llvm::None, objectSInfo(), false));
-    case SK::Prim:
-      return astError(n, "R.Prim needs a dtype or a value");
-    case SK::None:
-      break;
-    }
-    return astError(n, "expected struct info, got '" + a.text + "'");
-  }
+  if (a.kind == AK::Name)
+    return bareSInfo(n);
   if (a.kind != AK::Call || ast_[kid(n, 0)].kind != AK::Name)
     return astError(n, "expected struct info");
-  llvm::StringRef name = ast_[kid(n, 0)].text;
-  SK sk = sinfoKind(name);
+  CallParts c{n, ast_[kid(n, 0)].text, {}, {}};
+  SK sk = sinfoKind(c.name);
   if (sk == SK::None)
-    return astError(n, "expected struct info, got '" + name + "'");
-  llvm::SmallVector<uint32_t, 4> pos, kw;
-  callArgs(n, pos, kw);
-  auto kwArg = [&](llvm::StringRef k) -> int64_t {
-    for (uint32_t x : kw)
-      if (ast_[x].text == k)
-        return kid(x, 0);
-    return -1;
-  };
-  auto checkKw = [&](std::initializer_list<llvm::StringRef> allowed) -> llvm::Error {
-    for (uint32_t x : kw) {
-      bool ok = false;
-      for (llvm::StringRef k : allowed)
-        ok |= ast_[x].text == k;
-      if (!ok)
-        return astError(x, name + " got an unexpected keyword argument '" + ast_[x].text + "'");
-    }
-    return llvm::Error::success();
-  };
-  auto dtypeOf = [&](int64_t node) -> llvm::Expected<DataType> {
-    if (node < 0)
-      return DataType::voidType();
-    auto v = toAttr(static_cast<uint32_t>(node), AttrKind::DType, false);
-    if (!v)
-      return v.takeError();
-    return v->getDType();
-  };
+    return astError(n, "expected struct info, got '" + c.name + "'");
+  callArgs(n, c.pos, c.kw);
   switch (sk) {
   case SK::Object:
-    if (!pos.empty() || !kw.empty())
-      return astError(n, name + " takes no arguments");
+    if (!c.pos.empty() || !c.kw.empty())
+      return astError(n, c.name + " takes no arguments");
     return objectSInfo();
-  case SK::Tensor: {
-    if (auto err = checkKw({"shape", "dtype", "vdevice", "ndim"}))
-      return err;
-    if (pos.size() > 3)
-      return astError(pos[3], "R.Tensor takes at most three positional arguments");
-    int64_t shapeN = kwArg("shape"), dtypeN = kwArg("dtype"), vdevN = kwArg("vdevice"),
-            ndimN = kwArg("ndim");
-    size_t pi = 0;
-    if (pi < pos.size() && ast_[pos[pi]].kind == AK::Str && shapeN < 0 && dtypeN < 0) {
-      dtypeN = pos[pi++]; // R.Tensor("float32")
-    } else if (pi < pos.size()) {
-      if (shapeN >= 0)
-        return astError(pos[pi], "R.Tensor got multiple values for 'shape'");
-      shapeN = pos[pi++];
-    }
-    if (pi < pos.size()) {
-      if (dtypeN >= 0)
-        return astError(pos[pi], "R.Tensor got multiple values for 'dtype'");
-      dtypeN = pos[pi++];
-    }
-    if (pi < pos.size()) {
-      if (vdevN >= 0)
-        return astError(pos[pi], "R.Tensor got multiple values for 'vdevice'");
-      vdevN = pos[pi++];
-    }
-    auto dt = dtypeOf(dtypeN);
-    if (!dt)
-      return dt.takeError();
-    VDevice vd;
-    if (vdevN >= 0 && ast_[vdevN].kind != AK::None) {
-      if (ast_[vdevN].kind != AK::Str)
-        return astError(static_cast<uint32_t>(vdevN), "vdevice must be a string");
-      vd = resolveVDevice(strValue(static_cast<uint32_t>(vdevN)));
-    }
-    int ndim = -1;
-    if (ndimN >= 0) {
-      auto v = intValue(static_cast<uint32_t>(ndimN));
-      if (!v)
-        return v.takeError();
-      if (*v < -1 || *v > 1024)
-        return astError(static_cast<uint32_t>(ndimN), "ndim out of range");
-      ndim = static_cast<int>(*v);
-    }
-    if (shapeN >= 0 && ast_[shapeN].kind != AK::None) {
-      if (ndimN >= 0)
-        return astError(n, "R.Tensor cannot take both shape and ndim");
-      const Ast &s = ast_[shapeN];
-      if (s.kind == AK::Tuple || s.kind == AK::List) {
-        auto dims = primList(static_cast<uint32_t>(shapeN), ctx);
-        if (!dims)
-          return dims.takeError();
-        return tensorSInfo(std::move(*dims), *dt, vd);
-      }
-      auto e = toExpr(static_cast<uint32_t>(shapeN));
-      if (!e)
-        return e.takeError();
-      if (!llvm::isa<VarNode>(e->get()) ||
-          !llvm::isa_and_nonnull<ShapeSInfoNode>((*e)->sinfo.get()))
-        return astError(static_cast<uint32_t>(shapeN),
-                        "R.Tensor shape must be a list of dims or a shape variable");
-      return StructInfo(make<TensorSInfoNode>(*e, *dt, -1, vd));
-    }
-    return tensorSInfoNDim(ndim, *dt, vd);
-  }
-  case SK::Shape: {
-    if (auto err = checkKw({"values", "ndim"}))
-      return err;
-    int64_t valsN = pos.empty() ? kwArg("values") : pos[0];
-    int64_t ndimN = kwArg("ndim");
-    if (pos.size() > 1)
-      return astError(pos[1], "R.Shape takes one positional argument");
-    if (valsN >= 0 && ast_[valsN].kind != AK::None) {
-      if (ndimN >= 0)
-        return astError(n, "R.Shape cannot take both values and ndim");
-      auto vals = primList(static_cast<uint32_t>(valsN), ctx);
-      if (!vals)
-        return vals.takeError();
-      return shapeSInfo(std::move(*vals));
-    }
-    int ndim = -1;
-    if (ndimN >= 0) {
-      auto v = intValue(static_cast<uint32_t>(ndimN));
-      if (!v)
-        return v.takeError();
-      if (*v < -1 || *v > 1024)
-        return astError(static_cast<uint32_t>(ndimN), "ndim out of range");
-      ndim = static_cast<int>(*v);
-    }
-    return shapeSInfoNDim(ndim);
-  }
-  case SK::Prim: {
-    if (auto err = checkKw({"dtype", "value"}))
-      return err;
-    int64_t dtN = kwArg("dtype"), valN = kwArg("value");
-    if (!pos.empty()) {
-      if (dtN >= 0)
-        return astError(pos[0], "R.Prim got multiple values for 'dtype'");
-      dtN = pos[0];
-    }
-    if (pos.size() > 1) {
-      if (valN >= 0)
-        return astError(pos[1], "R.Prim got multiple values for 'value'");
-      valN = pos[1];
-    }
-    if (pos.size() > 2)
-      return astError(pos[2], "R.Prim takes at most two arguments");
-    if (dtN < 0 && valN < 0)
-      return astError(n, "R.Prim needs a dtype or a value");
-    auto dt = dtypeOf(dtN);
-    if (!dt)
-      return dt.takeError();
-    if (valN < 0)
-      return primSInfo(*dt);
-    PrimExpr v;
-    if (isIntLit(static_cast<uint32_t>(valN))) {
-      auto iv = intValue(static_cast<uint32_t>(valN));
-      if (!iv)
-        return iv.takeError();
-      v = intImm(*iv, dt->isVoid() ? DataType::int64() : *dt);
-    } else {
-      auto pv = toPrim(static_cast<uint32_t>(valN), ctx);
-      if (!pv)
-        return pv.takeError();
-      v = *pv;
-    }
-    return StructInfo(make<PrimSInfoNode>(dt->isVoid() ? v->dtype : *dt, v));
-  }
-  case SK::Tuple: {
-    if (!kw.empty())
-      return astError(kw[0], "R.Tuple takes no keyword arguments");
-    std::vector<StructInfo> fields;
-    llvm::SmallVector<uint32_t, 4> items(pos.begin(), pos.end());
-    if (pos.size() == 1 && ast_[pos[0]].kind == AK::List) {
-      items.clear();
-      for (uint32_t i = 0; i < ast_[pos[0]].count; ++i)
-        items.push_back(kid(pos[0], i));
-    }
-    for (uint32_t f : items) {
-      auto s = toSInfo(f, ctx);
-      if (!s)
-        return s;
-      fields.push_back(*s);
-    }
-    return tupleSInfo(std::move(fields));
-  }
-  case SK::Callable: {
-    if (auto err = checkKw({"params", "ret", "purity", "derive_func"}))
-      return err;
-    int64_t paramsN = kwArg("params"), retN = kwArg("ret"), purN = kwArg("purity"),
-            deriveN = kwArg("derive_func");
-    int64_t *slots[] = {&paramsN, &retN, &purN};
-    if (pos.size() > 3)
-      return astError(pos[3], "R.Callable takes at most three positional arguments");
-    for (size_t i = 0; i < pos.size(); ++i) {
-      if (*slots[i] >= 0)
-        return astError(pos[i], "R.Callable got multiple values for an argument");
-      *slots[i] = pos[i];
-    }
-    llvm::Optional<std::vector<StructInfo>> params;
-    if (paramsN >= 0 && ast_[paramsN].kind != AK::None) {
-      const Ast &pl = ast_[paramsN];
-      if (pl.kind != AK::Tuple && pl.kind != AK::List)
-        return astError(static_cast<uint32_t>(paramsN), "R.Callable params must be a list");
-      std::vector<StructInfo> ps;
-      for (uint32_t i = 0; i < pl.count; ++i) {
-        auto s = toSInfo(kid(static_cast<uint32_t>(paramsN), i), ctx);
-        if (!s)
-          return s;
-        ps.push_back(*s);
-      }
-      params = std::move(ps);
-    }
-    StructInfo ret = objectSInfo();
-    if (retN >= 0 && ast_[retN].kind != AK::None) {
-      auto s = toSInfo(static_cast<uint32_t>(retN), ctx);
-      if (!s)
-        return s;
-      ret = *s;
-    }
-    bool purity = params.hasValue();
-    if (purN >= 0 && ast_[purN].kind != AK::None) {
-      const Ast &pa = ast_[purN];
-      if (pa.kind != AK::True && pa.kind != AK::False)
-        return astError(static_cast<uint32_t>(purN), "purity must be True or False");
-      purity = pa.kind == AK::True;
-    }
-    std::string derive;
-    if (deriveN >= 0 && ast_[deriveN].kind == AK::Str)
-      derive = strValue(static_cast<uint32_t>(deriveN)).str();
-    return StructInfo(make<FuncSInfoNode>(std::move(params), ret, purity, std::move(derive)));
-  }
+  case SK::Tensor:
+    return tensorSInfoCall(c, ctx);
+  case SK::Shape:
+    return shapeSInfoCall(c, ctx);
+  case SK::Prim:
+    return primSInfoCall(c, ctx);
+  case SK::Tuple:
+    return tupleSInfoCall(c, ctx);
+  case SK::Callable:
+    return callableSInfoCall(c, ctx);
   case SK::None:
     break;
   }
   return astError(n, "expected struct info");
+}
+
+llvm::Expected<StructInfo> Parser::bareSInfo(uint32_t n) {
+  const Ast &a = ast_[n];
+  switch (sinfoKind(a.text)) {
+  case SK::Object:
+    return objectSInfo();
+  case SK::Tensor:
+    return tensorSInfoNDim(-1, DataType::voidType());
+  case SK::Shape:
+    return shapeSInfoNDim(-1);
+  case SK::Tuple:
+    return voidSInfo();
+  case SK::Callable:
+    return StructInfo(make<FuncSInfoNode>(llvm::None, objectSInfo(), false));
+  case SK::Prim:
+    return astError(n, "R.Prim needs a dtype or a value");
+  case SK::None:
+    break;
+  }
+  return astError(n, "expected struct info, got '" + a.text + "'");
+}
+
+int64_t Parser::kwArg(const CallParts &c, llvm::StringRef key) const {
+  for (uint32_t x : c.kw)
+    if (ast_[x].text == key)
+      return kid(x, 0);
+  return -1;
+}
+
+llvm::Error Parser::checkKeywords(const CallParts &c,
+                                  std::initializer_list<llvm::StringRef> allowed) const {
+  for (uint32_t x : c.kw) {
+    bool ok = false;
+    for (llvm::StringRef k : allowed)
+      ok |= ast_[x].text == k;
+    if (!ok)
+      return astError(x, c.name + " got an unexpected keyword argument '" + ast_[x].text + "'");
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<DataType> Parser::dtypeArg(int64_t node) {
+  if (node < 0)
+    return DataType::voidType();
+  auto v = toAttr(static_cast<uint32_t>(node), AttrKind::DType, false);
+  if (!v)
+    return v.takeError();
+  return v->getDType();
+}
+
+llvm::Expected<int> Parser::ndimArg(int64_t node) {
+  if (node < 0)
+    return -1;
+  auto v = intValue(static_cast<uint32_t>(node));
+  if (!v)
+    return v.takeError();
+  if (*v < -1 || *v > 1024)
+    return astError(static_cast<uint32_t>(node), "ndim out of range");
+  return static_cast<int>(*v);
+}
+
+llvm::Expected<StructInfo> Parser::tensorSInfoCall(const CallParts &c, const SInfoCtx &ctx) {
+  if (auto err = checkKeywords(c, {"shape", "dtype", "vdevice", "ndim"}))
+    return err;
+  const auto &pos = c.pos;
+  if (pos.size() > 3)
+    return astError(pos[3], "R.Tensor takes at most three positional arguments");
+  int64_t shapeN = kwArg(c, "shape"), dtypeN = kwArg(c, "dtype"), vdevN = kwArg(c, "vdevice"),
+          ndimN = kwArg(c, "ndim");
+  size_t pi = 0;
+  if (pi < pos.size() && ast_[pos[pi]].kind == AK::Str && shapeN < 0 && dtypeN < 0) {
+    dtypeN = pos[pi++]; // R.Tensor("float32")
+  } else if (pi < pos.size()) {
+    if (shapeN >= 0)
+      return astError(pos[pi], "R.Tensor got multiple values for 'shape'");
+    shapeN = pos[pi++];
+  }
+  if (pi < pos.size()) {
+    if (dtypeN >= 0)
+      return astError(pos[pi], "R.Tensor got multiple values for 'dtype'");
+    dtypeN = pos[pi++];
+  }
+  if (pi < pos.size()) {
+    if (vdevN >= 0)
+      return astError(pos[pi], "R.Tensor got multiple values for 'vdevice'");
+    vdevN = pos[pi++];
+  }
+  auto dt = dtypeArg(dtypeN);
+  if (!dt)
+    return dt.takeError();
+  VDevice vd;
+  if (vdevN >= 0 && ast_[vdevN].kind != AK::None) {
+    if (ast_[vdevN].kind != AK::Str)
+      return astError(static_cast<uint32_t>(vdevN), "vdevice must be a string");
+    vd = resolveVDevice(strValue(static_cast<uint32_t>(vdevN)));
+  }
+  auto ndim = ndimArg(ndimN);
+  if (!ndim)
+    return ndim.takeError();
+  if (shapeN < 0 || ast_[shapeN].kind == AK::None)
+    return tensorSInfoNDim(*ndim, *dt, vd);
+  if (ndimN >= 0)
+    return astError(c.call, "R.Tensor cannot take both shape and ndim");
+  return tensorShapeSInfo(static_cast<uint32_t>(shapeN), *dt, vd, ctx);
+}
+
+llvm::Expected<StructInfo> Parser::tensorShapeSInfo(uint32_t shape, DataType dt, VDevice vd,
+                                                    const SInfoCtx &ctx) {
+  const Ast &s = ast_[shape];
+  if (s.kind == AK::Tuple || s.kind == AK::List) {
+    auto dims = primList(shape, ctx);
+    if (!dims)
+      return dims.takeError();
+    return tensorSInfo(std::move(*dims), dt, vd);
+  }
+  auto e = toExpr(shape);
+  if (!e)
+    return e.takeError();
+  if (!llvm::isa<VarNode>(e->get()) || !llvm::isa_and_nonnull<ShapeSInfoNode>((*e)->sinfo.get()))
+    return astError(shape, "R.Tensor shape must be a list of dims or a shape variable");
+  return StructInfo(make<TensorSInfoNode>(*e, dt, -1, vd));
+}
+
+llvm::Expected<StructInfo> Parser::shapeSInfoCall(const CallParts &c, const SInfoCtx &ctx) {
+  if (auto err = checkKeywords(c, {"values", "ndim"}))
+    return err;
+  int64_t valsN = c.pos.empty() ? kwArg(c, "values") : c.pos[0];
+  int64_t ndimN = kwArg(c, "ndim");
+  if (c.pos.size() > 1)
+    return astError(c.pos[1], "R.Shape takes one positional argument");
+  if (valsN >= 0 && ast_[valsN].kind != AK::None) {
+    if (ndimN >= 0)
+      return astError(c.call, "R.Shape cannot take both values and ndim");
+    auto vals = primList(static_cast<uint32_t>(valsN), ctx);
+    if (!vals)
+      return vals.takeError();
+    return shapeSInfo(std::move(*vals));
+  }
+  auto ndim = ndimArg(ndimN);
+  if (!ndim)
+    return ndim.takeError();
+  return shapeSInfoNDim(*ndim);
+}
+
+llvm::Expected<StructInfo> Parser::primSInfoCall(const CallParts &c, const SInfoCtx &ctx) {
+  if (auto err = checkKeywords(c, {"dtype", "value"}))
+    return err;
+  const auto &pos = c.pos;
+  int64_t dtN = kwArg(c, "dtype"), valN = kwArg(c, "value");
+  if (!pos.empty()) {
+    if (dtN >= 0)
+      return astError(pos[0], "R.Prim got multiple values for 'dtype'");
+    dtN = pos[0];
+  }
+  if (pos.size() > 1) {
+    if (valN >= 0)
+      return astError(pos[1], "R.Prim got multiple values for 'value'");
+    valN = pos[1];
+  }
+  if (pos.size() > 2)
+    return astError(pos[2], "R.Prim takes at most two arguments");
+  if (dtN < 0 && valN < 0)
+    return astError(c.call, "R.Prim needs a dtype or a value");
+  auto dt = dtypeArg(dtN);
+  if (!dt)
+    return dt.takeError();
+  if (valN < 0)
+    return primSInfo(*dt);
+  PrimExpr v;
+  if (isIntLit(static_cast<uint32_t>(valN))) {
+    auto iv = intValue(static_cast<uint32_t>(valN));
+    if (!iv)
+      return iv.takeError();
+    v = intImm(*iv, dt->isVoid() ? DataType::int64() : *dt);
+  } else {
+    auto pv = toPrim(static_cast<uint32_t>(valN), ctx);
+    if (!pv)
+      return pv.takeError();
+    v = *pv;
+  }
+  return StructInfo(make<PrimSInfoNode>(dt->isVoid() ? v->dtype : *dt, v));
+}
+
+llvm::Expected<StructInfo> Parser::tupleSInfoCall(const CallParts &c, const SInfoCtx &ctx) {
+  if (!c.kw.empty())
+    return astError(c.kw[0], "R.Tuple takes no keyword arguments");
+  std::vector<StructInfo> fields;
+  llvm::SmallVector<uint32_t, 4> items(c.pos.begin(), c.pos.end());
+  if (c.pos.size() == 1 && ast_[c.pos[0]].kind == AK::List) {
+    items.clear();
+    for (uint32_t i = 0; i < ast_[c.pos[0]].count; ++i)
+      items.push_back(kid(c.pos[0], i));
+  }
+  for (uint32_t f : items) {
+    auto s = toSInfo(f, ctx);
+    if (!s)
+      return s;
+    fields.push_back(*s);
+  }
+  return tupleSInfo(std::move(fields));
+}
+
+llvm::Expected<StructInfo> Parser::callableSInfoCall(const CallParts &c, const SInfoCtx &ctx) {
+  if (auto err = checkKeywords(c, {"params", "ret", "purity", "derive_func"}))
+    return err;
+  int64_t paramsN = kwArg(c, "params"), retN = kwArg(c, "ret"), purN = kwArg(c, "purity"),
+          deriveN = kwArg(c, "derive_func");
+  int64_t *slots[] = {&paramsN, &retN, &purN};
+  if (c.pos.size() > 3)
+    return astError(c.pos[3], "R.Callable takes at most three positional arguments");
+  for (size_t i = 0; i < c.pos.size(); ++i) {
+    if (*slots[i] >= 0)
+      return astError(c.pos[i], "R.Callable got multiple values for an argument");
+    *slots[i] = c.pos[i];
+  }
+  auto params = callableParams(paramsN, ctx);
+  if (!params)
+    return params.takeError();
+  StructInfo ret = objectSInfo();
+  if (retN >= 0 && ast_[retN].kind != AK::None) {
+    auto s = toSInfo(static_cast<uint32_t>(retN), ctx);
+    if (!s)
+      return s;
+    ret = *s;
+  }
+  bool purity = params->hasValue();
+  if (purN >= 0 && ast_[purN].kind != AK::None) {
+    const Ast &pa = ast_[purN];
+    if (pa.kind != AK::True && pa.kind != AK::False)
+      return astError(static_cast<uint32_t>(purN), "purity must be True or False");
+    purity = pa.kind == AK::True;
+  }
+  std::string derive;
+  if (deriveN >= 0 && ast_[deriveN].kind == AK::Str)
+    derive = strValue(static_cast<uint32_t>(deriveN)).str();
+  return StructInfo(make<FuncSInfoNode>(std::move(*params), ret, purity, std::move(derive)));
+}
+
+llvm::Expected<llvm::Optional<std::vector<StructInfo>>>
+Parser::callableParams(int64_t paramsN, const SInfoCtx &ctx) {
+  if (paramsN < 0 || ast_[paramsN].kind == AK::None)
+    return llvm::Optional<std::vector<StructInfo>>();
+  const Ast &pl = ast_[paramsN];
+  if (pl.kind != AK::Tuple && pl.kind != AK::List)
+    return astError(static_cast<uint32_t>(paramsN), "R.Callable params must be a list");
+  std::vector<StructInfo> ps;
+  for (uint32_t i = 0; i < pl.count; ++i) {
+    auto s = toSInfo(kid(static_cast<uint32_t>(paramsN), i), ctx);
+    if (!s)
+      return s.takeError();
+    ps.push_back(*s);
+  }
+  return llvm::Optional<std::vector<StructInfo>>(std::move(ps));
 }

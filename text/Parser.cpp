@@ -199,11 +199,10 @@ llvm::Error Parser::parseFile(std::vector<std::unique_ptr<IRModule>> &modules) {
       mod->add(gv, fn);
     } else if (decoName == "T.prim_func") {
       modName_ = "Module";
-      std::string name;
-      auto pf = parsePrimFunc(decoAst, name);
+      auto pf = parsePrimFunc(decoAst);
       if (!pf)
         return pf.takeError();
-      mod->add(make<GlobalVarNode>(name, (*pf)->relaxSInfo()), *pf);
+      mod->add(make<GlobalVarNode>(pf->name, pf->func->relaxSInfo()), pf->func);
     } else {
       return error(decoTok, "unsupported decorator '@" + decoName + "'");
     }
@@ -294,13 +293,12 @@ llvm::Error Parser::parseModuleClass(IRModule &mod, bool checkWF) {
       if (auto err = parseDecorator(decoTok, decoName, decoAst))
         return err;
     if (decoName == "T.prim_func") {
-      std::string name;
-      auto pf = parsePrimFunc(decoAst, name);
+      auto pf = parsePrimFunc(decoAst);
       if (!pf)
         return pf.takeError();
-      GlobalVar gv = make<GlobalVarNode>(name, (*pf)->relaxSInfo());
-      gvars_[name] = gv;
-      entries[i] = {gv, Ref<Node>(pf->get())};
+      GlobalVar gv = make<GlobalVarNode>(pf->name, pf->func->relaxSInfo());
+      gvars_[pf->name] = gv;
+      entries[i] = {gv, Ref<Node>(pf->func.get())};
     } else if (decoName == "R.function") {
       GlobalVar gv;
       if (auto err = parseRelaxFunction(mod, decoAst, true, true, &gv, nullptr, nullptr))

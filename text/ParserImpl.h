@@ -80,6 +80,27 @@ struct SInfoCtx {
   llvm::function_ref<llvm::Expected<PrimExpr>(uint32_t)> subscript = nullptr;
 };
 
+/// A call's syntax split for evaluation: its callee's name and its
+/// positional and keyword argument nodes (callArgs).
+struct CallParts {
+  uint32_t call = 0;
+  llvm::StringRef name;
+  llvm::SmallVector<uint32_t, 4> pos, kw;
+};
+
+/// A parsed @T.prim_func and the name it is declared under.
+struct NamedPrimFunc {
+  std::string name;
+  PrimFunc func;
+};
+
+/// The leading declarations of a PrimFunc body: T.func_attr entries and
+/// symbolic vars with the tokens [first, second) that declared them.
+struct PrimDecls {
+  AttrDict attrs;
+  llvm::SmallVector<std::pair<TirVar, std::pair<size_t, size_t>>, 4> vars;
+};
+
 class Parser {
 public:
   Parser(llvm::StringRef buffer, std::vector<Token> tokens)
@@ -170,6 +191,33 @@ public:
   llvm::Expected<std::vector<PrimExpr>> primList(uint32_t n, const SInfoCtx &ctx);
   VDevice resolveVDevice(llvm::StringRef spec) const;
   llvm::Expected<PrimExpr> primName(llvm::StringRef name, llvm::SMLoc loc, const SInfoCtx &ctx);
+  llvm::Expected<PrimExpr> primUnary(uint32_t n, const SInfoCtx &ctx);
+  llvm::Expected<PrimExpr> primBinOp(uint32_t n, const SInfoCtx &ctx);
+  llvm::Expected<PrimExpr> primCall(uint32_t n, const SInfoCtx &ctx);
+  /// `T.int64(v)`, `T.float32(v)`: a literal of that type or a cast.
+  llvm::Expected<PrimExpr> primTyped(DataType dt, uint32_t v, const SInfoCtx &ctx);
+  /// T.Not, T.if_then_else / T.Select, T.Cast.
+  llvm::Expected<PrimExpr> primIntrinsic(const CallParts &c, const SInfoCtx &ctx);
+  /// A bare struct info name: `R.Tensor`, `R.Object`, ...
+  llvm::Expected<StructInfo> bareSInfo(uint32_t n);
+  llvm::Expected<StructInfo> tensorSInfoCall(const CallParts &c, const SInfoCtx &ctx);
+  llvm::Expected<StructInfo> tensorShapeSInfo(uint32_t shape, DataType dt, VDevice vd,
+                                              const SInfoCtx &ctx);
+  llvm::Expected<StructInfo> shapeSInfoCall(const CallParts &c, const SInfoCtx &ctx);
+  llvm::Expected<StructInfo> primSInfoCall(const CallParts &c, const SInfoCtx &ctx);
+  llvm::Expected<StructInfo> tupleSInfoCall(const CallParts &c, const SInfoCtx &ctx);
+  llvm::Expected<StructInfo> callableSInfoCall(const CallParts &c, const SInfoCtx &ctx);
+  /// R.Callable's params: None when absent or None (an opaque signature).
+  llvm::Expected<llvm::Optional<std::vector<StructInfo>>> callableParams(int64_t paramsN,
+                                                                         const SInfoCtx &ctx);
+  /// The value node of keyword `key`, or -1.
+  int64_t kwArg(const CallParts &c, llvm::StringRef key) const;
+  llvm::Error checkKeywords(const CallParts &c,
+                            std::initializer_list<llvm::StringRef> allowed) const;
+  /// A dtype argument; void when `node` is -1 (absent).
+  llvm::Expected<DataType> dtypeArg(int64_t node);
+  /// An ndim argument in [-1, 1024]; -1 when `node` is -1 (absent).
+  llvm::Expected<int> ndimArg(int64_t node);
 
   //===--- Names ----------------------------------------------------------===//
   const Sym *lookup(llvm::StringRef name) const;
@@ -202,7 +250,20 @@ public:
   llvm::Error emitNamed(llvm::StringRef name, Expr value, llvm::SMLoc loc, size_t nameTok);
   llvm::Error parseFuncAttr(uint32_t call, Attrs &attrs);
   llvm::Error parseLocalFunction();
-  llvm::Expected<PrimFunc> parsePrimFunc(uint32_t decoAst, std::string &name);
+  llvm::Expected<NamedPrimFunc> parsePrimFunc(uint32_t decoAst);
+  llvm::Error primDecoratorArgs(uint32_t decoAst, PrimFuncNode &f);
+  /// `(params) -> ret:` up to and including the body's Indent.
+  llvm::Error parsePrimSignature(PrimFuncNode &f, const SInfoCtx &sctx);
+  llvm::Expected<PrimParam> parsePrimParam(const SInfoCtx &sctx);
+  llvm::Error primBufferParam(uint32_t ty, PrimParam &p, const SInfoCtx &sctx);
+  llvm::Expected<PrimDecls> parsePrimDecls(PrimFuncNode &f, const SInfoCtx &sctx);
+  TirVar primVarDecl(llvm::StringRef target, const CallParts &c);
+  llvm::Error primMatchBuffer(PrimFuncNode &f, llvm::StringRef target, const CallParts &c,
+                              const SInfoCtx &sctx);
+  /// The rest of a PrimFunc body as canonical tokens (bodyTokens).
+  void collectPrimBody(PrimFuncNode &f, const PrimDecls &decls);
+  /// Whether the statement starting at Name token `name` is `name[...] = `.
+  bool isSubscriptStore(size_t name) const;
   /// The body of a generated PrimFunc (shape_func, compute_symbolic_expr)
   /// exactly as printed; false with nothing consumed otherwise.
   bool parseGeneratedPrimBody(PrimFuncNode &f);
