@@ -302,13 +302,11 @@ llvm::Expected<Expr> Parser::convertParam(uint32_t n, ParamKind kind) {
   }
 }
 
-llvm::Expected<Expr> Parser::defaultParam(const OpParam &p, bool &omit) {
-  omit = false;
+llvm::Expected<llvm::Optional<Expr>> Parser::defaultParam(const OpParam &p) {
   const AttrValue &d = p.defaultValue;
   switch (d.kind()) {
   case AttrValue::Kind::None:
-    omit = true;
-    return Expr();
+    return llvm::Optional<Expr>();
   case AttrValue::Kind::Int:
   case AttrValue::Kind::Bool: {
     int64_t v = d.kind() == AttrValue::Kind::Int ? d.getInt() : d.getBool();
@@ -341,8 +339,7 @@ llvm::Expected<Expr> Parser::defaultParam(const OpParam &p, bool &omit) {
   case AttrValue::Kind::Prim:
     return primValue(d.getPrim());
   default:
-    omit = true;
-    return Expr();
+    return llvm::Optional<Expr>();
   }
 }
 
@@ -531,20 +528,21 @@ llvm::Expected<Expr> Parser::constant(uint32_t n) {
 // Calls
 //===----------------------------------------------------------------------===//
 
-llvm::Expected<Expr> Parser::builtinCall(uint32_t n, llvm::StringRef name, StructInfo annotation,
-                                         bool &handled) {
-  handled = true;
-  llvm::SmallVector<uint32_t, 4> pos, kw;
-  callArgs(n, pos, kw);
-  auto one = [&](llvm::StringRef what) -> llvm::Expected<uint32_t> {
-    if (pos.size() != 1 || !kw.empty())
-      return astError(n, name + " takes exactly one argument (" + what + ")");
-    return pos[0];
-  };
+bool Parser::isBuiltinCall(llvm::StringRef name) {
+  return llvm::StringSwitch<bool>(name)
+      .Cases("R.const", "R.shape", "R.prim_value", "R.str", "R.ExternFunc", "R.dtype", true)
+      .Cases("R.tuple", "R.call_packed", "R.emit_with_sinfo", true)
+      .Cases("R.match_cast", "R.output", "R.func_attr", true)
+      .Default(false);
+}
+
+llvm::Expected<Expr> Parser::builtinCall(uint32_t n, llvm::StringRef name, StructInfo annotation) {
+  CallParts c{n, name, {}, {}};
+  callArgs(n, c.pos, c.kw);
   if (name == "R.const")
     return constant(n);
   if (name == "R.shape") {
-    auto a = one("a list of dims");
+    auto a = soleArg(c, "a list of dims");
     if (!a)
       return a.takeError();
     auto vals = primList(*a, SInfoCtx{});
@@ -553,7 +551,7 @@ llvm::Expected<Expr> Parser::builtinCall(uint32_t n, llvm::StringRef name, Struc
     return shapeExpr(std::move(*vals));
   }
   if (name == "R.prim_value") {
-    auto a = one("a value");
+    auto a = soleArg(c, "a value");
     if (!a)
       return a.takeError();
     // Python's bool is an int: R.prim_value(True) holds int64 1.
@@ -564,26 +562,13 @@ llvm::Expected<Expr> Parser::builtinCall(uint32_t n, llvm::StringRef name, Struc
       return p.takeError();
     return primValue(*p);
   }
-  if (name == "R.str" || name == "R.ExternFunc" || name == "R.dtype") {
-    auto a = one("a string");
-    if (!a)
-      return a.takeError();
-    if (ast_[*a].kind != AK::Str)
-      return astError(*a, name + " expects a string");
-    if (name == "R.str")
-      return stringImm(strValue(*a).str());
-    if (name == "R.ExternFunc")
-      return externFunc(strValue(*a));
-    auto v = toAttr(*a, AttrKind::DType, false);
-    if (!v)
-      return v.takeError();
-    return dataTypeImm(v->getDType());
-  }
+  if (name == "R.str" || name == "R.ExternFunc" || name == "R.dtype")
+    return stringBuiltin(c);
   if (name == "R.tuple") {
-    if (!kw.empty())
-      return astError(kw[0], "R.tuple takes no keyword arguments");
+    if (!c.kw.empty())
+      return astError(c.kw[0], "R.tuple takes no keyword arguments");
     std::vector<Expr> fields;
-    for (uint32_t p : pos) {
+    for (uint32_t p : c.pos) {
       auto f = toExpr(p);
       if (!f)
         return f;
@@ -591,72 +576,100 @@ llvm::Expected<Expr> Parser::builtinCall(uint32_t n, llvm::StringRef name, Struc
     }
     return tupleExpr(std::move(fields));
   }
-  if (name == "R.call_packed") {
-    if (pos.empty() || ast_[pos[0]].kind != AK::Str)
-      return astError(n, "R.call_packed expects the function name as a string first");
-    std::vector<Expr> args;
-    for (size_t i = 1; i < pos.size(); ++i) {
-      auto e = toExpr(pos[i]);
+  if (name == "R.call_packed")
+    return packedCall(c, annotation);
+  if (name == "R.emit_with_sinfo")
+    return emitWithSInfoCall(c, annotation);
+  if (name == "R.match_cast")
+    return astError(n, "R.match_cast must be the whole right-hand side of a binding");
+  assert((name == "R.output" || name == "R.func_attr") && "isBuiltinCall names more builtins");
+  return astError(n, name + " must be a statement of its own");
+}
+
+llvm::Expected<uint32_t> Parser::soleArg(const CallParts &c, llvm::StringRef what) {
+  if (c.pos.size() != 1 || !c.kw.empty())
+    return astError(c.call, c.name + " takes exactly one argument (" + what + ")");
+  return c.pos[0];
+}
+
+llvm::Expected<Expr> Parser::stringBuiltin(const CallParts &c) {
+  auto a = soleArg(c, "a string");
+  if (!a)
+    return a.takeError();
+  if (ast_[*a].kind != AK::Str)
+    return astError(*a, c.name + " expects a string");
+  if (c.name == "R.str")
+    return stringImm(strValue(*a).str());
+  if (c.name == "R.ExternFunc")
+    return externFunc(strValue(*a));
+  auto v = toAttr(*a, AttrKind::DType, false);
+  if (!v)
+    return v.takeError();
+  return dataTypeImm(v->getDType());
+}
+
+llvm::Expected<Expr> Parser::packedCall(const CallParts &c, StructInfo annotation) {
+  const auto &pos = c.pos;
+  if (pos.empty() || ast_[pos[0]].kind != AK::Str)
+    return astError(c.call, "R.call_packed expects the function name as a string first");
+  std::vector<Expr> args;
+  for (size_t i = 1; i < pos.size(); ++i) {
+    auto e = toExpr(pos[i]);
+    if (!e)
+      return e;
+    args.push_back(*e);
+  }
+  std::vector<StructInfo> sargs;
+  AttrDict attrs;
+  for (uint32_t k : c.kw) {
+    if (isSInfoArgsKw(ast_[k].text)) {
+      auto s = sinfoList(kid(k, 0));
+      if (!s)
+        return s.takeError();
+      sargs = std::move(*s);
+      continue;
+    }
+    auto v = toAnyAttr(kid(k, 0));
+    if (!v)
+      return v.takeError();
+    attrs.emplace_back(ast_[k].text.str(), std::move(*v));
+  }
+  Attrs at = attrs.empty() ? Attrs() : make<AttrsNode>(std::move(attrs));
+  return withLoc(make<CallNode>(externFunc(strValue(pos[0])), std::move(args), at, std::move(sargs),
+                                annotation),
+                 astLoc(c.call));
+}
+
+llvm::Expected<Expr> Parser::emitWithSInfoCall(const CallParts &c, StructInfo annotation) {
+  const auto &pos = c.pos;
+  if (pos.empty() || ast_[pos[0]].kind != AK::Str || pos.size() > 3 || !c.kw.empty())
+    return astError(c.call, "R.emit_with_sinfo expects (\"relax.op\", (args...), (sinfo...))");
+  llvm::StringRef opName = strValue(pos[0]);
+  const OpInfo *info = lookupOp(opName);
+  if (!info || !llvm::StringRef(opName).startswith("relax."))
+    return astError(pos[0], "unknown op '" + opName + "'");
+  std::vector<Expr> args;
+  if (pos.size() > 1) {
+    const Ast &t = ast_[pos[1]];
+    if (t.kind != AK::Tuple && t.kind != AK::List)
+      return astError(pos[1], "R.emit_with_sinfo expects a tuple of arguments");
+    for (uint32_t i = 0; i < t.count; ++i) {
+      auto e = toExpr(kid(pos[1], i));
       if (!e)
         return e;
       args.push_back(*e);
     }
-    std::vector<StructInfo> sargs;
-    AttrDict attrs;
-    for (uint32_t k : kw) {
-      if (isSInfoArgsKw(ast_[k].text)) {
-        auto s = sinfoList(kid(k, 0));
-        if (!s)
-          return s.takeError();
-        sargs = std::move(*s);
-        continue;
-      }
-      auto v = toAnyAttr(kid(k, 0));
-      if (!v)
-        return v.takeError();
-      attrs.emplace_back(ast_[k].text.str(), std::move(*v));
-    }
-    Attrs at = attrs.empty() ? Attrs() : make<AttrsNode>(std::move(attrs));
-    return withLoc(make<CallNode>(externFunc(strValue(pos[0])), std::move(args), at,
-                                  std::move(sargs), annotation),
-                   astLoc(n));
   }
-  if (name == "R.emit_with_sinfo") {
-    if (pos.empty() || ast_[pos[0]].kind != AK::Str || pos.size() > 3 || !kw.empty())
-      return astError(n, "R.emit_with_sinfo expects (\"relax.op\", (args...), (sinfo...))");
-    llvm::StringRef opName = strValue(pos[0]);
-    const OpInfo *info = lookupOp(opName);
-    if (!info || !llvm::StringRef(opName).startswith("relax."))
-      return astError(pos[0], "unknown op '" + opName + "'");
-    std::vector<Expr> args;
-    if (pos.size() > 1) {
-      const Ast &t = ast_[pos[1]];
-      if (t.kind != AK::Tuple && t.kind != AK::List)
-        return astError(pos[1], "R.emit_with_sinfo expects a tuple of arguments");
-      for (uint32_t i = 0; i < t.count; ++i) {
-        auto e = toExpr(kid(pos[1], i));
-        if (!e)
-          return e;
-        args.push_back(*e);
-      }
-    }
-    std::vector<StructInfo> sargs;
-    if (pos.size() > 2) {
-      auto s = sinfoList(pos[2]);
-      if (!s)
-        return s.takeError();
-      sargs = std::move(*s);
-    }
-    return withLoc(
-        make<CallNode>(getOp(info->name), std::move(args), nullptr, std::move(sargs), annotation),
-        astLoc(n));
+  std::vector<StructInfo> sargs;
+  if (pos.size() > 2) {
+    auto s = sinfoList(pos[2]);
+    if (!s)
+      return s.takeError();
+    sargs = std::move(*s);
   }
-  if (name == "R.match_cast")
-    return astError(n, "R.match_cast must be the whole right-hand side of a binding");
-  if (name == "R.output" || name == "R.func_attr")
-    return astError(n, name + " must be a statement of its own");
-  handled = false;
-  return Expr();
+  return withLoc(
+      make<CallNode>(getOp(info->name), std::move(args), nullptr, std::move(sargs), annotation),
+      astLoc(c.call));
 }
 
 llvm::Expected<Expr> Parser::toCall(uint32_t n, StructInfo annotation) {
@@ -669,10 +682,8 @@ llvm::Expected<Expr> Parser::toCall(uint32_t n, StructInfo annotation) {
   if (callee.kind == AK::Name) {
     llvm::StringRef name = callee.text;
     if (name.startswith("R.")) {
-      bool handled = false;
-      auto b = builtinCall(n, name, annotation, handled);
-      if (!b || handled)
-        return b;
+      if (isBuiltinCall(name))
+        return builtinCall(n, name, annotation);
       llvm::StringRef opName = name.drop_front(2);
       if (const OpInfo *info = lookupOp(opName))
         return opCall(n, info, opName, annotation);
@@ -773,190 +784,22 @@ llvm::Expected<Expr> Parser::unknownOpCall(uint32_t n, llvm::StringRef name,
 
 llvm::Expected<Expr> Parser::opCall(uint32_t n, const OpInfo *info, llvm::StringRef name,
                                     StructInfo annotation) {
-  llvm::SmallVector<uint32_t, 4> pos, kw;
-  callArgs(n, pos, kw);
-  const std::vector<OpParam> &params = info->params;
-  // Which syntax node fills each parameter (VarArgs: several). Inline
-  // storage: this runs once per binding.
-  llvm::SmallVector<llvm::SmallVector<uint32_t, 1>, 8> filled(params.size());
-  llvm::SmallVector<bool, 8> given(params.size(), false);
-  std::vector<StructInfo> sargs;
-  bool hasSInfoArgs = false;
-  TextForm form = info->textForm;
-
-  // R.hint_on_device(x, R.device(device_type=, index=), scope).
-  if (form == TextForm::HintOnDevice && pos.size() >= 2 && ast_[pos[1]].kind == AK::Call) {
-    uint32_t dev = pos[1];
-    llvm::SmallVector<uint32_t, 2> dpos, dkw;
-    callArgs(dev, dpos, dkw);
-    auto setAttr = [&](llvm::StringRef pname, uint32_t v) {
-      for (size_t i = 0; i < params.size(); ++i)
-        if (params[i].name == pname) {
-          filled[i] = {v};
-          given[i] = true;
-        }
-    };
-    if (dpos.size() > 0)
-      setAttr("device_type", dpos[0]);
-    if (dpos.size() > 1)
-      setAttr("index", dpos[1]);
-    for (uint32_t k : dkw) {
-      llvm::StringRef kn = ast_[k].text;
-      setAttr(kn == "dev_type" ? "device_type" : kn == "dev_id" ? "index" : kn, kid(k, 0));
-    }
-    pos.erase(pos.begin() + 1);
-    if (pos.size() > 1) {
-      setAttr("memory_scope", pos[1]);
-      pos.erase(pos.begin() + 1);
-    }
-  }
-
-  // out_sinfo may be positional: call_tir(gv, args, out_sinfo, tir_vars),
-  // call_dps_packed(f, args, out_sinfo), call_tir_inplace(gv, args,
-  // inplace_indices, out_sinfo, tir_vars). It is not in `params`.
-  size_t outSInfoPos = form == TextForm::CallTIRInplace                               ? 3
-                       : form == TextForm::CallTIR || form == TextForm::CallDPSPacked ? 2
-                                                                                      : SIZE_MAX;
-  if (outSInfoPos < pos.size()) {
-    for (uint32_t k : kw)
-      if (ast_[k].text == "out_sinfo")
-        return astError(k, "R." + name + " got multiple values for argument 'out_sinfo'");
-    auto s = sinfoList(pos[outSInfoPos]);
-    if (!s)
-      return s.takeError();
-    sargs = std::move(*s);
-    if (sargs.size() != 1)
-      sargs = {tupleSInfo(std::move(sargs))};
-    hasSInfoArgs = true;
-    pos.erase(pos.begin() + static_cast<long>(outSInfoPos));
-  }
-
-  size_t pi = 0;
-  for (uint32_t p : pos) {
-    while (pi < params.size() && given[pi] && params[pi].kind != ParamKind::VarArgs)
-      ++pi;
-    if (pi >= params.size())
-      return astError(p,
-                      "R." + name + " takes at most " + llvm::Twine(params.size()) + " arguments");
-    filled[pi].push_back(p);
-    given[pi] = true;
-    if (params[pi].kind != ParamKind::VarArgs)
-      ++pi;
-  }
-  for (uint32_t k : kw) {
-    llvm::StringRef kn = ast_[k].text;
-    if (isSInfoArgsKw(kn) ||
-        (kn == "out_sinfo" && (form == TextForm::CallTIR || form == TextForm::CallTIRInplace ||
-                               form == TextForm::CallDPSPacked))) {
-      auto s = sinfoList(kid(k, 0));
-      if (!s)
-        return s.takeError();
-      sargs = std::move(*s);
-      if (kn == "out_sinfo" && sargs.size() != 1)
-        sargs = {tupleSInfo(std::move(sargs))};
-      hasSInfoArgs = true;
-      continue;
-    }
-    size_t i = 0;
-    while (i < params.size() && params[i].name != kn)
-      ++i;
-    if (i == params.size())
-      return astError(k, "R." + name + " got an unexpected keyword argument '" + kn + "'");
-    if (given[i])
-      return astError(k, "R." + name + " got multiple values for argument '" + kn + "'");
-    filled[i] = {kid(k, 0)};
-    given[i] = true;
-  }
-  (void)hasSInfoArgs;
-
-  std::vector<Expr> args;
-  AttrDict attrs;
-  bool anyAttr = false;
-  for (size_t i = 0; i < params.size(); ++i) {
-    const OpParam &p = params[i];
-    if (p.kind == ParamKind::Attr)
-      anyAttr = true;
-    if (!given[i]) {
-      if (p.kind == ParamKind::VarArgs)
-        continue;
-      if (!p.hasDefault)
-        return astError(n, "R." + name + " missing required argument '" + p.name + "'");
-      if (p.kind == ParamKind::Attr) {
-        attrs.emplace_back(p.name.str(), p.defaultValue);
-        continue;
-      }
-      bool omit = false;
-      auto d = defaultParam(p, omit);
-      if (!d)
-        return d.takeError();
-      if (!omit)
-        args.push_back(*d);
-      continue;
-    }
-    if (p.kind == ParamKind::Attr) {
-      auto v = toAttr(filled[i][0], p.attrKind, p.wrapScalar);
-      if (!v)
-        return v.takeError();
-      attrs.emplace_back(p.name.str(), std::move(*v));
-      continue;
-    }
-    if (p.kind == ParamKind::VarArgs) {
-      for (uint32_t a : filled[i]) {
-        auto e = toExpr(a);
-        if (!e)
-          return e;
-        args.push_back(*e);
-      }
-      continue;
-    }
-    uint32_t a = filled[i][0];
-    if (ast_[a].kind == AK::None && p.hasDefault && p.defaultValue.isNone())
-      continue;
-    if (ast_[a].kind == AK::None && p.hasDefault &&
-        p.defaultValue.kind() == AttrValue::Kind::Array) {
-      bool omit = false;
-      auto d = defaultParam(p, omit); // memory.view: None is the empty tuple.
-      if (!d)
-        return d.takeError();
-      args.push_back(*d);
-      continue;
-    }
-    // The packed-call forms take the callee as a name string.
-    bool calleeSlot =
-        i == 0 && (form == TextForm::CallPurePacked || form == TextForm::CallInplacePacked ||
-                   form == TextForm::CallBuiltinWithCtx || form == TextForm::CallDPSPacked);
-    if (calleeSlot && ast_[a].kind == AK::Str) {
-      args.push_back(externFunc(strValue(a)));
-      continue;
-    }
-    if (p.kind == ParamKind::ExprTuple) {
-      const Ast &t = ast_[a];
-      bool dps = form == TextForm::CallTIR || form == TextForm::CallTIRInplace ||
-                 form == TextForm::CallDPSPacked;
-      if (t.kind != AK::Tuple && t.kind != AK::List) {
-        auto e = toExpr(a);
-        if (!e)
-          return e;
-        if (dps && !llvm::isa<TupleNode>(e->get()))
-          args.push_back(tupleExpr({*e}));
-        else
-          args.push_back(*e);
-        continue;
-      }
-    }
-    auto e = convertParam(a, p.kind);
-    if (!e)
-      return e;
-    args.push_back(*e);
-  }
+  auto match = matchOpArgs(n, info, name);
+  if (!match)
+    return match.takeError();
+  auto operands = convertOpArgs(n, info, name, *match);
+  if (!operands)
+    return operands.takeError();
+  std::vector<Expr> &args = operands->args;
+  std::vector<StructInfo> &sargs = match->sargs;
   // print/assert_op keep the format string at a fixed position.
-  if (form == TextForm::PrintOrAssert && !args.empty()) {
+  if (info->textForm == TextForm::PrintOrAssert && !args.empty()) {
     Expr fmt = args.back();
     args.pop_back();
     size_t at = info->name == "relax.print" ? 0 : std::min<size_t>(1, args.size());
     args.insert(args.begin() + static_cast<long>(at), fmt);
   }
-  Attrs at = anyAttr ? make<AttrsNode>(std::move(attrs)) : Attrs();
+  Attrs at = operands->anyAttr ? make<AttrsNode>(std::move(operands->attrs)) : Attrs();
   if (info->canonicalize)
     if (auto err = info->canonicalize(args, at))
       return llvm::handleErrors(
@@ -975,4 +818,199 @@ llvm::Expected<Expr> Parser::opCall(uint32_t n, const OpInfo *info, llvm::String
   return withLoc(
       make<CallNode>(getOp(info->name), std::move(args), at, std::move(sargs), annotation),
       astLoc(n));
+}
+
+llvm::Expected<OpArgMatch> Parser::matchOpArgs(uint32_t n, const OpInfo *info,
+                                               llvm::StringRef name) {
+  CallParts c{n, name, {}, {}};
+  callArgs(n, c.pos, c.kw);
+  const std::vector<OpParam> &params = info->params;
+  OpArgMatch m;
+  m.filled.resize(params.size());
+  m.given.assign(params.size(), false);
+  TextForm form = info->textForm;
+  if (form == TextForm::HintOnDevice && c.pos.size() >= 2 && ast_[c.pos[1]].kind == AK::Call)
+    hintOnDeviceArgs(info, c, m);
+  if (auto err = positionalOutSInfo(info, c, m))
+    return err;
+  size_t pi = 0;
+  for (uint32_t p : c.pos) {
+    while (pi < params.size() && m.given[pi] && params[pi].kind != ParamKind::VarArgs)
+      ++pi;
+    if (pi >= params.size())
+      return astError(p,
+                      "R." + name + " takes at most " + llvm::Twine(params.size()) + " arguments");
+    m.filled[pi].push_back(p);
+    m.given[pi] = true;
+    if (params[pi].kind != ParamKind::VarArgs)
+      ++pi;
+  }
+  if (auto err = keywordOpArgs(info, c, m))
+    return err;
+  return m;
+}
+
+void Parser::hintOnDeviceArgs(const OpInfo *info, CallParts &c, OpArgMatch &m) {
+  // R.hint_on_device(x, R.device(device_type=, index=), scope).
+  const std::vector<OpParam> &params = info->params;
+  uint32_t dev = c.pos[1];
+  llvm::SmallVector<uint32_t, 2> dpos, dkw;
+  callArgs(dev, dpos, dkw);
+  auto setAttr = [&](llvm::StringRef pname, uint32_t v) {
+    for (size_t i = 0; i < params.size(); ++i)
+      if (params[i].name == pname) {
+        m.filled[i] = {v};
+        m.given[i] = true;
+      }
+  };
+  if (dpos.size() > 0)
+    setAttr("device_type", dpos[0]);
+  if (dpos.size() > 1)
+    setAttr("index", dpos[1]);
+  for (uint32_t k : dkw) {
+    llvm::StringRef kn = ast_[k].text;
+    setAttr(kn == "dev_type" ? "device_type" : kn == "dev_id" ? "index" : kn, kid(k, 0));
+  }
+  c.pos.erase(c.pos.begin() + 1);
+  if (c.pos.size() > 1) {
+    setAttr("memory_scope", c.pos[1]);
+    c.pos.erase(c.pos.begin() + 1);
+  }
+}
+
+namespace {
+
+/// The call forms whose out_sinfo may be given by keyword.
+bool takesOutSInfo(TextForm form) {
+  return form == TextForm::CallTIR || form == TextForm::CallTIRInplace ||
+         form == TextForm::CallDPSPacked;
+}
+
+} // namespace
+
+llvm::Error Parser::positionalOutSInfo(const OpInfo *info, CallParts &c, OpArgMatch &m) {
+  // out_sinfo may be positional: call_tir(gv, args, out_sinfo, tir_vars),
+  // call_dps_packed(f, args, out_sinfo), call_tir_inplace(gv, args,
+  // inplace_indices, out_sinfo, tir_vars). It is not in `params`.
+  TextForm form = info->textForm;
+  size_t outSInfoPos = form == TextForm::CallTIRInplace                               ? 3
+                       : form == TextForm::CallTIR || form == TextForm::CallDPSPacked ? 2
+                                                                                      : SIZE_MAX;
+  if (outSInfoPos >= c.pos.size())
+    return llvm::Error::success();
+  for (uint32_t k : c.kw)
+    if (ast_[k].text == "out_sinfo")
+      return astError(k, "R." + c.name + " got multiple values for argument 'out_sinfo'");
+  auto s = sinfoList(c.pos[outSInfoPos]);
+  if (!s)
+    return s.takeError();
+  m.sargs = std::move(*s);
+  if (m.sargs.size() != 1)
+    m.sargs = {tupleSInfo(std::move(m.sargs))};
+  c.pos.erase(c.pos.begin() + static_cast<long>(outSInfoPos));
+  return llvm::Error::success();
+}
+
+llvm::Error Parser::keywordOpArgs(const OpInfo *info, const CallParts &c, OpArgMatch &m) {
+  const std::vector<OpParam> &params = info->params;
+  for (uint32_t k : c.kw) {
+    llvm::StringRef kn = ast_[k].text;
+    if (isSInfoArgsKw(kn) || (kn == "out_sinfo" && takesOutSInfo(info->textForm))) {
+      auto s = sinfoList(kid(k, 0));
+      if (!s)
+        return s.takeError();
+      m.sargs = std::move(*s);
+      if (kn == "out_sinfo" && m.sargs.size() != 1)
+        m.sargs = {tupleSInfo(std::move(m.sargs))};
+      continue;
+    }
+    size_t i = 0;
+    while (i < params.size() && params[i].name != kn)
+      ++i;
+    if (i == params.size())
+      return astError(k, "R." + c.name + " got an unexpected keyword argument '" + kn + "'");
+    if (m.given[i])
+      return astError(k, "R." + c.name + " got multiple values for argument '" + kn + "'");
+    m.filled[i] = {kid(k, 0)};
+    m.given[i] = true;
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<OpOperands> Parser::convertOpArgs(uint32_t n, const OpInfo *info,
+                                                 llvm::StringRef name, const OpArgMatch &m) {
+  const std::vector<OpParam> &params = info->params;
+  TextForm form = info->textForm;
+  // The packed-call forms take the callee as a name string.
+  bool packedCallee = form == TextForm::CallPurePacked || form == TextForm::CallInplacePacked ||
+                      form == TextForm::CallBuiltinWithCtx || form == TextForm::CallDPSPacked;
+  OpOperands out;
+  for (size_t i = 0; i < params.size(); ++i) {
+    const OpParam &p = params[i];
+    if (p.kind == ParamKind::Attr)
+      out.anyAttr = true;
+    if (!m.given[i]) {
+      if (p.kind == ParamKind::VarArgs)
+        continue;
+      if (!p.hasDefault)
+        return astError(n, "R." + name + " missing required argument '" + p.name + "'");
+      if (p.kind == ParamKind::Attr) {
+        out.attrs.emplace_back(p.name.str(), p.defaultValue);
+        continue;
+      }
+      auto d = defaultParam(p);
+      if (!d)
+        return d.takeError();
+      if (*d)
+        out.args.push_back(**d);
+      continue;
+    }
+    if (p.kind == ParamKind::Attr) {
+      auto v = toAttr(m.filled[i][0], p.attrKind, p.wrapScalar);
+      if (!v)
+        return v.takeError();
+      out.attrs.emplace_back(p.name.str(), std::move(*v));
+      continue;
+    }
+    if (p.kind == ParamKind::VarArgs) {
+      for (uint32_t a : m.filled[i]) {
+        auto e = toExpr(a);
+        if (!e)
+          return e.takeError();
+        out.args.push_back(*e);
+      }
+      continue;
+    }
+    auto e = opArgExpr(m.filled[i][0], p, i == 0 && packedCallee, form);
+    if (!e)
+      return e.takeError();
+    if (*e)
+      out.args.push_back(**e);
+  }
+  return out;
+}
+
+llvm::Expected<llvm::Optional<Expr>> Parser::opArgExpr(uint32_t a, const OpParam &p,
+                                                       bool calleeSlot, TextForm form) {
+  if (ast_[a].kind == AK::None && p.hasDefault && p.defaultValue.isNone())
+    return llvm::Optional<Expr>();
+  if (ast_[a].kind == AK::None && p.hasDefault && p.defaultValue.kind() == AttrValue::Kind::Array)
+    return defaultParam(p); // memory.view: None is the empty tuple.
+  if (calleeSlot && ast_[a].kind == AK::Str)
+    return llvm::Optional<Expr>(externFunc(strValue(a)));
+  if (p.kind == ParamKind::ExprTuple) {
+    const Ast &t = ast_[a];
+    if (t.kind != AK::Tuple && t.kind != AK::List) {
+      auto e = toExpr(a);
+      if (!e)
+        return e.takeError();
+      if (takesOutSInfo(form) && !llvm::isa<TupleNode>(e->get()))
+        return llvm::Optional<Expr>(tupleExpr({*e}));
+      return llvm::Optional<Expr>(*e);
+    }
+  }
+  auto e = convertParam(a, p.kind);
+  if (!e)
+    return e.takeError();
+  return llvm::Optional<Expr>(*e);
 }

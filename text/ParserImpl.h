@@ -101,6 +101,22 @@ struct PrimDecls {
   llvm::SmallVector<std::pair<TirVar, std::pair<size_t, size_t>>, 4> vars;
 };
 
+/// Which syntax node fills each parameter of an op call (VarArgs: several;
+/// inline storage, this runs once per binding) and its struct info
+/// arguments (sinfo_args, out_sinfo).
+struct OpArgMatch {
+  llvm::SmallVector<llvm::SmallVector<uint32_t, 1>, 8> filled;
+  llvm::SmallVector<bool, 8> given;
+  std::vector<StructInfo> sargs;
+};
+
+/// An op call's evaluated arguments and attributes.
+struct OpOperands {
+  std::vector<Expr> args;
+  AttrDict attrs;
+  bool anyAttr = false;
+};
+
 class Parser {
 public:
   Parser(llvm::StringRef buffer, std::vector<Token> tokens)
@@ -173,13 +189,29 @@ public:
   llvm::Expected<Expr> opCall(uint32_t n, const OpInfo *info, llvm::StringRef name,
                               StructInfo annotation);
   llvm::Expected<Expr> unknownOpCall(uint32_t n, llvm::StringRef name, StructInfo annotation);
-  llvm::Expected<Expr> builtinCall(uint32_t n, llvm::StringRef name, StructInfo annotation,
-                                   bool &handled);
+  /// Whether `name` is one of the R.* builtins that builtinCall evaluates.
+  static bool isBuiltinCall(llvm::StringRef name);
+  llvm::Expected<Expr> builtinCall(uint32_t n, llvm::StringRef name, StructInfo annotation);
+  llvm::Expected<uint32_t> soleArg(const CallParts &c, llvm::StringRef what);
+  /// R.str, R.ExternFunc, R.dtype.
+  llvm::Expected<Expr> stringBuiltin(const CallParts &c);
+  llvm::Expected<Expr> packedCall(const CallParts &c, StructInfo annotation);
+  llvm::Expected<Expr> emitWithSInfoCall(const CallParts &c, StructInfo annotation);
+  llvm::Expected<OpArgMatch> matchOpArgs(uint32_t n, const OpInfo *info, llvm::StringRef name);
+  void hintOnDeviceArgs(const OpInfo *info, CallParts &c, OpArgMatch &m);
+  llvm::Error positionalOutSInfo(const OpInfo *info, CallParts &c, OpArgMatch &m);
+  llvm::Error keywordOpArgs(const OpInfo *info, const CallParts &c, OpArgMatch &m);
+  llvm::Expected<OpOperands> convertOpArgs(uint32_t n, const OpInfo *info, llvm::StringRef name,
+                                           const OpArgMatch &m);
+  /// One given argument of a non-attribute parameter; None when it is left out.
+  llvm::Expected<llvm::Optional<Expr>> opArgExpr(uint32_t a, const OpParam &p, bool calleeSlot,
+                                                 TextForm form);
   llvm::Expected<Expr> constant(uint32_t n);
   llvm::Expected<Expr> convertParam(uint32_t n, ParamKind kind);
   llvm::Expected<AttrValue> toAttr(uint32_t n, AttrKind kind, bool wrapScalar);
   llvm::Expected<AttrValue> toAnyAttr(uint32_t n);
-  llvm::Expected<Expr> defaultParam(const OpParam &p, bool &omit);
+  /// A parameter's default as an argument; None when the argument is left out.
+  llvm::Expected<llvm::Optional<Expr>> defaultParam(const OpParam &p);
   llvm::Expected<std::vector<StructInfo>> sinfoList(uint32_t n);
   llvm::Expected<Expr> relaxBinary(uint32_t n);
   Expr externFunc(llvm::StringRef sym);
