@@ -10,6 +10,8 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <string>
+
 namespace graft {
 
 /// Function attrs.
@@ -22,7 +24,22 @@ inline constexpr llvm::StringLiteral kMemoryPlanDynamicFuncOutputAttr =
 /// rewrite-cuda-graph: symbolic vars a capture may be specialized on.
 inline constexpr llvm::StringLiteral kCaptureSymbolicVarsAttr =
     "relax.rewrite_cuda_graph.capture_symbolic_vars";
+/// A fused kernel's definition (fuse-elementwise; TVM's FuseOps marking):
+/// passes leave its body alone (pass/Pass.h) and codegen emits it as a
+/// kernel program, not as VM code.
+inline constexpr llvm::StringLiteral kPrimitiveAttr = "Primitive";
 /// @}
+
+/// The kernel symbol under which a call runs the Primitive function `name`:
+/// `graft.fused.<name>` (docs/fusion.md).
+inline constexpr llvm::StringLiteral kFusedKernelPrefix = "graft.fused.";
+inline std::string fusedKernelSymbol(llvm::StringRef function) {
+  return kFusedKernelPrefix.str() + function.str();
+}
+/// The Primitive function a fused kernel symbol names; "" for another symbol.
+inline llvm::StringRef fusedFunctionOf(llvm::StringRef symbol) {
+  return symbol.consume_front(kFusedKernelPrefix) ? symbol : llvm::StringRef();
+}
 
 /// PassContext config keys (`--config key=value`).
 /// @{

@@ -2,6 +2,8 @@
 
 #include "pass/Pass.h"
 
+#include "ir/AttrKeys.h"
+
 using namespace graft;
 
 Pass::~Pass() = default;
@@ -50,13 +52,22 @@ llvm::Expected<bool> ModulePass::run(IRModule &module, PassContext &ctx) {
   return changed;
 }
 
+bool graft::isPrimitiveFunction(const FunctionNode &fn) {
+  const AttrValue *v = fn.attr(kPrimitiveAttr);
+  if (!v)
+    return false;
+  if (v->kind() == AttrValue::Kind::Bool)
+    return v->getBool();
+  return v->kind() == AttrValue::Kind::Int && v->getInt() != 0;
+}
+
 llvm::Expected<bool> graft::rewriteFunctions(
     IRModule &module,
     llvm::function_ref<llvm::Expected<Function>(const GlobalVar &, const Function &)> rewrite) {
   std::vector<std::pair<GlobalVar, Function>> changed;
   for (const ModuleEntry &entry : module.entries()) {
     const FunctionNode *fn = entry.asFunction();
-    if (!fn)
+    if (!fn || isPrimitiveFunction(*fn))
       continue;
     llvm::Expected<Function> out = rewrite(entry.gvar, Function(fn));
     if (!out)

@@ -158,8 +158,8 @@ class FunctionPass : public Pass {
 public:
   using Pass::Pass;
   /// The adaptor: checkPreconditions, then runOnFunction on every Relax
-  /// function in module order; the rewritten functions replace the old ones
-  /// only when every call succeeded.
+  /// function in module order but Primitive ones (see rewriteFunctions); the rewritten functions
+  /// replace the old ones only when every call succeeded.
   llvm::Expected<bool> run(IRModule &module, PassContext &ctx) final;
 
 protected:
@@ -186,10 +186,19 @@ private:
   PassContext *ctx_ = nullptr;
 };
 
+/// Whether `fn` is a fused kernel's definition (`"Primitive": True`, or a
+/// nonzero integer as older TVM wrote it; ir/AttrKeys.h).
+bool isPrimitiveFunction(const FunctionNode &fn);
+
 /// Rewrites every Relax function of `module` with `rewrite` (which returns
 /// the same node when nothing changed); only when every call succeeded are
 /// the changed functions written back. Returns whether anything changed. The
 /// FunctionPass adaptor, for module passes that rewrite functions too.
+///
+/// Primitive functions are skipped: a fused kernel's body is its definition,
+/// which no pass after fuse-elementwise may legalize, lower or plan
+/// (docs/fusion.md). A module pass that walks the module's functions itself
+/// skips them too.
 llvm::Expected<bool> rewriteFunctions(
     IRModule &module,
     llvm::function_ref<llvm::Expected<Function>(const GlobalVar &, const Function &)> rewrite);

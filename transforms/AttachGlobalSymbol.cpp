@@ -83,7 +83,9 @@ public:
     for (const ModuleEntry &entry : entries) {
       const std::string &name = entry.gvar->name;
       if (const FunctionNode *fn = entry.asFunction()) {
-        if (hasGlobalSymbol(fn->attrs.get()))
+        // A Primitive function is a kernel's definition, run by its fused
+        // kernel symbol, never called as a VM function (docs/fusion.md).
+        if (hasGlobalSymbol(fn->attrs.get()) || isPrimitiveFunction(*fn))
           continue;
         updated.push_back(
             {entry.gvar, withFunctionAttrs(*fn, withAttr(fn->attrs.get(), "global_symbol",

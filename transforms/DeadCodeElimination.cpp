@@ -23,6 +23,7 @@
 
 #include "analysis/Analyses.h"
 #include "analysis/Purity.h"
+#include "ir/AttrKeys.h"
 #include "ir/Visitor.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -38,10 +39,21 @@ namespace {
 // Unreachable functions.
 //===----------------------------------------------------------------------===//
 
+/// The functions a function refers to: by GlobalVar, or as the Primitive
+/// function a fused kernel call (`graft.fused.<name>`) runs.
 class GlobalRefCollector : public ExprVisitor {
 public:
+  explicit GlobalRefCollector(const IRModule &module) : module_(module) {}
   std::vector<std::string> names;
   void visitGlobalVar(const GlobalVarNode *gv) override { names.push_back(gv->name); }
+  void visitExternFunc(const ExternFuncNode *f) override {
+    llvm::StringRef fused = fusedFunctionOf(f->symbol);
+    if (!fused.empty() && module_.lookup(fused))
+      names.push_back(fused.str());
+  }
+
+private:
+  const IRModule &module_;
 };
 
 bool hasExternalLinkage(const ModuleEntry &entry) {
@@ -70,7 +82,7 @@ unsigned removeUnreachable(IRModule &module, const llvm::StringSet<> &entries) {
     const FunctionNode *fn = entry->asFunction();
     if (!fn)
       continue; // PrimFunc bodies are opaque tokens; ExternFuncs call nothing.
-    GlobalRefCollector refs;
+    GlobalRefCollector refs(module);
     refs.visitExpr(fn);
     for (std::string &callee : refs.names)
       if (reachable.insert(callee).second)

@@ -11,6 +11,7 @@ void graft::registerAllPasses() {
     registerCanonicalizeBindingsPass();
     registerDeadCodeEliminationPass();
     registerFuseMaskedCopyPass();
+    registerFuseElementwisePass();
     registerRemoveDeviceAssertsPass();
     registerKillAfterLastUsePass();
     registerStaticPlanBlockMemoryPass();

@@ -17,6 +17,7 @@ void registerAllPasses();
 void registerCanonicalizeBindingsPass();
 void registerDeadCodeEliminationPass();
 void registerFuseMaskedCopyPass();
+void registerFuseElementwisePass();
 void registerRemoveDeviceAssertsPass();
 void registerKillAfterLastUsePass();
 void registerStaticPlanBlockMemoryPass();

@@ -966,7 +966,7 @@ public:
     std::vector<ModuleEntry> entries = module.entries();
     Planner planner(module);
     for (const ModuleEntry &entry : entries)
-      if (const FunctionNode *fn = entry.asFunction())
+      if (const FunctionNode *fn = entry.asFunction(); fn && !isPrimitiveFunction(*fn))
         planner.planFunction(entry.gvar->name, *fn);
     if (planner.captures.empty() && planner.allocPlans.empty())
       return false;

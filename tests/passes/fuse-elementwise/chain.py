@@ -1,0 +1,35 @@
+# A chain of elementwise ops becomes one Primitive function called as graft.fused.<name>.
+# PIPELINE: fuse-elementwise
+from tvm.script import ir as I, relax as R
+
+
+@I.ir_module
+class Before:
+    @R.function
+    def main(x: R.Tensor((4, 8), dtype="float32"), y: R.Tensor((4, 8), dtype="float32")) -> R.Tensor((4, 8), dtype="float32"):
+        with R.dataflow():
+            a: R.Tensor((4, 8), dtype="float32") = R.add(x, y)
+            b: R.Tensor((4, 8), dtype="float32") = R.exp(a)
+            c: R.Tensor((4, 8), dtype="float32") = R.multiply(b, x)
+            R.output(c)
+        return c
+
+
+@I.ir_module
+class Expected:
+    @R.function(private=True)
+    def fused_add_exp_multiply(x: R.Tensor((4, 8), dtype="float32"), y: R.Tensor((4, 8), dtype="float32")) -> R.Tensor((4, 8), dtype="float32"):
+        R.func_attr({"Primitive": True})
+        with R.dataflow():
+            a: R.Tensor((4, 8), dtype="float32") = R.add(x, y)
+            b: R.Tensor((4, 8), dtype="float32") = R.exp(a)
+            c: R.Tensor((4, 8), dtype="float32") = R.multiply(b, x)
+            R.output(c)
+        return c
+
+    @R.function
+    def main(x: R.Tensor((4, 8), dtype="float32"), y: R.Tensor((4, 8), dtype="float32")) -> R.Tensor((4, 8), dtype="float32"):
+        with R.dataflow():
+            c = R.call_dps_packed("graft.fused.fused_add_exp_multiply", (x, y), out_sinfo=R.Tensor((4, 8), dtype="float32"))
+            R.output(c)
+        return c
