@@ -11,6 +11,9 @@
 //    functions, renaming, plans across functions). runOnModule may change
 //    the module in place; on error the module is put back as it was.
 //
+// (Deriving from Pass itself and implementing run() is left to tests and
+// adaptors: such a pass gets neither guarantee.)
+//
 // Options (PassOptions.h) and statistics (PassStatistic) are declared once,
 // as members; registerPass<P>() reads the declarations. Every pass is
 // registered with a kebab-case name, TVM's CamelCase name as an alias, a
