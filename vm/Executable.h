@@ -84,9 +84,14 @@ struct KernelSource {
 };
 
 /// A decoded view of one instruction (valid while the executable lives).
+/// Every reader of bytecode (verifier, dump, interpreter) goes through these
+/// accessors, so the word layout of Bytecode.h is spelled out only here.
 struct InstrView {
   Opcode op;
   const ExecWord *words;
+
+  /// The instruction whose first (opcode) word is `*w`.
+  static InstrView at(const ExecWord *w) { return {static_cast<Opcode>(w[0]), w}; }
 
   // Call
   int64_t dst() const { return words[1]; }
@@ -116,20 +121,17 @@ public:
   void reindex();
 
   int64_t numInstructions() const { return static_cast<int64_t>(instrOffset.size()); }
-  InstrView instr(int64_t i) const {
-    const ExecWord *w = instrData.data() + instrOffset[i];
-    return {static_cast<Opcode>(w[0]), w};
-  }
+  InstrView instr(int64_t i) const { return InstrView::at(instrData.data() + instrOffset[i]); }
 
   /// Recomputes instrOffset from instrData, checking that every instruction
   /// is complete and has a known opcode.
   llvm::Error decodeOffsets();
 
-  /// Every check of TVM `src/runtime/relax_vm/` plus what a loaded file needs so that the
-  /// interpreter never reads out of range: function ranges, register,
-  /// constant and function indices, jump targets inside the function, no
-  /// path falling off the end, every register read after it is written
-  /// (in linear order), and well-formed parameter tables.
+  /// Everything the interpreter relies on so that it never checks a range
+  /// itself (see the invariants at the top of vm/VM.cpp): function ranges,
+  /// register, constant and function indices, jump targets inside the
+  /// function, no path falling off the end, every register read after it is
+  /// written (in linear order), and well-formed parameter tables.
   llvm::Error verify() const;
 
   /// Human-readable listing (`graft run --dump`).

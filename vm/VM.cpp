@@ -1,4 +1,38 @@
 //===- vm/VM.cpp - The bytecode interpreter --------------------------------===//
+//
+// The interpreter runs on these invariants; the loop checks none of them.
+//
+// Load-time validation. The VM is only given executables that passed
+// Executable::verify() (ExecBuilder::finish and the loader run it), so in a
+// VM function's instructions: every register operand is below the
+// function's registerFileSize or is %void / %vm; every constant and function
+// index is in range and every argument kind is known; every jump target lies
+// inside [startInstr, endInstr); and no path runs past endInstr. The loop
+// therefore indexes registers, constants, callees and instructions without
+// bounds checks. Instructions are read only through InstrView's named
+// accessors (vm/Executable.h), never by word position.
+//
+// Frames. Each bytecode call pushes a Frame: a register file of exactly
+// registerFileSize Values (parameters in registers 0..numArgs-1, the rest
+// None) and an argument buffer for Call. Frames live in frames_ and are
+// recycled by depth, so a warm VM allocates nothing per call or per
+// instruction. A register is only ever read in its own frame; values cross
+// frames only as call arguments and results.
+//
+// Ownership. Registers own their values (a Value copy is one refcount). The
+// argument buffer holds copies only for the duration of one call and
+// is cleared right after it, so that a kill (writing None into a register)
+// drops the last reference to a tensor or storage. Returning pops the frame,
+// clearing its registers. Constants and the f[i] closures are owned by the
+// VM and handed out by reference; an immediate argument is materialised in
+// a per-call scratch Value. Writes to %void are dropped; reads of %void give
+// None and reads of %vm give the VM handle.
+//
+// Errors. Nothing in the loop aborts: a failing callee or a condition that
+// is neither int nor bool returns an llvm::Error to which every VM frame on
+// the way out adds its function name and instruction index (VMError).
+//
+//===----------------------------------------------------------------------===//
 
 #include "vm/VM.h"
 
@@ -187,8 +221,7 @@ static inline const Value &readReg(const Value *regs, int64_t reg, const Value &
   return reg == kVMRegister ? vmHandle : kNone;
 }
 
-const Value &VirtualMachine::loadArg(const Frame &frame, ExecWord word, Value &scratch) const {
-  Arg a = Arg::fromWord(word);
+const Value &VirtualMachine::loadArg(const Frame &frame, Arg a, Value &scratch) const {
   switch (a.kind()) {
   case ArgKind::Register:
     return readReg(frame.regs.data(), a.value(), handle_);
@@ -239,19 +272,20 @@ llvm::Error VirtualMachine::instrError(const FuncInfo &fn, int64_t pc, llvm::Err
 }
 
 llvm::Error VirtualMachine::execCall(const FuncInfo &fn, Frame &frame, int64_t pc,
-                                     const ExecWord *w) {
-  int64_t n = w[3];
+                                     const ExecWord *call) {
+  InstrView in = InstrView::at(call);
+  int64_t n = in.numArgs();
   auto &args = frame.args;
   Value scratch;
   for (int64_t i = 0; i < n; ++i)
-    args.push_back(loadArg(frame, w[4 + i], scratch));
-  auto result = callFunction(w[2], args);
+    args.push_back(loadArg(frame, in.arg(i), scratch));
+  auto result = callFunction(in.funcIdx(), args);
   // Arguments must not outlive the call: a kill relies on the register
   // holding the last reference.
   args.clear();
   if (!result)
     return instrError(fn, pc, result.takeError());
-  int64_t dst = w[1];
+  int64_t dst = in.dst();
   if (dst < kBeginSpecialReg)
     frame.regs[dst] = std::move(*result);
   return llvm::Error::success();
@@ -268,29 +302,31 @@ static llvm::Expected<bool> condition(const Value &v) {
 }
 
 llvm::Expected<Value> VirtualMachine::runLoop(const FuncInfo &fn, Frame &frame) {
-  // The verifier guarantees every register, index and jump target below is
-  // in range, and that no path runs past the function's last instruction.
+  // Hoisted out of the loop: a callee cannot change the executable, but the
+  // compiler cannot know that across a call.
   const ExecWord *data = exe_->instrData.data();
   const int64_t *offsets = exe_->instrOffset.data();
   int64_t pc = fn.startInstr;
   for (;;) {
-    const ExecWord *w = data + offsets[pc];
-    switch (static_cast<Opcode>(w[0])) {
+    InstrView in = InstrView::at(data + offsets[pc]);
+    switch (in.op) {
     case Opcode::Call:
-      if (auto err = execCall(fn, frame, pc, w))
+      // Only the words pointer crosses the call: passing the whole view costs
+      // a register and measurably slows BM_NoOpCall.
+      if (auto err = execCall(fn, frame, pc, in.words))
         return err;
       ++pc;
       break;
     case Opcode::Ret:
-      return readReg(frame.regs.data(), w[1], handle_);
+      return readReg(frame.regs.data(), in.result(), handle_);
     case Opcode::Goto:
-      pc += w[1];
+      pc += in.pcOffset();
       break;
     case Opcode::If: {
-      auto c = condition(readReg(frame.regs.data(), w[1], handle_));
+      auto c = condition(readReg(frame.regs.data(), in.cond(), handle_));
       if (!c)
         return instrError(fn, pc, c.takeError());
-      pc += *c ? 1 : w[2];
+      pc += *c ? 1 : in.falseOffset();
       break;
     }
     }

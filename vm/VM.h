@@ -121,8 +121,8 @@ private:
   llvm::Error init(std::shared_ptr<const Executable> exe, VMOptions options);
   llvm::Expected<Value> runBytecode(int64_t funcIdx, llvm::ArrayRef<Value> args);
   llvm::Expected<Value> runLoop(const FuncInfo &fn, Frame &frame);
-  llvm::Error execCall(const FuncInfo &fn, Frame &frame, int64_t pc, const ExecWord *words);
-  const Value &loadArg(const Frame &frame, ExecWord word, Value &scratch) const;
+  llvm::Error execCall(const FuncInfo &fn, Frame &frame, int64_t pc, const ExecWord *call);
+  const Value &loadArg(const Frame &frame, Arg a, Value &scratch) const;
   llvm::Error instrError(const FuncInfo &fn, int64_t pc, llvm::Error inner) const;
   Frame &pushFrame(int64_t registers);
   void popFrame();
