@@ -13,6 +13,7 @@ void graft::registerAllPasses() {
     registerFuseMaskedCopyPass();
     registerFuseElementwisePass();
     registerRemoveDeviceAssertsPass();
+    registerLegalizeOpsPass();
     registerKillAfterLastUsePass();
     registerStaticPlanBlockMemoryPass();
     registerRewriteCUDAGraphPass();

@@ -19,6 +19,7 @@ void registerDeadCodeEliminationPass();
 void registerFuseMaskedCopyPass();
 void registerFuseElementwisePass();
 void registerRemoveDeviceAssertsPass();
+void registerLegalizeOpsPass();
 void registerKillAfterLastUsePass();
 void registerStaticPlanBlockMemoryPass();
 void registerRewriteCUDAGraphPass();

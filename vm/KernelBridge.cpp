@@ -27,6 +27,8 @@ llvm::Expected<AttrValue> graft::vm::toAttrValue(const Value &v) {
     return AttrValue(v.getFloat());
   case ValueKind::Bool:
     return AttrValue(v.getBool());
+  case ValueKind::DataType: // R.dtype: kernels take the dtype's name (matmul's out_dtype).
+    return AttrValue(dtypeStr(v.getDataType()));
   case ValueKind::String:
     return AttrValue(v.as<StringObj>()->value);
   case ValueKind::Shape: {

@@ -11,6 +11,7 @@ PackedRegistry &PackedRegistry::global() {
   static PackedRegistry *registry = [] {
     auto *r = new PackedRegistry();
     registerBuiltins(*r);
+    registerHostKernels(*r);
     return r;
   }();
   return *registry;

@@ -59,6 +59,9 @@ private:
 
 /// Registers the `vm.builtin.*` functions (Builtins.cpp).
 void registerBuiltins(PackedRegistry &registry);
+/// `graft.host.*`: count, allocate and fill; they return the fresh tensor
+/// (vm/HostKernels.cpp).
+void registerHostKernels(PackedRegistry &registry);
 
 /// Resolves `name`: the registry first, then a kernel for `device` (or the
 /// CPU) through the kernel bridge. Errors name the function.

@@ -408,4 +408,50 @@ TEST(KernelBridge, AttrConversion) {
   EXPECT_EQ(take(toAttrValue(Value::tuple({Value::integer(4)}))),
             AttrValue(std::vector<int64_t>{4}));
   EXPECT_EQ(take(toAttrValue(Value())), AttrValue());
+  EXPECT_EQ(take(toAttrValue(Value::dataType(DLDataType{kDLFloat, 16, 1}))),
+            AttrValue(std::string("float16")));
 }
+
+namespace {
+
+TEST(HostKernels, MaskIndexReturnsAFreshTensor) {
+  Value data = f32Tensor({3, 2}, {1, 2, 3, 4, 5, 6});
+  Value mask = hostTensor<uint8_t>({3}, kBool, {1, 0, 1});
+  Value out = take(callThroughProgram("graft.host.index_tensor_mask", {data, mask}));
+  ASSERT_NE(out.as<TensorObj>(), nullptr);
+  EXPECT_EQ(out.as<TensorObj>()->shape(), (llvm::ArrayRef<int64_t>{2, 2}));
+  EXPECT_EQ(tensorData<float>(out), (std::vector<float>{1, 2, 5, 6}));
+}
+
+TEST(HostKernels, NonzeroHasTVMLayout) {
+  Value x = f32Tensor({2, 2}, {0, 7, 8, 0});
+  Value out = take(callThroughProgram("graft.host.nonzero", {x}));
+  ASSERT_NE(out.as<TensorObj>(), nullptr);
+  EXPECT_EQ(out.as<TensorObj>()->shape(), (llvm::ArrayRef<int64_t>{2, 2}));
+  EXPECT_EQ(tensorData<int64_t>(out), (std::vector<int64_t>{0, 1, 1, 0}));
+}
+
+TEST(HostKernels, ArgumentErrors) {
+  EXPECT_EQ(errorOf(callThroughProgram("graft.host.nonzero", {Value::integer(1)})),
+            "in function 'f' at instruction 0 (call graft.host.nonzero): graft.host.nonzero: "
+            "argument 0 must be a tensor but is 1");
+  EXPECT_EQ(errorOf(callThroughProgram("graft.host.index_tensor_mask", {zeros({2})})),
+            "in function 'f' at instruction 0 (call graft.host.index_tensor_mask): "
+            "graft.host.index_tensor_mask: expects 2 tensors but got 1 arguments");
+}
+
+TEST(HostKernels, RefusedDuringCapture) {
+  ExecBuilder b;
+  b.beginFunction("f", {"x"});
+  b.emitCall("graft.host.nonzero", {Arg::reg(0)}, 1);
+  b.emitRet(1);
+  b.endFunction();
+  auto vm = makeVM(finish(b));
+  vm->allocator(0)->setCaptureOpen(true);
+  EXPECT_EQ(errorOf(vm->invoke("f", {zeros({2})})),
+            "in function 'f' at instruction 0 (call graft.host.nonzero): graft.host.nonzero: "
+            "host read refused while a CUDA-graph capture is open");
+  vm->allocator(0)->setCaptureOpen(false);
+}
+
+} // namespace

@@ -1,0 +1,126 @@
+//===- tests/abi/OpKernelsTest.cpp - Compiler table vs kernel registry ----===//
+//
+// The compiler (ir/OpKernels.h) and the runtime (kernels/Kernel.h) share no
+// code, so nothing but this test keeps the symbols and attribute orders that
+// legalize-ops emits in step with the kernels the VM will find. This is the
+// one test program that links both sides.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ir/OpKernels.h"
+#include "kernels/Kernel.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+using namespace graft;
+
+namespace {
+
+std::string joined(llvm::ArrayRef<llvm::StringRef> names) {
+  std::string out;
+  for (llvm::StringRef n : names)
+    out += (out.empty() ? "" : ", ") + n.str();
+  return out;
+}
+
+/// Whether the param `name` of `op` takes a tuple of tensors.
+bool isTupleParam(const OpInfo &op, llvm::StringRef name) {
+  for (const OpParam &p : op.params)
+    if (p.name == name)
+      return p.kind == ParamKind::ExprTuple || p.kind == ParamKind::VarArgs;
+  return false;
+}
+
+TEST(OpKernels, EverySymbolIsRegisteredWithTheSameAttrs) {
+  for (const OpKernel *k : allOpKernels()) {
+    SCOPED_TRACE(k->op->name);
+    if (k->symbol.empty()) {
+      EXPECT_FALSE(k->hostSymbol.empty()) << "no kernel at all";
+      continue;
+    }
+    const kernels::KernelInfo *info = kernels::lookupKernel(k->symbol);
+    ASSERT_NE(info, nullptr) << k->symbol << " is not registered";
+    std::vector<llvm::StringRef> names;
+    for (const KernelAttr &a : k->attrs)
+      names.push_back(a.name);
+    EXPECT_EQ(joined(names), joined(info->attrNames)) << k->symbol;
+    bool variadic = false;
+    for (llvm::StringRef in : k->inputs) {
+      variadic |= isTupleParam(*k->op, in);
+      bool found = false;
+      for (const OpParam &p : k->op->params)
+        found |= p.name == in && p.kind != ParamKind::Attr;
+      EXPECT_TRUE(found) << k->op->name << " has no argument param '" << in.str() << "'";
+    }
+    if (variadic)
+      EXPECT_EQ(info->numInputs, -1) << k->symbol;
+    else
+      EXPECT_EQ(info->numInputs, static_cast<int>(k->inputs.size())) << k->symbol;
+    for (const KernelAttr &a : k->attrs) {
+      if (a.source != KernelAttr::Source::OpAttr && a.source != KernelAttr::Source::OpArg)
+        continue;
+      bool found = false;
+      for (const OpParam &p : k->op->params)
+        found |= p.name == a.from &&
+                 (a.source == KernelAttr::Source::OpAttr) == (p.kind == ParamKind::Attr);
+      EXPECT_TRUE(found) << k->op->name << " has no "
+                         << (a.source == KernelAttr::Source::OpAttr ? "attr" : "argument") << " '"
+                         << a.from.str() << "'";
+    }
+  }
+}
+
+TEST(OpKernels, HostFormsHaveFillAndCountKernels) {
+  unsigned hostForms = 0;
+  for (const OpKernel *k : allOpKernels()) {
+    if (k->hostSymbol.empty())
+      continue;
+    ++hostForms;
+    SCOPED_TRACE(k->hostSymbol);
+    EXPECT_TRUE(llvm::StringRef(k->hostSymbol).startswith("graft.host."));
+    const kernels::KernelInfo *fill = kernels::lookupKernel(k->hostSymbol);
+    const kernels::KernelInfo *count = kernels::lookupKernel(k->hostSymbol + "_count");
+    ASSERT_NE(fill, nullptr);
+    ASSERT_NE(count, nullptr);
+    EXPECT_TRUE(fill->attrNames.empty());
+    EXPECT_TRUE(count->attrNames.empty());
+    EXPECT_EQ(fill->numOutputs, 1);
+    EXPECT_EQ(count->numOutputs, 1);
+  }
+  EXPECT_EQ(hostForms, 2u); // index_tensor (bool mask) and nonzero
+}
+
+/// Every registered op either lowers to a kernel or is a runtime op; an op
+/// whose name has a CPU kernel is never left out.
+TEST(OpKernels, EveryOpIsCovered) {
+  for (const OpInfo *op : allOps()) {
+    SCOPED_TRACE(op->name);
+    const OpKernel *k = lookupOpKernel(*op);
+    bool runtime = isRuntimeOp(*op);
+    EXPECT_NE(k != nullptr, runtime) << "must be exactly one of: lowered, runtime op";
+    std::string symbol = ("graft." + op->scriptName()).str();
+    if (kernels::lookupKernel(symbol))
+      EXPECT_NE(k, nullptr) << symbol << " exists but legalize-ops does not use it";
+  }
+}
+
+/// The other direction: every registered CPU kernel is reached from some op
+/// (count kernels through their host form).
+TEST(OpKernels, EveryKernelIsReached) {
+  std::set<std::string> reached;
+  for (const OpKernel *k : allOpKernels()) {
+    if (!k->symbol.empty())
+      reached.insert(k->symbol);
+    if (!k->hostSymbol.empty()) {
+      reached.insert(k->hostSymbol);
+      reached.insert(k->hostSymbol + "_count");
+    }
+  }
+  for (const kernels::KernelInfo *info : kernels::allKernels())
+    EXPECT_TRUE(reached.count(info->symbol.str())) << info->symbol.str() << " is never emitted";
+}
+
+} // namespace

@@ -1,0 +1,311 @@
+//===- transforms/LegalizeOps.cpp - High-level ops to kernel calls ----------===//
+//
+// `legalize-ops` (TVM's LegalizeOps, lowering to graft's kernel library
+// instead of generated TIR): every call of a computational op becomes
+//
+//   R.call_dps_packed("graft.<op>", (inputs..., attrs...), out_sinfo=...)
+//
+// with the kernel's attributes as R.prim_value / R.shape / R.str / R.dtype
+// arguments in the order of the kernel's attrNames, an unset one as a bound
+// `R.null_value()` (ir/OpKernels.h says where each comes from). A call whose
+// output size depends on data (bool-mask index_tensor, nonzero) becomes
+//
+//   R.call_pure_packed("graft.host.<kernel>", inputs..., sinfo_args=(sinfo,))
+//
+// which returns a fresh tensor: the runtime counts on the host, allocates,
+// then fills, so no output exists before the call (rewrite-cuda-graph ends a
+// capture region at every graft.host.* call).
+//
+// Calls of runtime ops (call forms, memory/vm/builtin ops, shape ops) stay.
+// A computational op without a kernel, an R.Prim operand, or an output
+// without a known shape and dtype is a precondition failure naming the op
+// and the binding; nothing changes then.
+//
+//===----------------------------------------------------------------------===//
+
+#include "transforms/LoweringSupport.h"
+#include "transforms/Pass.h"
+#include "transforms/Passes.h"
+
+#include "ir/OpKernels.h"
+#include "ir/Printer.h"
+#include "ir/Visitor.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+using namespace graft;
+
+static constexpr const char *kPassName = "legalize-ops";
+
+namespace {
+
+/// Index in Call.args of the wrapper param `name` (Expr-like params fill
+/// Call.args in param order); -1 when the op has no such param.
+int argIndex(const OpInfo &info, llvm::StringRef name) {
+  int index = 0;
+  for (const OpParam &p : info.params) {
+    if (p.kind == ParamKind::Attr)
+      continue;
+    if (p.name == name)
+      return index;
+    ++index;
+  }
+  return -1;
+}
+
+/// Every tensor of an output struct info has a shape and a dtype, so
+/// call-tir-rewrite can allocate it.
+bool isAllocatable(const StructInfoNode *s) {
+  if (const auto *t = llvm::dyn_cast_or_null<TensorSInfoNode>(s))
+    return t->shapeValues() && !t->dtype.isVoid();
+  const auto *tuple = llvm::dyn_cast_or_null<TupleSInfoNode>(s);
+  if (!tuple)
+    return false;
+  for (const StructInfo &f : tuple->fields)
+    if (!isAllocatable(f.get()))
+      return false;
+  return true;
+}
+
+class Legalizer : public ExprMutator {
+public:
+  Legalizer(const IRModule *module, llvm::StringRef function)
+      : ExprMutator(module), function_(function) {}
+
+  int64_t lowered = 0;
+  int64_t hostCalls = 0;
+
+  llvm::Error rewriteBinding(const BindingNode *binding) override {
+    const BindingNode *outer = binding_;
+    binding_ = binding;
+    llvm::Error err = ExprMutator::rewriteBinding(binding);
+    binding_ = outer;
+    return err;
+  }
+
+  llvm::Expected<Expr> rewriteCall(const CallNode *call) override {
+    llvm::Expected<Expr> out = ExprMutator::rewriteCall(call);
+    if (!out)
+      return out;
+    const auto *c = llvm::cast<CallNode>(out->get());
+    const OpInfo *info = c->opInfo();
+    if (!info || isRuntimeOp(*info))
+      return out;
+    const OpKernel *kernel = lookupOpKernel(*info);
+    if (!kernel)
+      return failure(*c, "a kernel for every op", "has none");
+    bool host = !isCapturableCall(*c) || kernel->symbol.empty();
+    if (host && kernel->hostSymbol.empty())
+      return failure(*c, "a kernel for every op", "reads data on the host and has no host kernel");
+    if (!host && !isAllocatable(c->sinfo.get()))
+      return failure(*c, "outputs of a known shape and dtype",
+                     "has output " + printStructInfo(c->sinfo.get()));
+    return host ? lowerHost(*c, *kernel) : lowerDPS(*c, *kernel);
+  }
+
+private:
+  /// `pass legalize-ops needs WHAT; R.op in binding 'v' of function 'f' WHY`.
+  llvm::Error failure(const CallNode &call, llvm::StringRef what, const llvm::Twine &why) const {
+    std::string where = "R." + call.opInfo()->scriptName().str();
+    if (binding_)
+      where += " in binding '" + binding_->var->name + "'";
+    where += " of function '" + function_ + "'";
+    return needsError(kPassName, what + ": " + where + " " + why);
+  }
+
+  /// The kernel's tensor inputs: the arguments of the listed params, a tuple
+  /// argument field by field.
+  llvm::Error collectInputs(const CallNode &call, const OpKernel &kernel,
+                            std::vector<Expr> &inputs) {
+    size_t first = inputs.size();
+    for (llvm::StringRef param : kernel.inputs) {
+      int i = argIndex(*call.opInfo(), param);
+      if (i < 0 || static_cast<size_t>(i) >= call.args.size())
+        continue;
+      const Expr &arg = call.args[i];
+      if (const auto *tuple = llvm::dyn_cast<TupleNode>(arg.get())) {
+        inputs.insert(inputs.end(), tuple->fields.begin(), tuple->fields.end());
+        continue;
+      }
+      if (const auto *ts = llvm::dyn_cast_or_null<TupleSInfoNode>(arg->sinfo.get())) {
+        for (size_t f = 0; f < ts->fields.size(); ++f) {
+          llvm::Expected<Var> item =
+              builder_.emit(make<TupleGetItemNode>(arg, static_cast<int>(f)), "", call.loc);
+          if (!item)
+            return item.takeError();
+          inputs.push_back(*item);
+        }
+        continue;
+      }
+      inputs.push_back(arg);
+    }
+    for (size_t i = first; i < inputs.size(); ++i)
+      if (!llvm::isa_and_nonnull<TensorSInfoNode>(inputs[i]->sinfo.get()))
+        return failure(call, "tensor operands",
+                       "has an operand of struct info " + printStructInfo(inputs[i]->sinfo.get()) +
+                           " (kernels take tensors only)");
+    return llvm::Error::success();
+  }
+
+  /// `R.null_value()`, bound: the value of an unset kernel attribute.
+  llvm::Expected<Expr> none(const CallNode &call) {
+    llvm::Expected<Var> v = builder_.emit(
+        make<CallNode>(getOp("relax.null_value"), std::vector<Expr>{}), "none", call.loc);
+    if (!v)
+      return v.takeError();
+    return Expr(*v);
+  }
+
+  llvm::Expected<Expr> attrExpr(const CallNode &call, const AttrValue &value) {
+    switch (value.kind()) {
+    case AttrValue::Kind::None:
+      return none(call);
+    case AttrValue::Kind::Bool:
+      return primValue(boolImm(value.getBool()));
+    case AttrValue::Kind::Int:
+      return primValueInt(value.getInt());
+    case AttrValue::Kind::Float:
+      return primValue(floatImm(value.getFloat()));
+    case AttrValue::Kind::String:
+      return stringImm(value.getString());
+    case AttrValue::Kind::DType:
+      return dataTypeImm(value.getDType());
+    case AttrValue::Kind::Prim:
+      return primValue(value.getPrim());
+    case AttrValue::Kind::Array: {
+      std::vector<PrimExpr> dims;
+      for (const AttrValue &v : value.getArray()) {
+        if (v.kind() != AttrValue::Kind::Int)
+          return failure(call, "integer lists as list attributes",
+                         "has a list attribute of " + std::string("other values"));
+        dims.push_back(intImm(v.getInt()));
+      }
+      return shapeExpr(std::move(dims));
+    }
+    default:
+      return failure(call, "attributes a kernel can take", "has an attribute of another kind");
+    }
+  }
+
+  /// An argument used as a kernel attribute: a tuple of prim values becomes
+  /// an R.shape (the runtime reads both as an int list); others stay.
+  llvm::Expected<Expr> argAttrExpr(const CallNode &call, llvm::StringRef param) {
+    int i = argIndex(*call.opInfo(), param);
+    if (i < 0 || static_cast<size_t>(i) >= call.args.size())
+      return none(call);
+    const Expr &arg = call.args[i];
+    const auto *tuple = llvm::dyn_cast<TupleNode>(arg.get());
+    if (!tuple)
+      return arg;
+    std::vector<PrimExpr> dims;
+    for (const Expr &f : tuple->fields) {
+      const auto *pv = llvm::dyn_cast<PrimValueNode>(f.get());
+      if (!pv || !pv->value->dtype.isInt())
+        return arg;
+      dims.push_back(pv->value);
+    }
+    return shapeExpr(std::move(dims));
+  }
+
+  llvm::Error collectAttrs(const CallNode &call, const OpKernel &kernel, std::vector<Expr> &out) {
+    for (const KernelAttr &a : kernel.attrs) {
+      llvm::Expected<Expr> e = [&]() -> llvm::Expected<Expr> {
+        switch (a.source) {
+        case KernelAttr::Source::OpAttr: {
+          const AttrValue *v = call.attrs ? call.attrs->lookup(a.from) : nullptr;
+          return v ? attrExpr(call, *v) : none(call);
+        }
+        case KernelAttr::Source::OpArg:
+          return argAttrExpr(call, a.from);
+        case KernelAttr::Source::OutDType:
+          return dataTypeImm(llvm::cast<TensorSInfoNode>(call.sinfo.get())->dtype);
+        case KernelAttr::Source::Constant:
+          return attrExpr(call, a.value);
+        }
+        return none(call);
+      }();
+      if (!e)
+        return e.takeError();
+      out.push_back(std::move(*e));
+    }
+    return llvm::Error::success();
+  }
+
+  llvm::Expected<Expr> lowerDPS(const CallNode &call, const OpKernel &kernel) {
+    std::vector<Expr> args;
+    if (llvm::Error err = collectInputs(call, kernel, args))
+      return err;
+    if (llvm::Error err = collectAttrs(call, kernel, args))
+      return err;
+    ++lowered;
+    Expr dps = make<CallNode>(
+        getOp("relax.call_dps_packed"),
+        std::vector<Expr>{make<ExternFuncNode>(kernel.symbol), tupleExpr(std::move(args))}, nullptr,
+        std::vector<StructInfo>{call.sinfo});
+    const_cast<ExprNode *>(dps.get())->loc = call.loc;
+    return builder_.normalize(std::move(dps));
+  }
+
+  llvm::Expected<Expr> lowerHost(const CallNode &call, const OpKernel &kernel) {
+    std::vector<Expr> args{make<ExternFuncNode>(kernel.hostSymbol)};
+    if (llvm::Error err = collectInputs(call, kernel, args))
+      return err;
+    ++lowered;
+    ++hostCalls;
+    Expr packed = make<CallNode>(getOp("relax.call_pure_packed"), std::move(args), nullptr,
+                                 std::vector<StructInfo>{call.sinfo});
+    const_cast<ExprNode *>(packed.get())->loc = call.loc;
+    return builder_.normalize(std::move(packed));
+  }
+
+  std::string function_;
+  const BindingNode *binding_ = nullptr;
+};
+
+class LegalizeOpsPass : public Pass {
+public:
+  llvm::Expected<bool> run(IRModule &module, PassContext &ctx) override {
+    int64_t lowered = 0, hostCalls = 0;
+    llvm::DenseMap<const FunctionNode *, std::string> names;
+    for (const ModuleEntry &entry : module.entries())
+      if (const FunctionNode *fn = entry.asFunction())
+        names.try_emplace(fn, entry.gvar->name);
+    llvm::Expected<bool> changed =
+        rewriteRelaxFunctions(module, [&](const Function &fn) -> llvm::Expected<Function> {
+          return rewriteOne(module, fn, names.lookup(fn.get()), lowered, hostCalls);
+        });
+    if (changed && *changed) {
+      ctx.addStat(kPassName, "lowered", lowered);
+      if (hostCalls)
+        ctx.addStat(kPassName, "host-calls", hostCalls);
+    }
+    return changed;
+  }
+
+private:
+  /// One function, as a function pass would see it.
+  static llvm::Expected<Function> rewriteOne(const IRModule &module, const Function &fn,
+                                             llvm::StringRef name, int64_t &lowered,
+                                             int64_t &hostCalls) {
+    Legalizer legalizer(&module, name);
+    llvm::Expected<Function> out = legalizer.rewriteFunction(fn);
+    lowered += legalizer.lowered;
+    hostCalls += legalizer.hostCalls;
+    return out;
+  }
+};
+
+} // namespace
+
+void graft::registerLegalizeOpsPass() {
+  PassInfo info;
+  info.name = kPassName;
+  info.alias = "LegalizeOps";
+  info.summary = "Lowers every op call to a graft kernel: R.call_dps_packed(\"graft.<op>\", "
+                 "(inputs..., attrs...)), or R.call_pure_packed(\"graft.host.<op>\") when the "
+                 "output size depends on data";
+  info.preconditions = "every computational op has a kernel, takes tensor operands and has "
+                       "outputs of known shape and dtype (exit 2 naming the op and binding)";
+  info.create = [](const PassOptions &) { return std::make_unique<LegalizeOpsPass>(); };
+  registerPass(std::move(info));
+}
