@@ -55,10 +55,8 @@ TEST(OpKernels, EverySymbolIsRegisteredWithTheSameAttrs) {
         found |= p.name == in && p.kind != ParamKind::Attr;
       EXPECT_TRUE(found) << k->op->name << " has no argument param '" << in.str() << "'";
     }
-    if (variadic)
-      EXPECT_EQ(info->numInputs, -1) << k->symbol;
-    else
-      EXPECT_EQ(info->numInputs, static_cast<int>(k->inputs.size())) << k->symbol;
+    int expectedInputs = variadic ? -1 : static_cast<int>(k->inputs.size());
+    EXPECT_EQ(info->numInputs, expectedInputs) << k->symbol;
     for (const KernelAttr &a : k->attrs) {
       if (a.source != KernelAttr::Source::OpAttr && a.source != KernelAttr::Source::OpArg)
         continue;
@@ -102,8 +100,9 @@ TEST(OpKernels, EveryOpIsCovered) {
     bool runtime = isRuntimeOp(*op);
     EXPECT_NE(k != nullptr, runtime) << "must be exactly one of: lowered, runtime op";
     std::string symbol = ("graft." + op->scriptName()).str();
-    if (kernels::lookupKernel(symbol))
+    if (kernels::lookupKernel(symbol)) {
       EXPECT_NE(k, nullptr) << symbol << " exists but legalize-ops does not use it";
+    }
   }
 }
 
