@@ -46,8 +46,8 @@ struct OpKernel {
   const OpInfo *op = nullptr;
   /// The destination-passing kernel: `graft.<op>`.
   std::string symbol;
-  /// For a call that reads device data back to the host (isCapturableCall is
-  /// false for it): the `graft.host.*` function that returns a fresh tensor.
+  /// For a call that reads device data back to the host (readsOnHost(call) is
+  /// true for it): the `graft.host.*` function that returns a fresh tensor.
   /// Its kernels are `hostSymbol` (fill a pre-sized output) and
   /// `hostSymbol + "_count"` (the element count). Empty: no host form.
   std::string hostSymbol;

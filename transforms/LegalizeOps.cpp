@@ -23,15 +23,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pass/Pass.h"
 #include "transforms/LoweringSupport.h"
-#include "transforms/Pass.h"
 #include "transforms/Passes.h"
 
 #include "ir/OpKernels.h"
 #include "ir/Printer.h"
 #include "ir/Visitor.h"
-
-#include "llvm/ADT/DenseMap.h"
+#include "ir/ops/OpHandles.h"
 
 using namespace graft;
 
@@ -94,7 +93,7 @@ public:
     const OpKernel *kernel = lookupOpKernel(*info);
     if (!kernel)
       return failure(*c, "a kernel for every op", "has none");
-    bool host = !isCapturableCall(*c) || kernel->symbol.empty();
+    bool host = readsOnHost(*c) || kernel->symbol.empty();
     if (host && kernel->hostSymbol.empty())
       return failure(*c, "a kernel for every op", "reads data on the host and has no host kernel");
     if (!host && !isAllocatable(c->sinfo.get()))
@@ -149,8 +148,8 @@ private:
 
   /// `R.null_value()`, bound: the value of an unset kernel attribute.
   llvm::Expected<Expr> none(const CallNode &call) {
-    llvm::Expected<Var> v = builder_.emit(
-        make<CallNode>(getOp("relax.null_value"), std::vector<Expr>{}), "none", call.loc);
+    llvm::Expected<Var> v =
+        builder_.emit(make<CallNode>(ops::nullValue(), std::vector<Expr>{}), "none", call.loc);
     if (!v)
       return v.takeError();
     return Expr(*v);
@@ -239,7 +238,7 @@ private:
       return err;
     ++lowered;
     Expr dps = make<CallNode>(
-        getOp("relax.call_dps_packed"),
+        ops::callDPSPacked(),
         std::vector<Expr>{make<ExternFuncNode>(kernel.symbol), tupleExpr(std::move(args))}, nullptr,
         std::vector<StructInfo>{call.sinfo});
     const_cast<ExprNode *>(dps.get())->loc = call.loc;
@@ -252,7 +251,7 @@ private:
       return err;
     ++lowered;
     ++hostCalls;
-    Expr packed = make<CallNode>(getOp("relax.call_pure_packed"), std::move(args), nullptr,
+    Expr packed = make<CallNode>(ops::callPurePacked(), std::move(args), nullptr,
                                  std::vector<StructInfo>{call.sinfo});
     const_cast<ExprNode *>(packed.get())->loc = call.loc;
     return builder_.normalize(std::move(packed));
@@ -262,35 +261,21 @@ private:
   const BindingNode *binding_ = nullptr;
 };
 
-class LegalizeOpsPass : public Pass {
+class LegalizeOpsPass : public FunctionPass {
 public:
-  llvm::Expected<bool> run(IRModule &module, PassContext &ctx) override {
-    int64_t lowered = 0, hostCalls = 0;
-    llvm::DenseMap<const FunctionNode *, std::string> names;
-    for (const ModuleEntry &entry : module.entries())
-      if (const FunctionNode *fn = entry.asFunction())
-        names.try_emplace(fn, entry.gvar->name);
-    llvm::Expected<bool> changed =
-        rewriteRelaxFunctions(module, [&](const Function &fn) -> llvm::Expected<Function> {
-          return rewriteOne(module, fn, names.lookup(fn.get()), lowered, hostCalls);
-        });
-    if (changed && *changed) {
-      ctx.addStat(kPassName, "lowered", lowered);
-      if (hostCalls)
-        ctx.addStat(kPassName, "host-calls", hostCalls);
-    }
-    return changed;
-  }
+  LegalizeOpsPass() : FunctionPass(kPassName) {}
 
-private:
-  /// One function, as a function pass would see it.
-  static llvm::Expected<Function> rewriteOne(const IRModule &module, const Function &fn,
-                                             llvm::StringRef name, int64_t &lowered,
-                                             int64_t &hostCalls) {
-    Legalizer legalizer(&module, name);
+  PassStatistic lowered{this, "lowered", "op calls lowered to kernel calls"};
+  PassStatistic hostCalls{this, "host-calls", "of them, graft.host.* calls"};
+
+  llvm::Expected<Function> runOnFunction(const Function &fn) override {
+    Legalizer legalizer(&module(), functionName());
     llvm::Expected<Function> out = legalizer.rewriteFunction(fn);
+    if (!out || out->get() == fn.get())
+      return out;
     lowered += legalizer.lowered;
-    hostCalls += legalizer.hostCalls;
+    if (legalizer.hostCalls)
+      hostCalls += legalizer.hostCalls;
     return out;
   }
 };
@@ -299,13 +284,11 @@ private:
 
 void graft::registerLegalizeOpsPass() {
   PassInfo info;
-  info.name = kPassName;
   info.alias = "LegalizeOps";
   info.summary = "Lowers every op call to a graft kernel: R.call_dps_packed(\"graft.<op>\", "
                  "(inputs..., attrs...)), or R.call_pure_packed(\"graft.host.<op>\") when the "
                  "output size depends on data";
   info.preconditions = "every computational op has a kernel, takes tensor operands and has "
                        "outputs of known shape and dtype (exit 2 naming the op and binding)";
-  info.create = [](const PassOptions &) { return std::make_unique<LegalizeOpsPass>(); };
-  registerPass(std::move(info));
+  registerPass<LegalizeOpsPass>(std::move(info));
 }
