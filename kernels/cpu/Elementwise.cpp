@@ -8,23 +8,17 @@
 //===----------------------------------------------------------------------===//
 
 #include "kernels/cpu/CpuKernels.h"
+#include "kernels/cpu/ElementwiseFunctors.h"
 #include "kernels/cpu/TensorIter.h"
 
 namespace graft::kernels::cpu {
 namespace {
 
+using namespace ew;
+
 //===----------------------------------------------------------------------===//
 // Binary ops
 //===----------------------------------------------------------------------===//
-
-enum class Bin { Add, Sub, Mul, Div, FloorDiv, Pow, Max, Min, Eq, Ne, Lt, Le, Gt, Ge, And, Or };
-enum class BinKind { Arith, Compare, Logical };
-
-constexpr BinKind binKind(Bin op) {
-  if (op >= Bin::Eq && op <= Bin::Ge)
-    return BinKind::Compare;
-  return op >= Bin::And ? BinKind::Logical : BinKind::Arith;
-}
 
 constexpr const char *binSymbol(Bin op) {
   constexpr const char *names[] = {
@@ -33,84 +27,6 @@ constexpr const char *binSymbol(Bin op) {
       "graft.equal",        "graft.not_equal",     "graft.less",        "graft.less_equal",
       "graft.greater",      "graft.greater_equal", "graft.logical_and", "graft.logical_or"};
   return names[int(op)];
-}
-
-/// Exponentiation by squaring, wrapping; a negative exponent truncates
-/// 1/a^|b| toward zero.
-template <class C> C intPow(C a, C b) {
-  if (b < 0) {
-    if (a == 1)
-      return 1;
-    if constexpr (std::is_signed_v<C>)
-      if (a == -1)
-        return (b & 1) ? C(-1) : C(1);
-    return 0;
-  }
-  C r = 1;
-  for (uint64_t e = uint64_t(b); e; e >>= 1) {
-    if (e & 1)
-      r = mulC(r, a);
-    a = mulC(a, a);
-  }
-  return r;
-}
-
-/// maximum/minimum propagate NaN, as numpy and PyTorch do.
-template <class C> C maxC(C a, C b) {
-  if constexpr (std::is_floating_point_v<C>)
-    if (std::isnan(a) || std::isnan(b))
-      return std::isnan(a) ? a : b;
-  return a < b ? b : a;
-}
-template <class C> C minC(C a, C b) {
-  if constexpr (std::is_floating_point_v<C>)
-    if (std::isnan(a) || std::isnan(b))
-      return std::isnan(a) ? a : b;
-  return b < a ? b : a;
-}
-
-template <Bin Op, class C> C applyArith(C a, C b) {
-  constexpr bool fp = std::is_floating_point_v<C>;
-  if constexpr (Op == Bin::Add)
-    return addC(a, b);
-  else if constexpr (Op == Bin::Sub)
-    return fp ? C(a - b) : wrapSub(a, b);
-  else if constexpr (Op == Bin::Mul)
-    return mulC(a, b);
-  else if constexpr (Op == Bin::Div) {
-    if constexpr (fp)
-      return a / b;
-    else
-      return intDiv(a, b);
-  } else if constexpr (Op == Bin::FloorDiv) {
-    if constexpr (fp)
-      return std::floor(a / b);
-    else
-      return intFloorDiv(a, b);
-  } else if constexpr (Op == Bin::Pow) {
-    if constexpr (fp)
-      return std::pow(a, b);
-    else
-      return intPow(a, b);
-  } else if constexpr (Op == Bin::Max)
-    return maxC(a, b);
-  else
-    return minC(a, b);
-}
-
-template <Bin Op, class C> bool applyCompare(C a, C b) {
-  if constexpr (Op == Bin::Eq)
-    return a == b;
-  else if constexpr (Op == Bin::Ne)
-    return a != b;
-  else if constexpr (Op == Bin::Lt)
-    return a < b;
-  else if constexpr (Op == Bin::Le)
-    return a <= b;
-  else if constexpr (Op == Bin::Gt)
-    return a > b;
-  else
-    return a >= b;
 }
 
 /// Runs fn(out, a, b) over the broadcast of inputs 0 and 1 into output 0,
@@ -199,27 +115,6 @@ template <Bin Op> llvm::Error binaryKernel(const KernelArgs &args) {
 // Unary ops
 //===----------------------------------------------------------------------===//
 
-enum class Un {
-  Neg,
-  Abs,
-  Relu, // numeric
-  Floor,
-  Ceil,
-  Round, // float math; identity on integers
-  Exp,
-  Log,
-  Sqrt,
-  Rsqrt,
-  Tanh,
-  Sigmoid,
-  Sin,
-  Cos,
-  Erf,
-  Gelu,
-  GeluTanh,
-  Silu, // float only
-};
-
 constexpr const char *unSymbol(Un op) {
   constexpr const char *names[] = {
       "graft.negative", "graft.abs",          "graft.nn.relu", "graft.floor", "graft.ceil",
@@ -227,55 +122,6 @@ constexpr const char *unSymbol(Un op) {
       "graft.tanh",     "graft.sigmoid",      "graft.sin",     "graft.cos",   "graft.erf",
       "graft.nn.gelu",  "graft.nn.gelu_tanh", "graft.nn.silu"};
   return names[int(op)];
-}
-
-template <Un Op, class C> C applyUnary(C x) {
-  if constexpr (Op == Un::Neg) {
-    if constexpr (std::is_floating_point_v<C>)
-      return -x;
-    else
-      return wrapSub(C(0), x); // -INT_MIN wraps, uint8 wraps.
-  } else if constexpr (Op == Un::Abs) {
-    if constexpr (std::is_floating_point_v<C>)
-      return std::fabs(x);
-    else
-      return x < C(0) ? wrapSub(C(0), x) : x;
-  } else if constexpr (Op == Un::Relu) {
-    return x < C(0) ? C(0) : x; // NaN stays NaN.
-  } else if constexpr (!std::is_floating_point_v<C>) {
-    return x; // floor/ceil/round of an integer.
-  } else if constexpr (Op == Un::Floor) {
-    return std::floor(x);
-  } else if constexpr (Op == Un::Ceil) {
-    return std::ceil(x);
-  } else if constexpr (Op == Un::Round) {
-    return std::nearbyint(x); // Half to even, as numpy and TVM.
-  } else if constexpr (Op == Un::Exp) {
-    return std::exp(x);
-  } else if constexpr (Op == Un::Log) {
-    return std::log(x);
-  } else if constexpr (Op == Un::Sqrt) {
-    return std::sqrt(x);
-  } else if constexpr (Op == Un::Rsqrt) {
-    return C(1) / std::sqrt(x);
-  } else if constexpr (Op == Un::Tanh) {
-    return std::tanh(x);
-  } else if constexpr (Op == Un::Sigmoid) {
-    return C(1) / (C(1) + std::exp(-x));
-  } else if constexpr (Op == Un::Sin) {
-    return std::sin(x);
-  } else if constexpr (Op == Un::Cos) {
-    return std::cos(x);
-  } else if constexpr (Op == Un::Erf) {
-    return std::erf(x);
-  } else if constexpr (Op == Un::Gelu) {
-    return C(0.5) * x * (C(1) + std::erf(x * C(0.70710678118654752440)));
-  } else if constexpr (Op == Un::GeluTanh) {
-    C inner = C(0.79788456080286535588) * (x + C(0.044715) * x * x * x);
-    return C(0.5) * x * (C(1) + std::tanh(inner));
-  } else {
-    return x / (C(1) + std::exp(-x)); // silu
-  }
 }
 
 /// Maps input 0 to output 0 of the same shape with fn(dst, src).

@@ -9,10 +9,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "kernels/cpu/CpuKernels.h"
+#include "kernels/cpu/ElementwiseFunctors.h"
 #include "kernels/cpu/TensorIter.h"
 
 namespace graft::kernels::cpu {
 namespace {
+
+using namespace ewx;
 
 /// Maps input 0 to output 0 of the same shape with fn(ptrs).
 template <class Fn> llvm::Error mapUnary(Ctx &ctx, Fn &&fn) {
@@ -41,63 +44,11 @@ template <class Fn> llvm::Error mapBinary(Ctx &ctx, Fn &&fn) {
 // Unary math
 //===----------------------------------------------------------------------===//
 
-enum class Un {
-  Trunc,
-  Sign,
-  Square, // numeric; trunc is the identity on integers
-  Acos,
-  Acosh,
-  Asin,
-  Asinh,
-  Atan,
-  Atanh,
-  Cosh,
-  Sinh,
-  Tan, // float only
-};
-
 constexpr const char *unSymbol(Un op) {
   constexpr const char *names[] = {"graft.trunc", "graft.sign", "graft.square", "graft.acos",
                                    "graft.acosh", "graft.asin", "graft.asinh",  "graft.atan",
                                    "graft.atanh", "graft.cosh", "graft.sinh",   "graft.tan"};
   return names[int(op)];
-}
-
-template <Un Op, class C> C applyUnary(C x) {
-  constexpr bool fp = std::is_floating_point_v<C>;
-  if constexpr (Op == Un::Trunc) {
-    if constexpr (fp)
-      return std::trunc(x);
-    else
-      return x;
-  } else if constexpr (Op == Un::Sign) {
-    if constexpr (fp)
-      if (std::isnan(x))
-        return x; // numpy: sign(NaN) is NaN.
-    return x > C(0) ? C(1) : (x < C(0) ? C(-1) : C(0));
-  } else if constexpr (Op == Un::Square) {
-    return mulC(x, x); // Integers wrap.
-  } else if constexpr (!fp) {
-    return x; // Unreachable: float-only ops reject integers.
-  } else if constexpr (Op == Un::Acos) {
-    return std::acos(x);
-  } else if constexpr (Op == Un::Acosh) {
-    return std::acosh(x);
-  } else if constexpr (Op == Un::Asin) {
-    return std::asin(x);
-  } else if constexpr (Op == Un::Asinh) {
-    return std::asinh(x);
-  } else if constexpr (Op == Un::Atan) {
-    return std::atan(x);
-  } else if constexpr (Op == Un::Atanh) {
-    return std::atanh(x);
-  } else if constexpr (Op == Un::Cosh) {
-    return std::cosh(x);
-  } else if constexpr (Op == Un::Sinh) {
-    return std::sinh(x);
-  } else {
-    return std::tan(x);
-  }
 }
 
 template <Un Op> llvm::Error unaryKernel(const KernelArgs &args) {
@@ -157,95 +108,11 @@ template <Pred Op> llvm::Error predKernel(const KernelArgs &args) {
 // Integer binary ops: bitwise, shifts; mod and floor_mod (also float)
 //===----------------------------------------------------------------------===//
 
-enum class Bin { And, Or, Xor, Shl, Shr, Mod, FloorMod };
-
 constexpr const char *binSymbol(Bin op) {
   constexpr const char *names[] = {"graft.bitwise_and", "graft.bitwise_or",  "graft.bitwise_xor",
                                    "graft.left_shift",  "graft.right_shift", "graft.mod",
                                    "graft.floor_mod"};
   return names[int(op)];
-}
-
-/// Shifts with numpy's results where C++ is undefined: a count outside
-/// [0, bits) shifts everything out (left: 0; right: the sign fill), and a
-/// left shift of a negative value wraps.
-template <class C> bool negative(C x) {
-  if constexpr (std::is_signed_v<C>)
-    return x < 0;
-  else
-    return false;
-}
-template <class C> C shiftLeft(C a, C b) {
-  constexpr int bits = int(sizeof(C) * 8);
-  if (negative(b) || int64_t(b) >= bits)
-    return C(0);
-  using U = std::make_unsigned_t<C>;
-  return C(U(U(a) << int(b)));
-}
-template <class C> C shiftRight(C a, C b) {
-  constexpr int bits = int(sizeof(C) * 8);
-  if (negative(b) || int64_t(b) >= bits)
-    return negative(a) ? C(-1) : C(0);
-  return C(a >> int(b)); // Arithmetic for signed types (C++20).
-}
-
-/// Truncated remainder (sign of the dividend, C's % and fmod); x mod 0 is 0
-/// for integers, matching intDiv's x/0 = 0, and NaN for floats.
-template <class C> C truncMod(C a, C b) {
-  if constexpr (std::is_floating_point_v<C>) {
-    return std::fmod(a, b);
-  } else {
-    if (b == 0)
-      return 0;
-    if constexpr (std::is_signed_v<C>)
-      if (b == C(-1))
-        return 0; // MIN % -1 overflows in C++.
-    return C(a % b);
-  }
-}
-
-/// Floor modulo (sign of the divisor, Python's %).
-template <class C> C floorMod(C a, C b) {
-  C r = truncMod(a, b);
-  if constexpr (std::is_floating_point_v<C>) {
-    if (r != C(0) && ((r < C(0)) != (b < C(0))))
-      r += b;
-    else if (r == C(0))
-      r = std::copysign(C(0), b); // numpy: the zero takes b's sign.
-  } else if constexpr (std::is_signed_v<C>) {
-    if (r != 0 && ((r < 0) != (b < 0)))
-      r = wrapAdd(r, b);
-  }
-  return r;
-}
-
-template <Bin Op, class C> C applyBin(C a, C b) {
-  if constexpr (Op == Bin::Mod)
-    return truncMod(a, b);
-  else if constexpr (Op == Bin::FloorMod)
-    return floorMod(a, b);
-  else if constexpr (std::is_floating_point_v<C>)
-    return a; // Unreachable: bitwise ops reject floats.
-  else if constexpr (Op == Bin::And)
-    return C(a & b);
-  else if constexpr (Op == Bin::Or)
-    return C(a | b);
-  else if constexpr (Op == Bin::Xor)
-    return C(a ^ b);
-  else if constexpr (Op == Bin::Shl)
-    return shiftLeft(a, b);
-  else
-    return shiftRight(a, b);
-}
-
-/// The dtypes each op takes: bitwise and/or/xor take integers and bool,
-/// shifts integers only, mod/floor_mod every numeric type.
-template <Bin Op> bool takesType(ScalarType t) {
-  if (t == ScalarType::Bool)
-    return Op == Bin::And || Op == Bin::Or || Op == Bin::Xor;
-  if (isFloatType(t))
-    return Op == Bin::Mod || Op == Bin::FloorMod;
-  return true;
 }
 
 /// Output dtype = computation dtype; inputs of that dtype or bool, as the

@@ -1,0 +1,808 @@
+//===- kernels/cpu/FusedProgram.cpp - Parse and run fused kernel programs ---===//
+//
+// Parsing resolves each op line to a loop over one tile of contiguous
+// elements (a function pointer chosen for the op and its dtypes), so
+// running a tile is a handful of indirect calls, each a tight loop the
+// compiler vectorizes. Operands of another dtype than the op computes in
+// (bool operands of arithmetic, comparisons and where; any operand of a
+// logical op) are converted first, exactly as the op's own kernel loads
+// them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kernels/FusedKernel.h"
+#include "kernels/cpu/ElementwiseFunctors.h"
+#include "kernels/cpu/TensorIter.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <cstdlib>
+#include <vector>
+
+namespace graft::kernels {
+
+using namespace cpu;
+
+namespace {
+
+/// out[i] = f(in0[i], in1[i], ...) over n contiguous elements.
+using LoopFn = void (*)(char *out, const char *const *in, int64_t n);
+
+enum class Family : uint8_t {
+  Arith,      ///< ew::Bin arithmetic: out t, operands t.
+  Compare,    ///< ew::Bin comparisons: out bool, operands one dtype.
+  Logical,    ///< logical_and/or/xor: out bool, operands bool.
+  LogicalNot, ///< out bool, operand bool.
+  Unary,      ///< ew::Un: out t = operand t.
+  UnaryX,     ///< ewx::Un: out t = operand t.
+  BinX,       ///< ewx::Bin (bitwise, shifts, mod): out t, operands t.
+  BitNot,     ///< out t = operand t, integers and bool.
+  Pred,       ///< isnan/isinf/isfinite: out bool, any operand.
+  Astype,     ///< any to any.
+  Where,      ///< out t; cond bool, x and y t.
+};
+
+struct OpDef {
+  const char *name; ///< As the op's script name: "add", "nn.relu".
+  Family family;
+  int code;
+  int arity;
+  bool floatOnly = false;
+};
+
+// The fusable ops, by the names of the op registry.
+const OpDef kOps[] = {
+    {"add", Family::Arith, int(ew::Bin::Add), 2},
+    {"subtract", Family::Arith, int(ew::Bin::Sub), 2},
+    {"multiply", Family::Arith, int(ew::Bin::Mul), 2},
+    {"divide", Family::Arith, int(ew::Bin::Div), 2},
+    {"floor_divide", Family::Arith, int(ew::Bin::FloorDiv), 2},
+    {"power", Family::Arith, int(ew::Bin::Pow), 2},
+    {"maximum", Family::Arith, int(ew::Bin::Max), 2},
+    {"minimum", Family::Arith, int(ew::Bin::Min), 2},
+    {"equal", Family::Compare, int(ew::Bin::Eq), 2},
+    {"not_equal", Family::Compare, int(ew::Bin::Ne), 2},
+    {"less", Family::Compare, int(ew::Bin::Lt), 2},
+    {"less_equal", Family::Compare, int(ew::Bin::Le), 2},
+    {"greater", Family::Compare, int(ew::Bin::Gt), 2},
+    {"greater_equal", Family::Compare, int(ew::Bin::Ge), 2},
+    {"logical_and", Family::Logical, 0, 2},
+    {"logical_or", Family::Logical, 1, 2},
+    {"logical_xor", Family::Logical, 2, 2},
+    {"logical_not", Family::LogicalNot, 0, 1},
+    {"negative", Family::Unary, int(ew::Un::Neg), 1},
+    {"abs", Family::Unary, int(ew::Un::Abs), 1},
+    {"nn.relu", Family::Unary, int(ew::Un::Relu), 1},
+    {"floor", Family::Unary, int(ew::Un::Floor), 1},
+    {"ceil", Family::Unary, int(ew::Un::Ceil), 1},
+    {"round", Family::Unary, int(ew::Un::Round), 1},
+    {"exp", Family::Unary, int(ew::Un::Exp), 1, true},
+    {"log", Family::Unary, int(ew::Un::Log), 1, true},
+    {"sqrt", Family::Unary, int(ew::Un::Sqrt), 1, true},
+    {"rsqrt", Family::Unary, int(ew::Un::Rsqrt), 1, true},
+    {"tanh", Family::Unary, int(ew::Un::Tanh), 1, true},
+    {"sigmoid", Family::Unary, int(ew::Un::Sigmoid), 1, true},
+    {"sin", Family::Unary, int(ew::Un::Sin), 1, true},
+    {"cos", Family::Unary, int(ew::Un::Cos), 1, true},
+    {"erf", Family::Unary, int(ew::Un::Erf), 1, true},
+    {"nn.gelu", Family::Unary, int(ew::Un::Gelu), 1, true},
+    {"nn.gelu_tanh", Family::Unary, int(ew::Un::GeluTanh), 1, true},
+    {"nn.silu", Family::Unary, int(ew::Un::Silu), 1, true},
+    {"trunc", Family::UnaryX, int(ewx::Un::Trunc), 1},
+    {"sign", Family::UnaryX, int(ewx::Un::Sign), 1},
+    {"square", Family::UnaryX, int(ewx::Un::Square), 1},
+    {"acos", Family::UnaryX, int(ewx::Un::Acos), 1, true},
+    {"acosh", Family::UnaryX, int(ewx::Un::Acosh), 1, true},
+    {"asin", Family::UnaryX, int(ewx::Un::Asin), 1, true},
+    {"asinh", Family::UnaryX, int(ewx::Un::Asinh), 1, true},
+    {"atan", Family::UnaryX, int(ewx::Un::Atan), 1, true},
+    {"atanh", Family::UnaryX, int(ewx::Un::Atanh), 1, true},
+    {"cosh", Family::UnaryX, int(ewx::Un::Cosh), 1, true},
+    {"sinh", Family::UnaryX, int(ewx::Un::Sinh), 1, true},
+    {"tan", Family::UnaryX, int(ewx::Un::Tan), 1, true},
+    {"bitwise_and", Family::BinX, int(ewx::Bin::And), 2},
+    {"bitwise_or", Family::BinX, int(ewx::Bin::Or), 2},
+    {"bitwise_xor", Family::BinX, int(ewx::Bin::Xor), 2},
+    {"left_shift", Family::BinX, int(ewx::Bin::Shl), 2},
+    {"right_shift", Family::BinX, int(ewx::Bin::Shr), 2},
+    {"mod", Family::BinX, int(ewx::Bin::Mod), 2},
+    {"floor_mod", Family::BinX, int(ewx::Bin::FloorMod), 2},
+    {"bitwise_not", Family::BitNot, 0, 1},
+    {"isnan", Family::Pred, 0, 1},
+    {"isinf", Family::Pred, 1, 1},
+    {"isfinite", Family::Pred, 2, 1},
+    {"astype", Family::Astype, 0, 1},
+    {"where", Family::Where, 0, 3},
+};
+
+const OpDef *findOp(llvm::StringRef name) {
+  for (const OpDef &op : kOps)
+    if (name == op.name)
+      return &op;
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Tile loops
+//===----------------------------------------------------------------------===//
+
+template <class T> const char *at(const char *p, int64_t i) { return p + i * sizeof(T); }
+template <class T> char *at(char *p, int64_t i) { return p + i * sizeof(T); }
+
+template <class T, ew::Bin Op> void arithLoop(char *out, const char *const *in, int64_t n) {
+  using C = Compute<T>;
+  for (int64_t i = 0; i < n; ++i)
+    Elem<T>::store(at<T>(out, i), ew::applyArith<Op, C>(Elem<T>::load(at<T>(in[0], i)),
+                                                        Elem<T>::load(at<T>(in[1], i))));
+}
+
+template <class T, ew::Bin Op> void compareLoop(char *out, const char *const *in, int64_t n) {
+  using C = Compute<T>;
+  for (int64_t i = 0; i < n; ++i)
+    Elem<bool>::store(out + i, ew::applyCompare<Op, C>(Elem<T>::load(at<T>(in[0], i)),
+                                                       Elem<T>::load(at<T>(in[1], i))));
+}
+
+template <int Op> void logicalLoop(char *out, const char *const *in, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    bool x = Elem<bool>::load(in[0] + i), y = Elem<bool>::load(in[1] + i);
+    Elem<bool>::store(out + i, Op == 0 ? (x && y) : Op == 1 ? (x || y) : (x != y));
+  }
+}
+
+void logicalNotLoop(char *out, const char *const *in, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    Elem<bool>::store(out + i, !Elem<bool>::load(in[0] + i));
+}
+
+template <class T, ew::Un Op> void unaryLoop(char *out, const char *const *in, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    Elem<T>::store(at<T>(out, i), ew::applyUnary<Op>(Elem<T>::load(at<T>(in[0], i))));
+}
+
+template <class T, ewx::Un Op> void unaryXLoop(char *out, const char *const *in, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    Elem<T>::store(at<T>(out, i), ewx::applyUnary<Op>(Elem<T>::load(at<T>(in[0], i))));
+}
+
+template <class T, ewx::Bin Op> void binXLoop(char *out, const char *const *in, int64_t n) {
+  using C = Compute<T>;
+  for (int64_t i = 0; i < n; ++i) {
+    C x = Elem<T>::load(at<T>(in[0], i)), y = Elem<T>::load(at<T>(in[1], i));
+    if constexpr (kIsBool<T>)
+      Elem<bool>::store(out + i, Op == ewx::Bin::And  ? (x && y)
+                                 : Op == ewx::Bin::Or ? (x || y)
+                                                      : (x != y));
+    else
+      Elem<T>::store(at<T>(out, i), ewx::applyBin<Op, C>(x, y));
+  }
+}
+
+template <class T> void bitNotLoop(char *out, const char *const *in, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    if constexpr (kIsBool<T>)
+      Elem<bool>::store(out + i, !Elem<bool>::load(in[0] + i));
+    else if constexpr (kIsInt<T>)
+      Elem<T>::store(at<T>(out, i), T(~Elem<T>::load(at<T>(in[0], i))));
+  }
+}
+
+template <class T, int Op> void predLoop(char *out, const char *const *in, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    bool r = Op == 2; // Integers and bool: finite, not NaN/inf.
+    if constexpr (kIsFloat<T>) {
+      Compute<T> x = Elem<T>::load(at<T>(in[0], i));
+      r = Op == 0 ? std::isnan(x) : Op == 1 ? std::isinf(x) : std::isfinite(x);
+    }
+    Elem<bool>::store(out + i, r);
+  }
+}
+
+/// astype and operand conversion: the kernels' loadConvert + store.
+template <class From, class To> void convertLoop(char *out, const char *const *in, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    Elem<To>::store(at<To>(out, i), castTo<Compute<To>>(Elem<From>::load(at<From>(in[0], i))));
+}
+
+template <class T> void whereLoop(char *out, const char *const *in, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    Elem<T>::store(at<T>(out, i), Elem<bool>::load(in[0] + i) ? Elem<T>::load(at<T>(in[1], i))
+                                                              : Elem<T>::load(at<T>(in[2], i)));
+}
+
+template <class F> LoopFn byType(ScalarType t, F &&f) {
+  return dispatch(t, [&](auto tag) -> LoopFn { return f(tag); });
+}
+
+LoopFn convertFn(ScalarType from, ScalarType to) {
+  return byType(from, [&](auto f) {
+    return byType(to, [&](auto t) -> LoopFn {
+      return &convertLoop<typename decltype(f)::type, typename decltype(t)::type>;
+    });
+  });
+}
+
+#define GRAFT_CASE(NS, OP, LOOP, T)                                                                \
+  case int(NS::OP):                                                                                \
+    return &LOOP<T, NS::OP>;
+
+/// The loop of `op` computing in element type `t`.
+LoopFn loopFor(const OpDef &op, ScalarType t) {
+  return byType(t, [&](auto tag) -> LoopFn {
+    using T = typename decltype(tag)::type;
+    switch (op.family) {
+    case Family::Arith:
+      if constexpr (!kIsBool<T>) {
+        switch (op.code) {
+          GRAFT_CASE(ew::Bin, Add, arithLoop, T)
+          GRAFT_CASE(ew::Bin, Sub, arithLoop, T)
+          GRAFT_CASE(ew::Bin, Mul, arithLoop, T)
+          GRAFT_CASE(ew::Bin, Div, arithLoop, T)
+          GRAFT_CASE(ew::Bin, FloorDiv, arithLoop, T)
+          GRAFT_CASE(ew::Bin, Pow, arithLoop, T)
+          GRAFT_CASE(ew::Bin, Max, arithLoop, T)
+          GRAFT_CASE(ew::Bin, Min, arithLoop, T)
+        }
+      }
+      return nullptr;
+    case Family::Compare:
+      switch (op.code) {
+        GRAFT_CASE(ew::Bin, Eq, compareLoop, T)
+        GRAFT_CASE(ew::Bin, Ne, compareLoop, T)
+        GRAFT_CASE(ew::Bin, Lt, compareLoop, T)
+        GRAFT_CASE(ew::Bin, Le, compareLoop, T)
+        GRAFT_CASE(ew::Bin, Gt, compareLoop, T)
+        GRAFT_CASE(ew::Bin, Ge, compareLoop, T)
+      }
+      return nullptr;
+    case Family::Logical:
+      return op.code == 0 ? &logicalLoop<0> : op.code == 1 ? &logicalLoop<1> : &logicalLoop<2>;
+    case Family::LogicalNot:
+      return &logicalNotLoop;
+    case Family::Unary:
+      if constexpr (!kIsBool<T>) {
+        switch (op.code) {
+          GRAFT_CASE(ew::Un, Neg, unaryLoop, T)
+          GRAFT_CASE(ew::Un, Abs, unaryLoop, T)
+          GRAFT_CASE(ew::Un, Relu, unaryLoop, T)
+          GRAFT_CASE(ew::Un, Floor, unaryLoop, T)
+          GRAFT_CASE(ew::Un, Ceil, unaryLoop, T)
+          GRAFT_CASE(ew::Un, Round, unaryLoop, T)
+        }
+        if constexpr (kIsFloat<T>) {
+          switch (op.code) {
+            GRAFT_CASE(ew::Un, Exp, unaryLoop, T)
+            GRAFT_CASE(ew::Un, Log, unaryLoop, T)
+            GRAFT_CASE(ew::Un, Sqrt, unaryLoop, T)
+            GRAFT_CASE(ew::Un, Rsqrt, unaryLoop, T)
+            GRAFT_CASE(ew::Un, Tanh, unaryLoop, T)
+            GRAFT_CASE(ew::Un, Sigmoid, unaryLoop, T)
+            GRAFT_CASE(ew::Un, Sin, unaryLoop, T)
+            GRAFT_CASE(ew::Un, Cos, unaryLoop, T)
+            GRAFT_CASE(ew::Un, Erf, unaryLoop, T)
+            GRAFT_CASE(ew::Un, Gelu, unaryLoop, T)
+            GRAFT_CASE(ew::Un, GeluTanh, unaryLoop, T)
+            GRAFT_CASE(ew::Un, Silu, unaryLoop, T)
+          }
+        }
+      }
+      return nullptr;
+    case Family::UnaryX:
+      if constexpr (!kIsBool<T>) {
+        switch (op.code) {
+          GRAFT_CASE(ewx::Un, Trunc, unaryXLoop, T)
+          GRAFT_CASE(ewx::Un, Sign, unaryXLoop, T)
+          GRAFT_CASE(ewx::Un, Square, unaryXLoop, T)
+        }
+        if constexpr (kIsFloat<T>) {
+          switch (op.code) {
+            GRAFT_CASE(ewx::Un, Acos, unaryXLoop, T)
+            GRAFT_CASE(ewx::Un, Acosh, unaryXLoop, T)
+            GRAFT_CASE(ewx::Un, Asin, unaryXLoop, T)
+            GRAFT_CASE(ewx::Un, Asinh, unaryXLoop, T)
+            GRAFT_CASE(ewx::Un, Atan, unaryXLoop, T)
+            GRAFT_CASE(ewx::Un, Atanh, unaryXLoop, T)
+            GRAFT_CASE(ewx::Un, Cosh, unaryXLoop, T)
+            GRAFT_CASE(ewx::Un, Sinh, unaryXLoop, T)
+            GRAFT_CASE(ewx::Un, Tan, unaryXLoop, T)
+          }
+        }
+      }
+      return nullptr;
+    case Family::BinX:
+      switch (op.code) {
+        GRAFT_CASE(ewx::Bin, And, binXLoop, T)
+        GRAFT_CASE(ewx::Bin, Or, binXLoop, T)
+        GRAFT_CASE(ewx::Bin, Xor, binXLoop, T)
+        GRAFT_CASE(ewx::Bin, Shl, binXLoop, T)
+        GRAFT_CASE(ewx::Bin, Shr, binXLoop, T)
+        GRAFT_CASE(ewx::Bin, Mod, binXLoop, T)
+        GRAFT_CASE(ewx::Bin, FloorMod, binXLoop, T)
+      }
+      return nullptr;
+    case Family::BitNot:
+      return &bitNotLoop<T>;
+    case Family::Pred:
+      return op.code == 0 ? &predLoop<T, 0> : op.code == 1 ? &predLoop<T, 1> : &predLoop<T, 2>;
+    case Family::Where:
+      return &whereLoop<T>;
+    case Family::Astype:
+      return nullptr; // A conversion: convertFn.
+    }
+    return nullptr;
+  });
+}
+
+#undef GRAFT_CASE
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The program
+//===----------------------------------------------------------------------===//
+
+class FusedProgram {
+public:
+  struct Operand {
+    unsigned reg;
+    /// Converts the register to the op's operand type first; null: as is.
+    LoopFn convert = nullptr;
+  };
+  struct Instr {
+    LoopFn fn;
+    llvm::SmallVector<Operand, 3> operands;
+  };
+  struct Input {
+    ScalarType type;
+    int64_t ndim;
+  };
+
+  std::vector<ScalarType> regType;
+  /// Inputs are registers 0..inputs.size()-1.
+  std::vector<Input> inputs;
+  /// Immediates: register -> kFusedTileElems copies of the value.
+  std::vector<std::pair<unsigned, std::vector<char>>> constants;
+  /// Instr i defines register firstOpReg + i.
+  unsigned firstOpReg = 0;
+  std::vector<Instr> instrs;
+  unsigned output = 0;
+  /// Conversion scratch tiles needed at once (the most operands converted
+  /// by one instruction).
+  unsigned maxConverted = 0;
+};
+
+namespace {
+
+class ProgramParser {
+public:
+  explicit ProgramParser(FusedProgram &p) : p_(p) {}
+
+  llvm::Error parse(llvm::StringRef text) {
+    llvm::SmallVector<llvm::StringRef, 0> lines;
+    text.split(lines, '\n');
+    bool sawHeader = false, sawOutput = false;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      line_ = i + 1;
+      llvm::SmallVector<llvm::StringRef, 8> tok;
+      lines[i].split(tok, ' ', -1, /*KeepEmpty=*/false);
+      if (tok.empty() || tok[0].startswith("#"))
+        continue;
+      if (sawOutput)
+        return error("nothing may follow the output line");
+      if (!sawHeader) {
+        if (tok.size() != 2 || tok[0] != "fused" || tok[1] != "1")
+          return error("expected the header 'fused 1'");
+        sawHeader = true;
+        continue;
+      }
+      llvm::Error err = tok[0] == "input"    ? input(tok)
+                        : tok[0] == "const"  ? constant(tok)
+                        : tok[0] == "output" ? output(tok, sawOutput)
+                                             : op(tok);
+      if (err)
+        return err;
+    }
+    line_ = lines.size();
+    if (!sawHeader)
+      return error("expected the header 'fused 1'");
+    if (!sawOutput)
+      return error("the program has no output line");
+    return llvm::Error::success();
+  }
+
+private:
+  llvm::Error error(const llvm::Twine &msg) const {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "fused kernel program, line " + llvm::Twine(line_) + ": " + msg);
+  }
+
+  llvm::Expected<ScalarType> dtype(llvm::StringRef name) const {
+    for (int t = 0; t <= int(ScalarType::Float64); ++t)
+      if (name == dtypeName(dlTypeOf(ScalarType(t))))
+        return ScalarType(t);
+    return error("unknown dtype '" + name + "'");
+  }
+
+  /// `%N` defining the next register.
+  llvm::Error define(llvm::StringRef tok) const {
+    unsigned n;
+    if (!tok.consume_front("%") || tok.getAsInteger(10, n) || n != p_.regType.size())
+      return error("expected %" + llvm::Twine(p_.regType.size()) + " (registers are defined in " +
+                   "order), got '" + tok + "'");
+    return llvm::Error::success();
+  }
+
+  llvm::Expected<unsigned> use(llvm::StringRef tok) const {
+    unsigned n;
+    llvm::StringRef t = tok;
+    if (!t.consume_front("%") || t.getAsInteger(10, n))
+      return error("expected a register, got '" + tok + "'");
+    if (n >= p_.regType.size())
+      return error("register %" + llvm::Twine(n) + " is used before it is defined");
+    return n;
+  }
+
+  /// `input %N DTYPE NDIM`
+  llvm::Error input(llvm::ArrayRef<llvm::StringRef> tok) {
+    if (!p_.instrs.empty() || !p_.constants.empty() || tok.size() != 4)
+      return error("expected 'input %N DTYPE NDIM' before any const or op line");
+    if (llvm::Error err = define(tok[1]))
+      return err;
+    llvm::Expected<ScalarType> t = dtype(tok[2]);
+    if (!t)
+      return t.takeError();
+    int64_t ndim;
+    if (tok[3].getAsInteger(10, ndim) || ndim < 0 || ndim > 64)
+      return error("expected a rank from 0 to 64, got '" + tok[3] + "'");
+    p_.regType.push_back(*t);
+    p_.inputs.push_back({*t, ndim});
+    p_.firstOpReg = p_.regType.size();
+    return llvm::Error::success();
+  }
+
+  /// `const %N DTYPE VALUE`: the value as strtod reads it (hex floats are
+  /// exact), integers and bool as decimal integers.
+  llvm::Error constant(llvm::ArrayRef<llvm::StringRef> tok) {
+    if (!p_.instrs.empty() || tok.size() != 4)
+      return error("expected 'const %N DTYPE VALUE' before any op line");
+    if (llvm::Error err = define(tok[1]))
+      return err;
+    llvm::Expected<ScalarType> t = dtype(tok[2]);
+    if (!t)
+      return t.takeError();
+    std::vector<char> tile(kFusedTileElems * elemBytes(*t));
+    if (llvm::Error err = fill(*t, tok[3], tile.data()))
+      return err;
+    p_.regType.push_back(*t);
+    p_.constants.push_back({unsigned(p_.regType.size() - 1), std::move(tile)});
+    p_.firstOpReg = p_.regType.size();
+    return llvm::Error::success();
+  }
+
+  llvm::Error fill(ScalarType t, llvm::StringRef text, char *tile) const {
+    std::string s = text.str();
+    char *end = nullptr;
+    if (isFloatType(t)) {
+      double v = std::strtod(s.c_str(), &end);
+      if (end != s.c_str() + s.size())
+        return error("expected a number, got '" + text + "'");
+      dispatch(t, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        for (int64_t i = 0; i < kFusedTileElems; ++i)
+          Elem<T>::store(tile + i * sizeof(T), castTo<Compute<T>>(v));
+      });
+      return llvm::Error::success();
+    }
+    int64_t v;
+    if (text.getAsInteger(10, v))
+      return error("expected an integer, got '" + text + "'");
+    if (t == ScalarType::Bool && v != 0 && v != 1)
+      return error("a bool constant is 0 or 1, got '" + text + "'");
+    dispatch(t, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      for (int64_t i = 0; i < kFusedTileElems; ++i)
+        Elem<T>::store(tile + i * sizeof(T), castTo<Compute<T>>(v));
+    });
+    return llvm::Error::success();
+  }
+
+  /// `output %N`: the last op's register.
+  llvm::Error output(llvm::ArrayRef<llvm::StringRef> tok, bool &sawOutput) {
+    if (tok.size() != 2)
+      return error("expected 'output %N'");
+    llvm::Expected<unsigned> r = use(tok[1]);
+    if (!r)
+      return r.takeError();
+    if (p_.instrs.empty() || *r != p_.regType.size() - 1)
+      return error("the output must be the register of the last op line");
+    p_.output = *r;
+    sawOutput = true;
+    return llvm::Error::success();
+  }
+
+  /// `%N = OP DTYPE %A [%B [%C]]`
+  llvm::Error op(llvm::ArrayRef<llvm::StringRef> tok) {
+    if (tok.size() < 5 || tok[1] != "=")
+      return error("expected '%N = OP DTYPE OPERANDS...', got '" + tok[0] + "'");
+    if (llvm::Error err = define(tok[0]))
+      return err;
+    const OpDef *def = findOp(tok[2]);
+    if (!def)
+      return error("unknown op '" + tok[2] + "'");
+    llvm::Expected<ScalarType> t = dtype(tok[3]);
+    if (!t)
+      return t.takeError();
+    if (tok.size() - 4 != size_t(def->arity))
+      return error("'" + tok[2] + "' takes " + llvm::Twine(def->arity) + " operands, got " +
+                   llvm::Twine(tok.size() - 4));
+    llvm::SmallVector<unsigned, 3> regs;
+    for (size_t i = 4; i < tok.size(); ++i) {
+      llvm::Expected<unsigned> r = use(tok[i]);
+      if (!r)
+        return r.takeError();
+      regs.push_back(*r);
+    }
+    FusedProgram::Instr instr;
+    if (llvm::Error err = resolve(*def, *t, regs, instr))
+      return err;
+    unsigned converted = 0;
+    for (const FusedProgram::Operand &o : instr.operands)
+      converted += o.convert != nullptr;
+    p_.maxConverted = std::max(p_.maxConverted, converted);
+    p_.regType.push_back(*t);
+    p_.instrs.push_back(std::move(instr));
+    return llvm::Error::success();
+  }
+
+  /// Checks the op's dtype rule (the one its own kernel checks) and picks
+  /// the loop and the operand conversions.
+  llvm::Error resolve(const OpDef &def, ScalarType out, llvm::ArrayRef<unsigned> regs,
+                      FusedProgram::Instr &instr) const {
+    auto typeOf = [&](unsigned i) { return p_.regType[regs[i]]; };
+    auto name = [](ScalarType t) { return dtypeName(dlTypeOf(t)); };
+    auto bad = [&](const llvm::Twine &why) {
+      return error("'" + llvm::Twine(def.name) + "' " + why);
+    };
+    // The dtype every operand is converted to (or taken as).
+    llvm::SmallVector<ScalarType, 3> want;
+    ScalarType compute = out;
+    switch (def.family) {
+    case Family::Arith:
+    case Family::BinX:
+      if (out == ScalarType::Bool && def.family == Family::Arith)
+        return bad("does not take bool");
+      if (def.family == Family::BinX) {
+        bool ok = out == ScalarType::Bool ? def.code <= int(ewx::Bin::Xor)
+                  : isFloatType(out)      ? def.code >= int(ewx::Bin::Mod)
+                                          : true;
+        if (!ok)
+          return bad("does not take " + name(out));
+      }
+      for (size_t i = 0; i < regs.size(); ++i) {
+        if (typeOf(i) != out && typeOf(i) != ScalarType::Bool)
+          return bad("operand " + llvm::Twine(i) + " has dtype " + name(typeOf(i)) + ", expected " +
+                     name(out));
+        want.push_back(out);
+      }
+      break;
+    case Family::Compare: {
+      if (out != ScalarType::Bool)
+        return bad("gives bool, not " + name(out));
+      ScalarType a = typeOf(0), b = typeOf(1);
+      if (a != b && a != ScalarType::Bool && b != ScalarType::Bool)
+        return bad("operand dtypes " + name(a) + " and " + name(b) + " differ");
+      compute = a == ScalarType::Bool ? b : a;
+      want = {compute, compute};
+      break;
+    }
+    case Family::Logical:
+    case Family::LogicalNot:
+      if (out != ScalarType::Bool)
+        return bad("gives bool, not " + name(out));
+      want.assign(regs.size(), ScalarType::Bool);
+      break;
+    case Family::Unary:
+    case Family::UnaryX:
+    case Family::BitNot:
+      if (typeOf(0) != out)
+        return bad("keeps its operand's dtype: " + name(typeOf(0)) + ", not " + name(out));
+      if (def.family == Family::BitNot
+              ? isFloatType(out)
+              : out == ScalarType::Bool || (def.floatOnly && !isFloatType(out)))
+        return bad("does not take " + name(out));
+      want.push_back(out);
+      break;
+    case Family::Pred:
+      if (out != ScalarType::Bool)
+        return bad("gives bool, not " + name(out));
+      compute = typeOf(0);
+      want.push_back(compute);
+      break;
+    case Family::Astype:
+      instr.fn = convertFn(typeOf(0), out);
+      instr.operands.push_back({regs[0], nullptr});
+      return llvm::Error::success();
+    case Family::Where:
+      for (size_t i = 1; i < 3; ++i)
+        if (typeOf(i) != out && typeOf(i) != ScalarType::Bool)
+          return bad("operand " + llvm::Twine(i) + " has dtype " + name(typeOf(i)) + ", expected " +
+                     name(out));
+      want = {ScalarType::Bool, out, out};
+      break;
+    }
+    instr.fn = loopFor(def, compute);
+    if (!instr.fn)
+      return bad("does not take " + name(compute));
+    for (size_t i = 0; i < regs.size(); ++i)
+      instr.operands.push_back(
+          {regs[i], typeOf(i) == want[i] ? nullptr : convertFn(typeOf(i), want[i])});
+    return llvm::Error::success();
+  }
+
+  FusedProgram &p_;
+  size_t line_ = 0;
+};
+
+//===----------------------------------------------------------------------===//
+// Running
+//===----------------------------------------------------------------------===//
+
+/// The output's index space with every operand's byte strides, dims of
+/// extent 1 dropped and dims merged where every operand is contiguous
+/// across them, so a dense chain runs as one long row.
+struct Space {
+  Dims shape;
+  std::vector<Dims> strides; ///< [operand][dim]; operand 0 is the output.
+};
+
+Space coalesce(const View &out, llvm::ArrayRef<View> ins) {
+  Space s;
+  size_t ops = ins.size() + 1;
+  s.strides.resize(ops);
+  auto strideOf = [&](size_t k, size_t d) {
+    return k == 0 ? out.strides[d] : ins[k - 1].strides[d];
+  };
+  for (size_t d = 0; d < out.shape.size(); ++d) {
+    if (out.shape[d] == 1)
+      continue;
+    bool merge = !s.shape.empty();
+    for (size_t k = 0; merge && k < ops; ++k)
+      merge = s.strides[k].back() == strideOf(k, d) * out.shape[d];
+    if (merge) {
+      s.shape.back() *= out.shape[d];
+      for (size_t k = 0; k < ops; ++k)
+        s.strides[k].back() = strideOf(k, d);
+      continue;
+    }
+    s.shape.push_back(out.shape[d]);
+    for (size_t k = 0; k < ops; ++k)
+      s.strides[k].push_back(strideOf(k, d));
+  }
+  if (s.shape.empty()) { // A single element.
+    s.shape.push_back(1);
+    for (size_t k = 0; k < ops; ++k)
+      s.strides[k].push_back(0);
+  }
+  return s;
+}
+
+/// Reads `n` elements of `size` bytes at `stride` into `dst`; returns where
+/// the tile is (the source itself when it is contiguous).
+const char *gather(const char *src, int64_t stride, int64_t size, int64_t n, char *dst) {
+  if (stride == size)
+    return src;
+  if (stride == 0) {
+    for (int64_t i = 0; i < n; ++i)
+      std::memcpy(dst + i * size, src, size);
+    return dst;
+  }
+  for (int64_t i = 0; i < n; ++i)
+    std::memcpy(dst + i * size, src + i * stride, size);
+  return dst;
+}
+
+} // namespace
+
+llvm::Expected<std::shared_ptr<const FusedProgram>> parseFusedProgram(llvm::StringRef text) {
+  auto program = std::make_shared<FusedProgram>();
+  ProgramParser parser(*program);
+  if (llvm::Error err = parser.parse(text))
+    return err;
+  return std::shared_ptr<const FusedProgram>(std::move(program));
+}
+
+size_t fusedProgramInputs(const FusedProgram &program) { return program.inputs.size(); }
+
+llvm::Error runFusedProgram(const FusedProgram &p, const KernelArgs &args, llvm::StringRef symbol) {
+  Ctx ctx(args, symbol);
+  if (!ctx.checkArity(int(p.inputs.size()), 1))
+    return ctx.error();
+  for (size_t i = 0; i < p.inputs.size(); ++i) {
+    if (!ctx.expectSameType(ctx.inType(i), p.inputs[i].type, "input " + llvm::Twine(i)))
+      return ctx.error();
+    if (ctx.in(i).ndim != p.inputs[i].ndim)
+      return ctx.reject("input " + llvm::Twine(i) + " has rank " + llvm::Twine(ctx.in(i).ndim) +
+                        ", expected " + llvm::Twine(p.inputs[i].ndim));
+  }
+  if (!ctx.expectSameType(ctx.outType(0), p.regType[p.output], "output 0"))
+    return ctx.error();
+  View out = ctx.outView(0);
+  llvm::SmallVector<View, 4> ins;
+  for (size_t i = 0; i < p.inputs.size(); ++i) {
+    std::optional<View> v = ctx.broadcast(ctx.inView(i), out.shape, "input " + llvm::Twine(i));
+    if (!v)
+      return ctx.error();
+    ins.push_back(std::move(*v));
+  }
+  if (out.numel() == 0)
+    return llvm::Error::success();
+  Space space = coalesce(out, ins);
+
+  // One tile per register, plus conversion tiles; 8 bytes per element
+  // covers every dtype.
+  constexpr int64_t kTileBytes = kFusedTileElems * 8;
+  size_t nregs = p.regType.size();
+  std::vector<char> scratch((nregs + p.maxConverted) * kTileBytes);
+  auto tileOf = [&](size_t r) { return scratch.data() + r * kTileBytes; };
+  std::vector<const char *> reg(nregs, nullptr);
+  for (const auto &[r, tile] : p.constants)
+    reg[r] = tile.data();
+  int64_t outSize = out.elemSize();
+
+  size_t ndim = space.shape.size(), nops = ins.size() + 1;
+  int64_t inner = space.shape[ndim - 1];
+  Dims idx(ndim, 0);
+  llvm::SmallVector<char *, 8> base(nops);
+  base[0] = out.data;
+  for (size_t k = 1; k < nops; ++k)
+    base[k] = ins[k - 1].data;
+  while (true) {
+    for (int64_t start = 0; start < inner; start += kFusedTileElems) {
+      int64_t n = std::min(kFusedTileElems, inner - start);
+      for (size_t i = 0; i < ins.size(); ++i) {
+        int64_t stride = space.strides[i + 1][ndim - 1];
+        reg[i] = gather(base[i + 1] + start * stride, stride, ins[i].elemSize(), n, tileOf(i));
+      }
+      int64_t outStride = space.strides[0][ndim - 1];
+      char *outTile = base[0] + start * outStride;
+      bool direct = outStride == outSize;
+      for (size_t j = 0; j < p.instrs.size(); ++j) {
+        const FusedProgram::Instr &ins = p.instrs[j];
+        size_t r = p.firstOpReg + j;
+        const char *operands[3];
+        unsigned conv = 0;
+        for (size_t o = 0; o < ins.operands.size(); ++o) {
+          const FusedProgram::Operand &op = ins.operands[o];
+          operands[o] = reg[op.reg];
+          if (op.convert) {
+            char *dst = tileOf(nregs + conv++);
+            op.convert(dst, &operands[o], n);
+            operands[o] = dst;
+          }
+        }
+        char *dst = r == p.output && direct ? outTile : tileOf(r);
+        ins.fn(dst, operands, n);
+        reg[r] = dst;
+      }
+      if (!direct)
+        for (int64_t i = 0; i < n; ++i)
+          std::memcpy(outTile + i * outStride, reg[p.output] + i * outSize, outSize);
+    }
+    // Odometer over the outer dims.
+    int64_t d = int64_t(ndim) - 2;
+    for (; d >= 0; --d) {
+      for (size_t k = 0; k < nops; ++k)
+        base[k] += space.strides[k][d];
+      if (++idx[d] < space.shape[d])
+        break;
+      for (size_t k = 0; k < nops; ++k)
+        base[k] -= space.strides[k][d] * space.shape[d];
+      idx[d] = 0;
+    }
+    if (d < 0)
+      return llvm::Error::success();
+  }
+}
+
+} // namespace graft::kernels
