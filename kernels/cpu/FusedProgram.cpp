@@ -29,6 +29,16 @@ namespace {
 /// out[i] = f(in0[i], in1[i], ...) over n contiguous elements.
 using LoopFn = void (*)(char *out, const char *const *in, int64_t n);
 
+// Every loop copies its operand pointers into __restrict locals first: a store through a
+// char pointer may alias the operand array, which would keep the compiler from vectorizing.
+#define GRAFT_OPERANDS(N)                                                                          \
+  char *__restrict o = out;                                                                        \
+  const char *__restrict a = in[0];                                                                \
+  const char *__restrict b = N > 1 ? in[1] : nullptr;                                              \
+  const char *__restrict c = N > 2 ? in[2] : nullptr;                                              \
+  (void)b;                                                                                         \
+  (void)c;
+
 enum class Family : uint8_t {
   Arith,      ///< ew::Bin arithmetic: out t, operands t.
   Compare,    ///< ew::Bin comparisons: out bool, operands one dtype.
@@ -131,84 +141,95 @@ template <class T> const char *at(const char *p, int64_t i) { return p + i * siz
 template <class T> char *at(char *p, int64_t i) { return p + i * sizeof(T); }
 
 template <class T, ew::Bin Op> void arithLoop(char *out, const char *const *in, int64_t n) {
+  GRAFT_OPERANDS(2);
   using C = Compute<T>;
   for (int64_t i = 0; i < n; ++i)
-    Elem<T>::store(at<T>(out, i), ew::applyArith<Op, C>(Elem<T>::load(at<T>(in[0], i)),
-                                                        Elem<T>::load(at<T>(in[1], i))));
+    Elem<T>::store(at<T>(o, i),
+                   ew::applyArith<Op, C>(Elem<T>::load(at<T>(a, i)), Elem<T>::load(at<T>(b, i))));
 }
 
 template <class T, ew::Bin Op> void compareLoop(char *out, const char *const *in, int64_t n) {
+  GRAFT_OPERANDS(2);
   using C = Compute<T>;
   for (int64_t i = 0; i < n; ++i)
-    Elem<bool>::store(out + i, ew::applyCompare<Op, C>(Elem<T>::load(at<T>(in[0], i)),
-                                                       Elem<T>::load(at<T>(in[1], i))));
+    Elem<bool>::store(
+        o + i, ew::applyCompare<Op, C>(Elem<T>::load(at<T>(a, i)), Elem<T>::load(at<T>(b, i))));
 }
 
 template <int Op> void logicalLoop(char *out, const char *const *in, int64_t n) {
+  GRAFT_OPERANDS(2);
   for (int64_t i = 0; i < n; ++i) {
-    bool x = Elem<bool>::load(in[0] + i), y = Elem<bool>::load(in[1] + i);
-    Elem<bool>::store(out + i, Op == 0 ? (x && y) : Op == 1 ? (x || y) : (x != y));
+    bool x = Elem<bool>::load(a + i), y = Elem<bool>::load(b + i);
+    Elem<bool>::store(o + i, Op == 0 ? (x && y) : Op == 1 ? (x || y) : (x != y));
   }
 }
 
 void logicalNotLoop(char *out, const char *const *in, int64_t n) {
+  GRAFT_OPERANDS(1);
   for (int64_t i = 0; i < n; ++i)
-    Elem<bool>::store(out + i, !Elem<bool>::load(in[0] + i));
+    Elem<bool>::store(o + i, !Elem<bool>::load(a + i));
 }
 
 template <class T, ew::Un Op> void unaryLoop(char *out, const char *const *in, int64_t n) {
+  GRAFT_OPERANDS(1);
   for (int64_t i = 0; i < n; ++i)
-    Elem<T>::store(at<T>(out, i), ew::applyUnary<Op>(Elem<T>::load(at<T>(in[0], i))));
+    Elem<T>::store(at<T>(o, i), ew::applyUnary<Op>(Elem<T>::load(at<T>(a, i))));
 }
 
 template <class T, ewx::Un Op> void unaryXLoop(char *out, const char *const *in, int64_t n) {
+  GRAFT_OPERANDS(1);
   for (int64_t i = 0; i < n; ++i)
-    Elem<T>::store(at<T>(out, i), ewx::applyUnary<Op>(Elem<T>::load(at<T>(in[0], i))));
+    Elem<T>::store(at<T>(o, i), ewx::applyUnary<Op>(Elem<T>::load(at<T>(a, i))));
 }
 
 template <class T, ewx::Bin Op> void binXLoop(char *out, const char *const *in, int64_t n) {
+  GRAFT_OPERANDS(2);
   using C = Compute<T>;
   for (int64_t i = 0; i < n; ++i) {
-    C x = Elem<T>::load(at<T>(in[0], i)), y = Elem<T>::load(at<T>(in[1], i));
+    C x = Elem<T>::load(at<T>(a, i)), y = Elem<T>::load(at<T>(b, i));
     if constexpr (kIsBool<T>)
-      Elem<bool>::store(out + i, Op == ewx::Bin::And  ? (x && y)
-                                 : Op == ewx::Bin::Or ? (x || y)
-                                                      : (x != y));
+      Elem<bool>::store(o + i, Op == ewx::Bin::And  ? (x && y)
+                               : Op == ewx::Bin::Or ? (x || y)
+                                                    : (x != y));
     else
-      Elem<T>::store(at<T>(out, i), ewx::applyBin<Op, C>(x, y));
+      Elem<T>::store(at<T>(o, i), ewx::applyBin<Op, C>(x, y));
   }
 }
 
 template <class T> void bitNotLoop(char *out, const char *const *in, int64_t n) {
+  GRAFT_OPERANDS(1);
   for (int64_t i = 0; i < n; ++i) {
     if constexpr (kIsBool<T>)
-      Elem<bool>::store(out + i, !Elem<bool>::load(in[0] + i));
+      Elem<bool>::store(o + i, !Elem<bool>::load(a + i));
     else if constexpr (kIsInt<T>)
-      Elem<T>::store(at<T>(out, i), T(~Elem<T>::load(at<T>(in[0], i))));
+      Elem<T>::store(at<T>(o, i), T(~Elem<T>::load(at<T>(a, i))));
   }
 }
 
 template <class T, int Op> void predLoop(char *out, const char *const *in, int64_t n) {
+  GRAFT_OPERANDS(1);
   for (int64_t i = 0; i < n; ++i) {
     bool r = Op == 2; // Integers and bool: finite, not NaN/inf.
     if constexpr (kIsFloat<T>) {
-      Compute<T> x = Elem<T>::load(at<T>(in[0], i));
+      Compute<T> x = Elem<T>::load(at<T>(a, i));
       r = Op == 0 ? std::isnan(x) : Op == 1 ? std::isinf(x) : std::isfinite(x);
     }
-    Elem<bool>::store(out + i, r);
+    Elem<bool>::store(o + i, r);
   }
 }
 
 /// astype and operand conversion: the kernels' loadConvert + store.
 template <class From, class To> void convertLoop(char *out, const char *const *in, int64_t n) {
+  GRAFT_OPERANDS(1);
   for (int64_t i = 0; i < n; ++i)
-    Elem<To>::store(at<To>(out, i), castTo<Compute<To>>(Elem<From>::load(at<From>(in[0], i))));
+    Elem<To>::store(at<To>(o, i), castTo<Compute<To>>(Elem<From>::load(at<From>(a, i))));
 }
 
 template <class T> void whereLoop(char *out, const char *const *in, int64_t n) {
+  GRAFT_OPERANDS(3);
   for (int64_t i = 0; i < n; ++i)
-    Elem<T>::store(at<T>(out, i), Elem<bool>::load(in[0] + i) ? Elem<T>::load(at<T>(in[1], i))
-                                                              : Elem<T>::load(at<T>(in[2], i)));
+    Elem<T>::store(at<T>(o, i), Elem<bool>::load(a + i) ? Elem<T>::load(at<T>(b, i))
+                                                        : Elem<T>::load(at<T>(c, i)));
 }
 
 template <class F> LoopFn byType(ScalarType t, F &&f) {
@@ -335,6 +356,7 @@ LoopFn loopFor(const OpDef &op, ScalarType t) {
 }
 
 #undef GRAFT_CASE
+#undef GRAFT_OPERANDS
 
 } // namespace
 
