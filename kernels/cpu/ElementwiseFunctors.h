@@ -46,18 +46,24 @@ template <class C> C intPow(C a, C b) {
   return r;
 }
 
-/// maximum/minimum propagate NaN, as numpy and PyTorch do.
+/// maximum/minimum propagate NaN (a's when both are), as numpy and PyTorch
+/// do. Written as selects without branches so that loops over them
+/// vectorize.
 template <class C> C maxC(C a, C b) {
-  if constexpr (std::is_floating_point_v<C>)
-    if (std::isnan(a) || std::isnan(b))
-      return std::isnan(a) ? a : b;
-  return a < b ? b : a;
+  C r = a < b ? b : a;
+  if constexpr (std::is_floating_point_v<C>) {
+    r = std::isnan(b) ? b : r;
+    r = std::isnan(a) ? a : r;
+  }
+  return r;
 }
 template <class C> C minC(C a, C b) {
-  if constexpr (std::is_floating_point_v<C>)
-    if (std::isnan(a) || std::isnan(b))
-      return std::isnan(a) ? a : b;
-  return b < a ? b : a;
+  C r = b < a ? b : a;
+  if constexpr (std::is_floating_point_v<C>) {
+    r = std::isnan(b) ? b : r;
+    r = std::isnan(a) ? a : r;
+  }
+  return r;
 }
 
 template <Bin Op, class C> C applyArith(C a, C b) {

@@ -20,6 +20,10 @@
 #include <cstdlib>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace graft::kernels {
 
 using namespace cpu;
@@ -28,6 +32,15 @@ namespace {
 
 /// out[i] = f(in0[i], in1[i], ...) over n contiguous elements.
 using LoopFn = void (*)(char *out, const char *const *in, int64_t n);
+
+// Each loop is compiled twice, for AVX2 and for the baseline, and the loader
+// picks the one the CPU runs (the loops are where a fused kernel spends its
+// time; AVX2 halves the instructions per element).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define GRAFT_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define GRAFT_VECTOR_CLONES
+#endif
 
 // Every loop copies its operand pointers into __restrict locals first: a store through a
 // char pointer may alias the operand array, which would keep the compiler from vectorizing.
@@ -140,7 +153,8 @@ const OpDef *findOp(llvm::StringRef name) {
 template <class T> const char *at(const char *p, int64_t i) { return p + i * sizeof(T); }
 template <class T> char *at(char *p, int64_t i) { return p + i * sizeof(T); }
 
-template <class T, ew::Bin Op> void arithLoop(char *out, const char *const *in, int64_t n) {
+template <class T, ew::Bin Op>
+GRAFT_VECTOR_CLONES void arithLoop(char *out, const char *const *in, int64_t n) {
   GRAFT_OPERANDS(2);
   using C = Compute<T>;
   for (int64_t i = 0; i < n; ++i)
@@ -148,7 +162,8 @@ template <class T, ew::Bin Op> void arithLoop(char *out, const char *const *in, 
                    ew::applyArith<Op, C>(Elem<T>::load(at<T>(a, i)), Elem<T>::load(at<T>(b, i))));
 }
 
-template <class T, ew::Bin Op> void compareLoop(char *out, const char *const *in, int64_t n) {
+template <class T, ew::Bin Op>
+GRAFT_VECTOR_CLONES void compareLoop(char *out, const char *const *in, int64_t n) {
   GRAFT_OPERANDS(2);
   using C = Compute<T>;
   for (int64_t i = 0; i < n; ++i)
@@ -156,7 +171,8 @@ template <class T, ew::Bin Op> void compareLoop(char *out, const char *const *in
         o + i, ew::applyCompare<Op, C>(Elem<T>::load(at<T>(a, i)), Elem<T>::load(at<T>(b, i))));
 }
 
-template <int Op> void logicalLoop(char *out, const char *const *in, int64_t n) {
+template <int Op>
+GRAFT_VECTOR_CLONES void logicalLoop(char *out, const char *const *in, int64_t n) {
   GRAFT_OPERANDS(2);
   for (int64_t i = 0; i < n; ++i) {
     bool x = Elem<bool>::load(a + i), y = Elem<bool>::load(b + i);
@@ -164,25 +180,28 @@ template <int Op> void logicalLoop(char *out, const char *const *in, int64_t n) 
   }
 }
 
-void logicalNotLoop(char *out, const char *const *in, int64_t n) {
+GRAFT_VECTOR_CLONES void logicalNotLoop(char *out, const char *const *in, int64_t n) {
   GRAFT_OPERANDS(1);
   for (int64_t i = 0; i < n; ++i)
     Elem<bool>::store(o + i, !Elem<bool>::load(a + i));
 }
 
-template <class T, ew::Un Op> void unaryLoop(char *out, const char *const *in, int64_t n) {
+template <class T, ew::Un Op>
+GRAFT_VECTOR_CLONES void unaryLoop(char *out, const char *const *in, int64_t n) {
   GRAFT_OPERANDS(1);
   for (int64_t i = 0; i < n; ++i)
     Elem<T>::store(at<T>(o, i), ew::applyUnary<Op>(Elem<T>::load(at<T>(a, i))));
 }
 
-template <class T, ewx::Un Op> void unaryXLoop(char *out, const char *const *in, int64_t n) {
+template <class T, ewx::Un Op>
+GRAFT_VECTOR_CLONES void unaryXLoop(char *out, const char *const *in, int64_t n) {
   GRAFT_OPERANDS(1);
   for (int64_t i = 0; i < n; ++i)
     Elem<T>::store(at<T>(o, i), ewx::applyUnary<Op>(Elem<T>::load(at<T>(a, i))));
 }
 
-template <class T, ewx::Bin Op> void binXLoop(char *out, const char *const *in, int64_t n) {
+template <class T, ewx::Bin Op>
+GRAFT_VECTOR_CLONES void binXLoop(char *out, const char *const *in, int64_t n) {
   GRAFT_OPERANDS(2);
   using C = Compute<T>;
   for (int64_t i = 0; i < n; ++i) {
@@ -196,7 +215,8 @@ template <class T, ewx::Bin Op> void binXLoop(char *out, const char *const *in, 
   }
 }
 
-template <class T> void bitNotLoop(char *out, const char *const *in, int64_t n) {
+template <class T>
+GRAFT_VECTOR_CLONES void bitNotLoop(char *out, const char *const *in, int64_t n) {
   GRAFT_OPERANDS(1);
   for (int64_t i = 0; i < n; ++i) {
     if constexpr (kIsBool<T>)
@@ -206,7 +226,8 @@ template <class T> void bitNotLoop(char *out, const char *const *in, int64_t n) 
   }
 }
 
-template <class T, int Op> void predLoop(char *out, const char *const *in, int64_t n) {
+template <class T, int Op>
+GRAFT_VECTOR_CLONES void predLoop(char *out, const char *const *in, int64_t n) {
   GRAFT_OPERANDS(1);
   for (int64_t i = 0; i < n; ++i) {
     bool r = Op == 2; // Integers and bool: finite, not NaN/inf.
@@ -219,13 +240,14 @@ template <class T, int Op> void predLoop(char *out, const char *const *in, int64
 }
 
 /// astype and operand conversion: the kernels' loadConvert + store.
-template <class From, class To> void convertLoop(char *out, const char *const *in, int64_t n) {
+template <class From, class To>
+GRAFT_VECTOR_CLONES void convertLoop(char *out, const char *const *in, int64_t n) {
   GRAFT_OPERANDS(1);
   for (int64_t i = 0; i < n; ++i)
     Elem<To>::store(at<To>(o, i), castTo<Compute<To>>(Elem<From>::load(at<From>(a, i))));
 }
 
-template <class T> void whereLoop(char *out, const char *const *in, int64_t n) {
+template <class T> GRAFT_VECTOR_CLONES void whereLoop(char *out, const char *const *in, int64_t n) {
   GRAFT_OPERANDS(3);
   for (int64_t i = 0; i < n; ++i)
     Elem<T>::store(at<T>(o, i), Elem<bool>::load(a + i) ? Elem<T>::load(at<T>(b, i))
@@ -724,6 +746,28 @@ const char *gather(const char *src, int64_t stride, int64_t size, int64_t n, cha
   return dst;
 }
 
+/// Outputs at least this large are written with non-temporal stores: they
+/// do not fit in the caches anyway, and streaming them skips reading each
+/// output line before writing it, a third of a dense binary chain's traffic.
+constexpr int64_t kStreamOutputBytes = int64_t(16) << 20;
+
+/// Copies a finished tile to the output, bypassing the caches.
+void streamTile(char *dst, const char *src, size_t bytes) {
+#if defined(__SSE2__)
+  size_t head = (16 - reinterpret_cast<uintptr_t>(dst) % 16) % 16;
+  if (head > bytes)
+    head = bytes;
+  std::memcpy(dst, src, head);
+  size_t i = head;
+  for (; i + 16 <= bytes; i += 16)
+    _mm_stream_si128(reinterpret_cast<__m128i *>(dst + i),
+                     _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i)));
+  std::memcpy(dst + i, src + i, bytes - i);
+#else
+  std::memcpy(dst, src, bytes);
+#endif
+}
+
 } // namespace
 
 llvm::Expected<std::shared_ptr<const FusedProgram>> parseFusedProgram(llvm::StringRef text) {
@@ -771,6 +815,7 @@ llvm::Error runFusedProgram(const FusedProgram &p, const KernelArgs &args, llvm:
   for (const auto &[r, tile] : p.constants)
     reg[r] = tile.data();
   int64_t outSize = out.elemSize();
+  bool stream = out.numel() * outSize >= kStreamOutputBytes;
 
   size_t ndim = space.shape.size(), nops = ins.size() + 1;
   int64_t inner = space.shape[ndim - 1];
@@ -788,7 +833,8 @@ llvm::Error runFusedProgram(const FusedProgram &p, const KernelArgs &args, llvm:
       }
       int64_t outStride = space.strides[0][ndim - 1];
       char *outTile = base[0] + start * outStride;
-      bool direct = outStride == outSize;
+      bool contiguous = outStride == outSize;
+      bool direct = contiguous && !stream;
       for (size_t j = 0; j < p.instrs.size(); ++j) {
         const FusedProgram::Instr &ins = p.instrs[j];
         size_t r = p.firstOpReg + j;
@@ -807,7 +853,9 @@ llvm::Error runFusedProgram(const FusedProgram &p, const KernelArgs &args, llvm:
         ins.fn(dst, operands, n);
         reg[r] = dst;
       }
-      if (!direct)
+      if (contiguous && stream)
+        streamTile(outTile, reg[p.output], size_t(n * outSize));
+      else if (!direct)
         for (int64_t i = 0; i < n; ++i)
           std::memcpy(outTile + i * outStride, reg[p.output] + i * outSize, outSize);
     }
@@ -823,8 +871,13 @@ llvm::Error runFusedProgram(const FusedProgram &p, const KernelArgs &args, llvm:
       idx[d] = 0;
     }
     if (d < 0)
-      return llvm::Error::success();
+      break;
   }
+#if defined(__SSE2__)
+  if (stream)
+    _mm_sfence(); // Streamed stores are visible to the next kernel.
+#endif
+  return llvm::Error::success();
 }
 
 } // namespace graft::kernels

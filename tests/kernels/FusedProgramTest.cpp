@@ -253,6 +253,14 @@ TEST(FusedProgram, ScalarImmediates) {
   checkChain({&i, &k}, {{"multiply", {0, 1}, I32}, {"abs", {2}, I32}}, {{1, "-3"}});
 }
 
+TEST(FusedProgram, LargeOutputIsStreamed) {
+  // Past 16 MiB the output is written with non-temporal stores; an odd
+  // length covers the unaligned tail.
+  int64_t n = (int64_t(4) << 20) + 3;
+  TestTensor x(F32, {n}, mixed(n, 16)), y(F32, {1}, {0.75});
+  checkChain({&x, &y}, {{"multiply", {0, 1}, F32}, {"nn.relu", {2}, F32}});
+}
+
 TEST(FusedProgram, ZeroDimAndEmptyOutputs) {
   TestTensor a(F32, {}, {1.5}), b(F32, {}, {-2.0});
   checkChain({&a, &b}, {{"add", {0, 1}, F32}, {"exp", {2}, F32}});
