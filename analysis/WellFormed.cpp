@@ -141,8 +141,8 @@ std::vector<Violation> Verifier::run() {
   return result;
 }
 
-/// Sizes the definition set for the function's top-level bindings up front:
-/// growing it step by step dominates the walk of a 200k-binding function.
+/// Sizes the definition log for the function's top-level bindings up front
+/// (the set itself is indexed by DenseId and needs no sizing).
 void Verifier::reserveFor(const FunctionNode *fn) {
   if (!fn->body)
     return;
@@ -150,7 +150,6 @@ void Verifier::reserveFor(const FunctionNode *fn) {
   for (const BindingBlock &b : fn->body->blocks)
     if (b)
       n += b->bindings.size();
-  defined_.reserve(defined_.size() + n);
   definedLog_.reserve(definedLog_.size() + n);
 }
 
@@ -196,12 +195,14 @@ void Verifier::visitFunction(const FunctionNode *fn, const VarNode *selfVar) {
   lastSInfoUse_ = nullptr;
   // Symbolic vars never cross a function boundary, and dataflow vars of an
   // enclosing block are not visible inside: swap in empty sets (O(1)).
-  llvm::DenseSet<const TirVarNode *> outerSyms;
+  DenseIdSet outerSyms;
   std::vector<const TirVarNode *> outerSymLog;
-  llvm::DenseSet<const VarNode *> outerDataflow;
-  std::swap(symDefined_, outerSyms);
+  DenseIdSet outerDataflow;
+  std::vector<uint32_t> outerDataflowLog;
+  symDefined_.swap(outerSyms);
   std::swap(symLog_, outerSymLog);
-  std::swap(dataflowDefined_, outerDataflow);
+  dataflowDefined_.swap(outerDataflow);
+  std::swap(dataflowLog_, outerDataflowLog);
   size_t varMark = definedLog_.size();
 
   // Param struct info defines symbolic vars (all params before any use).
@@ -227,9 +228,10 @@ void Verifier::visitFunction(const FunctionNode *fn, const VarNode *selfVar) {
     checkPurity(frame, forcePure);
 
   restore({varMark, symLog_.size()});
-  std::swap(symDefined_, outerSyms);
+  symDefined_.swap(outerSyms);
   std::swap(symLog_, outerSymLog);
-  std::swap(dataflowDefined_, outerDataflow);
+  dataflowDefined_.swap(outerDataflow);
+  std::swap(dataflowLog_, outerDataflowLog);
   frame_ = savedFrame;
   binding_ = savedBinding;
   fnLoc_ = savedFnLoc;
@@ -243,12 +245,14 @@ void Verifier::checkParam(const VarNode *param) {
     report(RankForm, fnLoc_, nullptr, fnDesc() + " has a null parameter");
     return;
   }
-  auto [it, inserted] = paramOwner_.try_emplace(param, Owner{top_, topName_});
-  if (!inserted && it->second.top != top_) {
+  Owner &owner = paramOwner_[param->id];
+  if (!owner.top) {
+    owner = Owner{top_, topName_};
+  } else if (owner.top != top_) {
     llvm::SMLoc loc = param->loc.isValid() ? param->loc : fnLoc_;
     report(RankScope, loc, nullptr,
            "parameter " + quoted(param->name) + " of function " + quoted(topName_) +
-               " is already a parameter of function " + quoted(it->second.name));
+               " is already a parameter of function " + quoted(owner.name));
   }
   visitVarDef(param, /*isParam=*/true);
 }
@@ -280,11 +284,11 @@ void Verifier::checkPurity(const FnFrame &frame, bool forcePure) {
 
 void Verifier::restore(ScopeMark m) {
   while (definedLog_.size() > m.vars) {
-    defined_.erase(definedLog_.back());
+    defined_.erase(definedLog_.back()->id);
     definedLog_.pop_back();
   }
   while (symLog_.size() > m.syms) {
-    symDefined_.erase(symLog_.back());
+    symDefined_.erase(symLog_.back()->id);
     symLog_.pop_back();
   }
 }
@@ -328,8 +332,11 @@ void Verifier::visitBlock(const BindingBlockNode *block) {
   }
   inDataflow_ = savedDataflow;
   // A DataflowVar is visible only in its own block (rule 9).
-  if (block->isDataflow)
-    dataflowDefined_.clear();
+  if (block->isDataflow) {
+    for (uint32_t id : dataflowLog_)
+      dataflowDefined_.erase(id);
+    dataflowLog_.clear();
+  }
 }
 
 void Verifier::visitBinding(const BindingNode *binding) {
@@ -353,9 +360,9 @@ void Verifier::visitBinding(const BindingNode *binding) {
   }
   // A local function may call itself through its own var (rule 6).
   if (const auto *fn = llvm::dyn_cast<FunctionNode>(value)) {
-    recursive_.insert(var);
+    recursive_.insert(var->id);
     visitFunction(fn, var);
-    recursive_.erase(var);
+    recursive_.erase(var->id);
   } else if (llvm::isa<SeqExprNode>(value)) {
     reportHere(RankForm, "a SeqExpr is bound to " + quoted(var->name) + inFn() +
                              "; a SeqExpr may only be a function body or an If branch");
@@ -374,9 +381,11 @@ void Verifier::visitVarDef(const VarNode *var, bool isParam) {
     if (!inDataflow_)
       reportHere(RankScope, "DataflowVar " + quoted(var->name) +
                                 " is defined outside a dataflow block" + inFn());
-    if (!dataflowDefined_.insert(var).second && once(var, OnceDefinedTwice))
+    if (dataflowDefined_.insert(var->id))
+      dataflowLog_.push_back(var->id);
+    else if (once(var, OnceDefinedTwice))
       reportHere(RankScope, "DataflowVar " + quoted(var->name) + " is defined twice" + inFn());
-  } else if (defined_.insert(var).second) {
+  } else if (defined_.insert(var->id)) {
     definedLog_.push_back(var);
   } else if (once(var, OnceDefinedTwice)) {
     reportHere(RankScope, "var " + quoted(var->name) + " is defined twice" + inFn());

@@ -94,7 +94,7 @@ void Verifier::visitVarUse(const VarNode *var) {
                                   " is used outside a dataflow block" + inFn());
       else
         ++scopeErrors_;
-    } else if (!dataflowDefined_.count(var)) {
+    } else if (!dataflowDefined_.contains(var->id)) {
       if (once(var, OnceUndefDataflowVar))
         reportHere(RankScope, "DataflowVar " + quoted(var->name) + " is used" + inFn() +
                                   " but not defined in its dataflow block");
@@ -103,7 +103,7 @@ void Verifier::visitVarUse(const VarNode *var) {
     }
     return;
   }
-  if (defined_.count(var) || recursive_.count(var))
+  if (defined_.contains(var->id) || recursive_.contains(var->id))
     return;
   if (once(var, OnceUndefVar))
     reportHere(RankScope, "var " + quoted(var->name) + " is used" + inFn() + " but not defined");
@@ -332,7 +332,7 @@ void Verifier::visitSInfo(const StructInfoNode *s, bool isDef) {
 
 void Verifier::visitPrim(const PrimExprNode *e, bool isDef) {
   if (const auto *v = llvm::dyn_cast<TirVarNode>(e)) {
-    if (isDef && symDefined_.insert(v).second)
+    if (isDef && symDefined_.insert(v->id))
       symLog_.push_back(v);
     useSym(v);
     return;
@@ -344,15 +344,17 @@ void Verifier::visitPrim(const PrimExprNode *e, bool isDef) {
 
 /// Rules 5 and 8 for one occurrence of a symbolic var.
 void Verifier::useSym(const TirVarNode *v) {
-  if (!symDefined_.count(v)) {
+  if (!symDefined_.contains(v->id)) {
     if (once(v, OnceUndefSym))
       reportHere(RankScope,
                  "symbolic var " + quoted(v->name) + " is used" + inFn() + " but not defined");
     else
       ++scopeErrors_;
   }
-  auto [it, inserted] = symOwner_.try_emplace(v, Owner{top_, topName_});
-  if (!inserted && it->second.top != top_ && once(v, OnceSymShared))
+  Owner &owner = symOwner_[v->id];
+  if (!owner.top)
+    owner = Owner{top_, topName_};
+  else if (owner.top != top_ && once(v, OnceSymShared))
     reportHere(RankScope, "symbolic var " + quoted(v->name) + " is used in both function " +
-                              quoted(it->second.name) + " and function " + quoted(topName_));
+                              quoted(owner.name) + " and function " + quoted(topName_));
 }

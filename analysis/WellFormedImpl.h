@@ -12,6 +12,7 @@
 #include "analysis/VerifyCache.h"
 #include "analysis/WellFormed.h"
 
+#include "ir/DenseId.h"
 #include "ir/Op.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -58,7 +59,7 @@ struct FnFrame {
 
 /// Who owns a parameter or symbolic var (rules 4 and 5).
 struct Owner {
-  const FunctionNode *top;
+  const FunctionNode *top = nullptr;
   llvm::StringRef name;
 };
 
@@ -154,17 +155,21 @@ private:
   /// struct info is the same node is not visited twice.
   const StructInfoNode *lastSInfoUse_ = nullptr;
 
-  // Scoped definitions, undone through their logs.
-  llvm::DenseSet<const VarNode *> defined_;
+  // Scoped definitions, undone through their logs. Keyed by the vars'
+  // DenseIds: a 200k-binding function defines 200k vars, and a hash set of
+  // that size is probed at random (docs/performance.md).
+  DenseIdSet defined_;
   std::vector<const VarNode *> definedLog_;
-  llvm::DenseSet<const TirVarNode *> symDefined_;
+  DenseIdSet symDefined_;
   std::vector<const TirVarNode *> symLog_;
-  llvm::DenseSet<const VarNode *> dataflowDefined_;
-  llvm::DenseSet<const VarNode *> recursive_;
+  DenseIdSet dataflowDefined_;
+  /// What dataflowDefined_ holds, to empty it at the end of each block.
+  std::vector<uint32_t> dataflowLog_;
+  DenseIdSet recursive_;
 
-  // Module-wide ownership.
-  llvm::DenseMap<const VarNode *, Owner> paramOwner_;
-  llvm::DenseMap<const TirVarNode *, Owner> symOwner_;
+  // Module-wide ownership (an Owner with a null `top`: none yet).
+  DenseIdMap<Owner> paramOwner_;
+  DenseIdMap<Owner> symOwner_;
   llvm::DenseSet<std::pair<const void *, unsigned>> reported_;
 };
 

@@ -11,6 +11,7 @@
 
 #include "ir/Attrs.h"
 #include "ir/DataType.h"
+#include "ir/DenseId.h"
 #include "ir/Node.h"
 #include "ir/PrimExpr.h"
 #include "ir/StructInfo.h"
@@ -47,6 +48,8 @@ protected:
 class VarNode : public ExprNode {
 public:
   std::string name;
+  /// Index of the walks' side tables (ir/DenseId.h).
+  DenseId id;
   VarNode(std::string name, StructInfo sinfo, llvm::SMLoc loc = {})
       : VarNode(NodeKind::Var, std::move(name), std::move(sinfo), loc) {}
   bool isDataflow() const { return getKind() == NodeKind::DataflowVar; }

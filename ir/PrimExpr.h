@@ -10,6 +10,7 @@
 #define GRAFT_IR_PRIMEXPR_H
 
 #include "ir/DataType.h"
+#include "ir/DenseId.h"
 #include "ir/Node.h"
 
 #include "llvm/ADT/Optional.h"
@@ -55,6 +56,8 @@ class TirVarNode : public PrimExprNode {
 public:
   std::string name;
   bool isSizeVar; ///< `T.int64(is_size_var=True)`: known non-negative.
+  /// Index of the walks' side tables (ir/DenseId.h).
+  DenseId id;
   TirVarNode(std::string name, DataType dtype, bool isSizeVar = false)
       : PrimExprNode(NodeKind::TirVar, dtype), name(std::move(name)), isSizeVar(isSizeVar) {}
   static bool classof(const Node *n) { return n->getKind() == NodeKind::TirVar; }

@@ -13,6 +13,7 @@
 #ifndef GRAFT_IR_PRINTIMPL_H
 #define GRAFT_IR_PRINTIMPL_H
 
+#include "ir/DenseId.h"
 #include "ir/Expr.h"
 #include "ir/Module.h"
 #include "ir/Printer.h"
@@ -35,13 +36,16 @@ public:
   NameTable() { reset({}); }
   /// Forgets every name; `moduleName` stays reserved.
   void reset(llvm::StringRef moduleName);
-  /// The name of `n`, giving it one from `hint` on first sight.
-  llvm::StringRef nameOf(const void *n, llvm::StringRef hint);
-  bool hasName(const void *n) const { return names_.count(n) != 0; }
+  /// The name of `n` (a VarNode or TirVarNode), giving it one from `hint`
+  /// on first sight.
+  template <typename V> llvm::StringRef nameOf(const V *n, llvm::StringRef hint) {
+    return nameOfId(n->id, hint);
+  }
   /// Makes room for `n` names without rehashing.
   void reserve(size_t n);
 
 private:
+  llvm::StringRef nameOfId(uint32_t id, llvm::StringRef hint);
   llvm::StringRef claim(llvm::StringRef hint);
 
   /// Copies `s` into alloc_.
@@ -53,7 +57,10 @@ private:
   /// Name (in alloc_ or static) -> the next suffix to try for that base
   /// (keeps claiming O(1) amortized when 200k vars share one hint).
   llvm::DenseMap<llvm::StringRef, unsigned> used_;
-  llvm::DenseMap<const void *, llvm::StringRef> names_;
+  /// By the vars' DenseIds (a claimed name is never empty); the ids named
+  /// since the last reset, to forget them without freeing the pages.
+  DenseIdMap<llvm::StringRef> names_;
+  std::vector<uint32_t> named_;
 };
 
 /// Writes `s` as a double-quoted Python string literal with escapes.

@@ -60,7 +60,9 @@ bool isValidIdent(llvm::StringRef s) {
 
 void NameTable::reset(llvm::StringRef moduleName) {
   used_.clear();
-  names_.clear();
+  for (uint32_t id : named_)
+    names_.erase(id);
+  named_.clear();
   alloc_.Reset();
   for (const char *r : kReserved)
     used_.try_emplace(r, 1);
@@ -75,7 +77,7 @@ llvm::StringRef NameTable::keep(llvm::StringRef s) {
 }
 
 void NameTable::reserve(size_t n) {
-  names_.reserve(n);
+  named_.reserve(named_.size() + n);
   used_.reserve(used_.size() + n);
 }
 
@@ -107,11 +109,14 @@ llvm::StringRef NameTable::claim(llvm::StringRef hint) {
   return name;
 }
 
-llvm::StringRef NameTable::nameOf(const void *n, llvm::StringRef hint) {
-  auto [it, inserted] = names_.try_emplace(n);
-  if (inserted)
-    it->second = claim(hint); // claim() leaves names_ alone: `it` stays valid.
-  return it->second;
+llvm::StringRef NameTable::nameOfId(uint32_t id, llvm::StringRef hint) {
+  llvm::StringRef name = names_.lookup(id);
+  if (!name.empty())
+    return name;
+  name = claim(hint);
+  names_[id] = name;
+  named_.push_back(id);
+  return name;
 }
 
 void graft::printer::printQuoted(llvm::raw_ostream &os, llvm::StringRef s) {

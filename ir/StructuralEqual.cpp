@@ -22,11 +22,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "ir/StructuralEqual.h"
+#include "ir/DenseId.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
 #include "ir/StructuralDetail.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -163,21 +163,21 @@ private:
   bool attrDict(const AttrDict &a, const AttrDict &b);
   bool attrValue(const AttrValue &a, const AttrValue &b);
 
-  /// Records a var pair after its fields matched.
-  void record(const Node *a, const Node *b) {
-    lhsToRhs_[a] = b;
-    rhsToLhs_[b] = a;
+  /// Records a var pair after its fields matched. Vars (Relax and TIR)
+  /// are keyed by their DenseId: a 200k-binding function pairs 200k vars.
+  template <typename V> void record(const V *a, const V *b) {
+    lhsToRhs_[a->id] = b;
+    rhsToLhs_[b->id] = a;
   }
   /// The mapping check every free/definable var starts with: 1 = already
   /// paired correctly, 0 = conflict, -1 = unmapped on both sides.
-  int mapped(const Node *a, const Node *b) const {
-    auto it = lhsToRhs_.find(a);
-    if (it != lhsToRhs_.end())
-      return it->second == b ? 1 : 0;
-    return rhsToLhs_.count(b) ? 0 : -1;
+  template <typename V> int mapped(const V *a, const V *b) const {
+    if (const Node *paired = lhsToRhs_.lookup(a->id))
+      return paired == b ? 1 : 0;
+    return rhsToLhs_.lookup(b->id) ? 0 : -1;
   }
 
-  llvm::DenseMap<const Node *, const Node *> lhsToRhs_, rhsToLhs_;
+  DenseIdMap<const Node *> lhsToRhs_, rhsToLhs_;
   llvm::SmallVector<PathStep, 32> path_;
   Context curLhs_, curRhs_;
   bool failed_ = false;

@@ -13,11 +13,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ir/DenseId.h"
 #include "ir/Op.h"
 #include "ir/StructuralDetail.h"
 #include "ir/StructuralEqual.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/xxhash.h"
@@ -79,17 +79,18 @@ private:
   void ordered(const AttrDict &d);
   void attrValue(const AttrValue &v);
 
-  /// True (and the index hashed) when the var was met before.
-  bool seen(const Node *v) {
-    auto it = index_.find(v);
-    if (it == index_.end())
+  /// True (and the index hashed) when the var was met before. Vars (Relax
+  /// and TIR) are keyed by their DenseId; the table holds index + 1.
+  template <typename V> bool seen(const V *v) {
+    uint32_t slot = index_.lookup(v->id);
+    if (slot == 0)
       return false;
     add(TagVarIndex);
-    add(it->second);
+    add(slot - 1);
     return true;
   }
-  void firstMeeting(const Node *v, bool def) {
-    index_[v] = static_cast<uint32_t>(index_.size());
+  template <typename V> void firstMeeting(const V *v, bool def) {
+    index_[v->id] = ++numSeen_;
     if (def) {
       add(TagVarDef);
     } else {
@@ -99,7 +100,8 @@ private:
   }
 
   uint64_t h_ = 0x67726166;
-  llvm::DenseMap<const Node *, uint32_t> index_;
+  DenseIdMap<uint32_t> index_;
+  uint32_t numSeen_ = 0;
 };
 
 //===----------------------------------------------------------------------===//
