@@ -32,6 +32,10 @@ void graft::registerAllPasses() {
                       "static-plan-block-memory,rewrite-cuda-graph,lower-alloc-tensor,"
                       "kill-after-last-use,lower-runtime-builtin,compute-prim-value,"
                       "vm-shape-lower,attach-global-symbol"});
+    // fuse-elementwise groups high-level op calls, so it runs before
+    // legalize-ops turns them into kernel calls (docs/fusion.md).
+    registerPipeline({"build-cpu", "What graft build --target cpu runs before code generation",
+                      "fuse-elementwise,legalize-ops,finalize"});
     registerTestDropBindingPass();
     registerTestRemovePrintPass();
     return true;

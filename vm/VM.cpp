@@ -89,6 +89,9 @@ llvm::Error VirtualMachine::init(std::shared_ptr<const Executable> exe, VMOption
     allocators_.push_back(std::make_shared<CachingAllocator>(dev));
   handle_ = Value::object(makeRef<OpaqueObj>(this, kVMTypeKey, nullptr));
 
+  // Fused kernels are parsed up front: a damaged program is a load error.
+  if (llvm::Error err = fused_.load(*exe_))
+    return err;
   DLDeviceType mainType = devices_.front()->dlDevice().device_type;
   int64_t n = static_cast<int64_t>(exe_->functions.size());
   callees_.resize(n);
@@ -97,6 +100,10 @@ llvm::Error VirtualMachine::init(std::shared_ptr<const Executable> exe, VMOption
     funcValues_.push_back(Value::object(makeRef<ClosureObj>(i, llvm::None)));
     if (fn.kind != FuncKind::Packed)
       continue;
+    if (PackedFunc fused = fused_.lookup(fn.name)) {
+      callees_[i].packed = fused;
+      continue;
+    }
     auto packed = resolvePackedFunc(fn.name, mainType);
     if (!packed)
       return packed.takeError();

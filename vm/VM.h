@@ -16,6 +16,7 @@
 
 #include "vm/Device.h"
 #include "vm/Executable.h"
+#include "vm/FusedKernels.h"
 #include "vm/PackedFunc.h"
 
 #include <memory>
@@ -138,6 +139,8 @@ private:
   unsigned maxDepth_ = 512;
   Value handle_;
   std::vector<std::pair<const void *, std::unique_ptr<VMExtension>>> extensions_;
+  /// The executable's fused kernels (vm/FusedKernels.h).
+  FusedKernels fused_;
 };
 
 } // namespace graft::vm

@@ -1,0 +1,66 @@
+//===- vm/FusedKernels.cpp - The fused kernels of an executable -----------===//
+
+#include "vm/FusedKernels.h"
+
+#include "vm/Value.h"
+
+#include "kernels/FusedKernel.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+using namespace graft::vm;
+using graft::kernels::FusedProgram;
+
+bool graft::vm::isFusedKernelSource(const KernelSource &source) {
+  return llvm::StringRef(source.text).ltrim().startswith("fused ");
+}
+
+namespace {
+
+llvm::Error kernelError(const FusedKernels::Kernel &k, const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "kernel " + k.name + ": " + msg);
+}
+
+llvm::Expected<Value> callFused(VirtualMachine &, const void *data, llvm::ArrayRef<Value> args) {
+  const auto &k = *static_cast<const FusedKernels::Kernel *>(data);
+  size_t inputs = graft::kernels::fusedProgramInputs(*k.program);
+  if (args.size() != inputs + 1)
+    return kernelError(k, "expects " + llvm::Twine(inputs) + " inputs and 1 output but got " +
+                              llvm::Twine(args.size()) + " arguments");
+  llvm::SmallVector<DLTensor *, 8> tensors;
+  for (size_t i = 0; i < args.size(); ++i) {
+    auto *t = args[i].as<TensorObj>();
+    if (!t)
+      return kernelError(k, "argument " + llvm::Twine(i) + " must be a tensor but is " +
+                                args[i].str());
+    tensors.push_back(&t->dl);
+  }
+  graft::kernels::KernelArgs kargs{llvm::ArrayRef<DLTensor *>(tensors).drop_back(),
+                                   llvm::ArrayRef<DLTensor *>(tensors).take_back(),
+                                   {},
+                                   {}};
+  if (llvm::Error err = graft::kernels::runFusedProgram(*k.program, kargs, k.name))
+    return kernelError(k, llvm::toString(std::move(err)));
+  return Value();
+}
+
+} // namespace
+
+llvm::Error FusedKernels::load(const Executable &exe) {
+  for (const KernelSource &src : exe.kernelSources) {
+    if (!isFusedKernelSource(src))
+      continue;
+    auto program = graft::kernels::parseFusedProgram(src.text);
+    if (!program)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "kernel source '" + src.name +
+                                         "': " + llvm::toString(program.takeError()));
+    kernels_[src.name] = std::make_unique<Kernel>(Kernel{src.name, std::move(*program)});
+  }
+  return llvm::Error::success();
+}
+
+PackedFunc FusedKernels::lookup(llvm::StringRef name) const {
+  auto it = kernels_.find(name);
+  return it == kernels_.end() ? PackedFunc() : PackedFunc{callFused, it->second.get()};
+}

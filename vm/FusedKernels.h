@@ -1,0 +1,50 @@
+//===- vm/FusedKernels.h - The fused kernels of an executable ---*- C++ -*-===//
+//
+// An executable carries each fused kernel (fuse-elementwise's Primitive
+// functions) as a KernelSource {name: "graft.fused.<function>", text: its
+// program, docs/fusion.md}. When a VM is created, every such source is
+// parsed, so a damaged program is a load error; a call of the kernel's name
+// then runs the CPU evaluator (kernels/FusedKernel.h). Packed arguments: the
+// program's inputs in order, then the output tensor; the call yields None.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GRAFT_VM_FUSEDKERNELS_H
+#define GRAFT_VM_FUSEDKERNELS_H
+
+#include "vm/Executable.h"
+#include "vm/PackedFunc.h"
+
+#include "llvm/ADT/StringMap.h"
+
+#include <memory>
+#include <string>
+
+namespace graft::kernels {
+class FusedProgram;
+}
+
+namespace graft::vm {
+
+/// Whether a kernel source holds a fused kernel program.
+bool isFusedKernelSource(const KernelSource &source);
+
+class FusedKernels {
+public:
+  /// Parses every fused kernel source of `exe`; the first damaged one is an
+  /// error naming the kernel.
+  llvm::Error load(const Executable &exe);
+  /// The packed function of the fused kernel `name`; null when there is none.
+  PackedFunc lookup(llvm::StringRef name) const;
+
+  struct Kernel {
+    std::string name;
+    std::shared_ptr<const graft::kernels::FusedProgram> program;
+  };
+
+private:
+  llvm::StringMap<std::unique_ptr<Kernel>> kernels_;
+};
+
+} // namespace graft::vm
+
+#endif // GRAFT_VM_FUSEDKERNELS_H
