@@ -32,6 +32,8 @@
 #include "ir/Visitor.h"
 #include "ir/ops/OpHandles.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 using namespace graft;
 
 static constexpr const char *kPassName = "legalize-ops";
@@ -52,18 +54,19 @@ int argIndex(const OpInfo &info, llvm::StringRef name) {
   return -1;
 }
 
-/// Every tensor of an output struct info has a shape and a dtype, so
-/// call-tir-rewrite can allocate it.
+bool isAllocatableTensor(const StructInfoNode *s) {
+  const auto *t = llvm::dyn_cast_or_null<TensorSInfoNode>(s);
+  return t && t->shapeValues() && !t->dtype.isVoid();
+}
+
+/// A tensor, or a flat tuple of tensors (split), each with a shape and a
+/// dtype, so call-tir-rewrite can allocate it (it rejects nested tuples).
 bool isAllocatable(const StructInfoNode *s) {
-  if (const auto *t = llvm::dyn_cast_or_null<TensorSInfoNode>(s))
-    return t->shapeValues() && !t->dtype.isVoid();
   const auto *tuple = llvm::dyn_cast_or_null<TupleSInfoNode>(s);
   if (!tuple)
-    return false;
-  for (const StructInfo &f : tuple->fields)
-    if (!isAllocatable(f.get()))
-      return false;
-  return true;
+    return isAllocatableTensor(s);
+  return llvm::all_of(tuple->fields,
+                      [](const StructInfo &f) { return isAllocatableTensor(f.get()); });
 }
 
 class Legalizer : public ExprMutator {
@@ -103,7 +106,7 @@ public:
   }
 
 private:
-  /// `pass legalize-ops needs WHAT; R.op in binding 'v' of function 'f' WHY`.
+  /// `pass legalize-ops needs WHAT: R.op in binding 'v' of function 'f' WHY`.
   llvm::Error failure(const CallNode &call, llvm::StringRef what, const llvm::Twine &why) const {
     std::string where = "R." + call.opInfo()->scriptName().str();
     if (binding_)
