@@ -39,6 +39,10 @@ llvm::Expected<std::shared_ptr<const FusedProgram>> parseFusedProgram(llvm::Stri
 llvm::Error runFusedProgram(const FusedProgram &program, const KernelArgs &args,
                             llvm::StringRef symbol);
 
+/// Whether the program format has the op `name` (the op registry's script
+/// name: "add", "nn.relu").
+bool isFusedProgramOp(llvm::StringRef name);
+
 /// The number of inputs the program declares.
 size_t fusedProgramInputs(const FusedProgram &program);
 

@@ -778,6 +778,8 @@ llvm::Expected<std::shared_ptr<const FusedProgram>> parseFusedProgram(llvm::Stri
   return std::shared_ptr<const FusedProgram>(std::move(program));
 }
 
+bool isFusedProgramOp(llvm::StringRef name) { return findOp(name) != nullptr; }
+
 size_t fusedProgramInputs(const FusedProgram &program) { return program.inputs.size(); }
 
 llvm::Error runFusedProgram(const FusedProgram &p, const KernelArgs &args, llvm::StringRef symbol) {

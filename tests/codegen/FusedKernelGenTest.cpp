@@ -5,6 +5,8 @@
 #include "pass/Pass.h"
 #include "text/Parser.h"
 
+#include "ir/Op.h"
+#include "kernels/FusedKernel.h"
 #include "vm/ExecBuilder.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -118,6 +120,35 @@ class M:
             "fused kernel 'softmax_exp': fused kernel program, line 3: unknown op 'nn.softmax'");
   EXPECT_EQ(programOf(*f.find("M"), "shape_param"),
             "fused kernel 'shape_param': parameter 's' is not a tensor of known dtype and rank");
+}
+
+} // namespace
+
+namespace {
+
+/// Every op fuse-elementwise may put in a group (a pure ElemWise or
+/// Broadcast op whose calls can carry no attributes, or astype) is an op
+/// of the program format, so codegen never meets a fused op it cannot
+/// write.
+TEST(FusedKernelGen, EveryFusableOpHasAProgramOp) {
+  unsigned checked = 0;
+  for (const OpInfo *info : builtinOps()) {
+    OpPattern pattern = info->fusionPattern();
+    if (!info->pure || (pattern != OpPattern::ElemWise && pattern != OpPattern::Broadcast))
+      continue;
+    bool hasAttrs = !info->attrParamIndices().empty();
+    bool allTensorParams = true;
+    for (const OpParam &p : info->params)
+      allTensorParams &= p.kind == ParamKind::Expr || p.kind == ParamKind::Attr;
+    // clip's bounds must be R.Prim values (its inference says so), never
+    // tensors, so no clip call is fusable.
+    if ((hasAttrs && info->scriptName() != "astype") || !allTensorParams ||
+        info->scriptName() == "clip")
+      continue;
+    ++checked;
+    EXPECT_TRUE(kernels::isFusedProgramOp(info->scriptName())) << info->scriptName().str();
+  }
+  EXPECT_GE(checked, 50u);
 }
 
 } // namespace
