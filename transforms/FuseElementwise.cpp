@@ -186,6 +186,13 @@ private:
   const BindingFacts &facts_;
 };
 
+/// The function names of the module and those given so far.
+struct NameTable {
+  llvm::StringSet<> taken;
+  /// The last suffix given to each base name.
+  llvm::StringMap<unsigned> nextSuffix;
+};
+
 /// A fused function to add to the module.
 struct NewFunction {
   GlobalVar gvar;
@@ -194,7 +201,7 @@ struct NewFunction {
 
 class Fuser : public ExprMutator {
 public:
-  Fuser(const IRModule *module, const BindingFacts &facts, llvm::StringSet<> &names,
+  Fuser(const IRModule *module, const BindingFacts &facts, NameTable &names,
         std::vector<NewFunction> &added)
       : ExprMutator(module), module_(module), grouper_(facts), names_(names), added_(added) {}
 
@@ -232,10 +239,13 @@ private:
         break;
       name += "_" + op;
     }
+    // Probing resumes after the last suffix given to this base name, so
+    // 10k groups of the same ops cost linear time.
+    unsigned &suffix = names_.nextSuffix[name];
     std::string unique = name;
-    for (unsigned i = 1; names_.count(unique); ++i)
-      unique = name + "_" + std::to_string(i);
-    names_.insert(unique);
+    while (names_.taken.count(unique))
+      unique = name + "_" + std::to_string(++suffix);
+    names_.taken.insert(unique);
     return unique;
   }
 
@@ -354,7 +364,7 @@ private:
 
   const IRModule *module_;
   BlockGrouper grouper_;
-  llvm::StringSet<> &names_;
+  NameTable &names_;
   std::vector<NewFunction> &added_;
   llvm::DenseMap<const BindingNode *, const BindingNode *> member_;
   llvm::DenseMap<const BindingNode *, Group> groups_;
@@ -368,9 +378,9 @@ public:
   PassStatistic ops{this, "ops", "op calls moved into fused functions"};
 
   llvm::Expected<bool> runOnModule(IRModule &module, PassContext &) override {
-    llvm::StringSet<> names;
+    NameTable names;
     for (const ModuleEntry &e : module.entries())
-      names.insert(e.gvar->name);
+      names.taken.insert(e.gvar->name);
     std::vector<NewFunction> added;
     int64_t fusedOps = 0;
     llvm::Expected<bool> changed =
