@@ -46,20 +46,38 @@ public:
 
 private:
   llvm::StringRef nameOfId(uint32_t id, llvm::StringRef hint);
-  llvm::StringRef claim(llvm::StringRef hint);
+  /// Claims a name from `hint`; returns its index in claimed_.
+  uint32_t claim(llvm::StringRef hint);
 
   /// Copies `s` into alloc_.
   llvm::StringRef keep(llvm::StringRef s);
 
-  /// Holds the names: one bump allocation each instead of a StringMap
-  /// entry's malloc (a 200k-binding function claims 200k names).
+  // The set of names taken, a compact open-addressing table: 8 bytes per
+  // slot (32 bits of the name's hash, the index in claimed_ + 1; 0 =
+  // empty), so the name itself is read only on a full hash match. A
+  // 200k-binding function claims 200k names, one probe each, and a
+  // DenseMap of StringRefs (24-byte buckets, a string compare per probe)
+  // of that size cost a third of the printing (docs/performance.md).
+  struct Claimed {
+    llvm::StringRef name; ///< In alloc_ or static.
+    /// The next suffix to try for this base (keeps claiming O(1)
+    /// amortized when 200k vars share one hint).
+    unsigned nextSuffix;
+  };
+  static uint32_t hashName(llvm::StringRef s);
+  /// The slot holding `s`, or the empty slot where it would go.
+  uint64_t *findSlot(llvm::StringRef s, uint32_t hash);
+  /// Adds a name known to be absent (`kept` outlives the table's use).
+  uint32_t addName(llvm::StringRef kept, uint32_t hash);
+  void growSlots(size_t minSlots);
+
+  /// Holds the names: one bump allocation each instead of a malloc.
   llvm::BumpPtrAllocator alloc_;
-  /// Name (in alloc_ or static) -> the next suffix to try for that base
-  /// (keeps claiming O(1) amortized when 200k vars share one hint).
-  llvm::DenseMap<llvm::StringRef, unsigned> used_;
-  /// By the vars' DenseIds (a claimed name is never empty); the ids named
-  /// since the last reset, to forget them without freeing the pages.
-  DenseIdMap<llvm::StringRef> names_;
+  std::vector<Claimed> claimed_;
+  std::vector<uint64_t> slots_;
+  /// Index in claimed_ + 1 by the vars' DenseIds; the ids named since the
+  /// last reset, to forget them without freeing the pages.
+  DenseIdMap<uint32_t> names_;
   std::vector<uint32_t> named_;
 };
 

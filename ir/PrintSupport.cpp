@@ -10,6 +10,7 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/xxhash.h"
 
 #include <algorithm>
 #include <cmath>
@@ -59,15 +60,18 @@ bool isValidIdent(llvm::StringRef s) {
 } // namespace
 
 void NameTable::reset(llvm::StringRef moduleName) {
-  used_.clear();
   for (uint32_t id : named_)
     names_.erase(id);
   named_.clear();
+  claimed_.clear();
   alloc_.Reset();
+  // A small table again (reserve() grows it per function): clearing the
+  // table of a large function for each small one would cost its size.
+  slots_.assign(64, 0);
   for (const char *r : kReserved)
-    used_.try_emplace(r, 1);
-  if (!moduleName.empty())
-    used_.try_emplace(keep(moduleName), 1);
+    addName(r, hashName(r));
+  if (!moduleName.empty() && *findSlot(moduleName, hashName(moduleName)) == 0)
+    addName(keep(moduleName), hashName(moduleName));
 }
 
 llvm::StringRef NameTable::keep(llvm::StringRef s) {
@@ -76,47 +80,90 @@ llvm::StringRef NameTable::keep(llvm::StringRef s) {
   return llvm::StringRef(p, s.size());
 }
 
-void NameTable::reserve(size_t n) {
-  named_.reserve(named_.size() + n);
-  used_.reserve(used_.size() + n);
+uint32_t NameTable::hashName(llvm::StringRef s) { return static_cast<uint32_t>(llvm::xxHash64(s)); }
+
+uint64_t *NameTable::findSlot(llvm::StringRef s, uint32_t hash) {
+  size_t mask = slots_.size() - 1;
+  for (size_t i = hash & mask;; i = (i + 1) & mask) {
+    uint64_t slot = slots_[i];
+    if (slot == 0)
+      return &slots_[i];
+    if (static_cast<uint32_t>(slot >> 32) == hash &&
+        claimed_[static_cast<uint32_t>(slot) - 1].name == s)
+      return &slots_[i];
+  }
 }
 
-llvm::StringRef NameTable::claim(llvm::StringRef hint) {
+void NameTable::growSlots(size_t minSlots) {
+  size_t n = slots_.size();
+  while (n < minSlots)
+    n *= 2;
+  if (n == slots_.size())
+    return;
+  std::vector<uint64_t> old(n, 0);
+  old.swap(slots_);
+  size_t mask = n - 1;
+  for (uint64_t slot : old) {
+    if (slot == 0)
+      continue;
+    size_t i = static_cast<uint32_t>(slot >> 32) & mask;
+    while (slots_[i] != 0)
+      i = (i + 1) & mask;
+    slots_[i] = slot;
+  }
+}
+
+uint32_t NameTable::addName(llvm::StringRef kept, uint32_t hash) {
+  // At most half full.
+  if ((claimed_.size() + 1) * 2 > slots_.size())
+    growSlots((claimed_.size() + 1) * 2);
+  uint64_t *slot = findSlot(kept, hash);
+  uint32_t index = static_cast<uint32_t>(claimed_.size());
+  claimed_.push_back({kept, 1});
+  *slot = (static_cast<uint64_t>(hash) << 32) | (index + 1);
+  return index;
+}
+
+void NameTable::reserve(size_t n) {
+  named_.reserve(named_.size() + n);
+  claimed_.reserve(claimed_.size() + n);
+  growSlots((claimed_.size() + n) * 2);
+}
+
+uint32_t NameTable::claim(llvm::StringRef hint) {
   std::string base;
   llvm::StringRef b = hint;
   if (!isValidIdent(hint)) {
     base = sanitize(hint);
     b = base;
   }
-  auto [it, inserted] = used_.try_emplace(b, 1);
-  if (inserted) {
-    // The key still points at the caller's text: store a copy. Same
-    // characters, so the same hash and slot.
-    it->first = keep(b);
-    return it->first;
-  }
+  uint32_t hash = hashName(b);
+  uint64_t *slot = findSlot(b, hash);
+  if (*slot == 0)
+    return addName(keep(b), hash);
   // Taken: try base_k from the base's counter on.
-  unsigned k = it->second;
+  uint32_t taken = static_cast<uint32_t>(*slot) - 1;
+  unsigned k = claimed_[taken].nextSuffix;
   llvm::SmallString<32> candidate;
+  uint32_t candidateHash;
   do {
     candidate.clear();
     (b + "_" + llvm::Twine(k)).toVector(candidate);
+    candidateHash = hashName(candidate);
     ++k;
-  } while (used_.count(candidate));
-  it->second = k; // Before inserting: insertion may rehash.
-  llvm::StringRef name = keep(candidate);
-  used_.try_emplace(name, 1);
-  return name;
+  } while (*findSlot(candidate, candidateHash) != 0);
+  claimed_[taken].nextSuffix = k;
+  return addName(keep(candidate), candidateHash);
 }
 
 llvm::StringRef NameTable::nameOfId(uint32_t id, llvm::StringRef hint) {
-  llvm::StringRef name = names_.lookup(id);
-  if (!name.empty())
-    return name;
-  name = claim(hint);
-  names_[id] = name;
+  uint32_t index = names_.lookup(id);
+  if (index != 0)
+    return claimed_[index - 1].name;
+  index = claim(hint);
+  names_[id] = index + 1;
   named_.push_back(id);
-  return name;
+  return claimed_[index].name;
 }
 
 void graft::printer::printQuoted(llvm::raw_ostream &os, llvm::StringRef s) {
