@@ -194,16 +194,22 @@ void Verifier::visitFunction(const FunctionNode *fn, const VarNode *selfVar) {
   inDataflow_ = false;
   lastSInfoUse_ = nullptr;
   // Symbolic vars never cross a function boundary, and dataflow vars of an
-  // enclosing block are not visible inside: swap in empty sets (O(1)).
+  // enclosing block are not visible inside: a nested function swaps in
+  // empty sets (O(1)). A top-level function finds them empty and keeps
+  // them, so their pages serve every function of the module.
+  bool nested = savedFrame != nullptr;
   DenseIdSet outerSyms;
   std::vector<const TirVarNode *> outerSymLog;
   DenseIdSet outerDataflow;
   std::vector<uint32_t> outerDataflowLog;
-  symDefined_.swap(outerSyms);
-  std::swap(symLog_, outerSymLog);
-  dataflowDefined_.swap(outerDataflow);
-  std::swap(dataflowLog_, outerDataflowLog);
+  if (nested) {
+    symDefined_.swap(outerSyms);
+    std::swap(symLog_, outerSymLog);
+    dataflowDefined_.swap(outerDataflow);
+    std::swap(dataflowLog_, outerDataflowLog);
+  }
   size_t varMark = definedLog_.size();
+  size_t symMark = symLog_.size();
 
   // Param struct info defines symbolic vars (all params before any use).
   for (const Var &p : fn->params)
@@ -227,11 +233,13 @@ void Verifier::visitFunction(const FunctionNode *fn, const VarNode *selfVar) {
   if (opts_.checkStructInfo && fn->isPure && !forcePure)
     checkPurity(frame, forcePure);
 
-  restore({varMark, symLog_.size()});
-  symDefined_.swap(outerSyms);
-  std::swap(symLog_, outerSymLog);
-  dataflowDefined_.swap(outerDataflow);
-  std::swap(dataflowLog_, outerDataflowLog);
+  restore({varMark, symMark});
+  if (nested) {
+    symDefined_.swap(outerSyms);
+    std::swap(symLog_, outerSymLog);
+    dataflowDefined_.swap(outerDataflow);
+    std::swap(dataflowLog_, outerDataflowLog);
+  }
   frame_ = savedFrame;
   binding_ = savedBinding;
   fnLoc_ = savedFnLoc;
