@@ -103,22 +103,32 @@ Sym tirSym(const PrimExpr &v) {
 // Decorators
 //===----------------------------------------------------------------------===//
 
-llvm::Error Parser::parseDecorator(size_t &decoTok, llvm::StringRef &decoName, uint32_t &decoAst) {
-  decoTok = pos_;
+llvm::Expected<Decorator> Parser::parseDecorator() {
+  Decorator d;
+  d.tok = pos_;
   if (auto err = expect(Tok::At, "'@'"))
     return err;
   auto e = parseExpr();
   if (!e)
     return e.takeError();
-  decoAst = *e;
+  d.ast = *e;
   const Ast &a = node(*e);
   if (a.kind == AK::Name)
-    decoName = a.text;
+    d.name = a.text;
   else if (a.kind == AK::Call && node(kid(*e, 0)).kind == AK::Name)
-    decoName = node(kid(*e, 0)).text;
+    d.name = node(kid(*e, 0)).text;
   else
-    return error(decoTok, "unsupported decorator");
-  return expect(Tok::Newline, "newline after decorator");
+    return error(d.tok, "unsupported decorator");
+  if (auto err = expect(Tok::Newline, "newline after decorator"))
+    return err;
+  return d;
+}
+
+llvm::Expected<Decorator> Parser::parseDecorators() {
+  auto d = parseDecorator();
+  while (d && kind() == Tok::At)
+    d = parseDecorator();
+  return d;
 }
 
 namespace {
@@ -174,11 +184,12 @@ llvm::Error Parser::parseFile(std::vector<std::unique_ptr<IRModule>> &modules) {
       return errorHere("unexpected indent");
     if (kind() != Tok::At)
       return errorHere("expected a module class, @R.function or @T.prim_func at file level");
-    size_t decoTok = 0;
-    llvm::StringRef decoName;
-    uint32_t decoAst = 0;
-    if (auto err = parseDecorator(decoTok, decoName, decoAst))
-      return err;
+    auto deco = parseDecorator();
+    if (!deco)
+      return deco.takeError();
+    size_t decoTok = deco->tok;
+    llvm::StringRef decoName = deco->name;
+    uint32_t decoAst = deco->ast;
     auto mod = std::make_unique<IRModule>();
     mod->loc = locOf(decoTok);
     mod_ = mod.get();
@@ -212,6 +223,49 @@ llvm::Error Parser::parseFile(std::vector<std::unique_ptr<IRModule>> &modules) {
 }
 
 llvm::Error Parser::parseModuleClass(IRModule &mod, bool checkWF) {
+  if (auto err = parseClassHeader(mod, checkWF))
+    return err;
+  // Item starts; decorated items start at their first decorator.
+  std::vector<size_t> items;
+  while (kind() != Tok::Dedent && kind() != Tok::Eof) {
+    items.push_back(pos_);
+    while (kind() == Tok::At)
+      skipStatement();
+    skipStatement();
+  }
+  size_t end = pos_;
+  pushScope();
+  define(mod.name, Sym{Sym::ModuleAlias, nullptr});
+
+  ModuleEntries entries(items.size());
+  if (auto err = parseModuleStatements(mod, items, entries))
+    return err;
+  if (auto err = declareModuleFunctions(mod, items, entries))
+    return err;
+  // Pass 3: define the Relax functions.
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (!entries[i].first || entries[i].second)
+      continue;
+    pos_ = items[i];
+    resetAst();
+    auto deco = parseDecorators();
+    if (!deco)
+      return deco.takeError();
+    GlobalVar gv = entries[i].first;
+    Function fn;
+    if (auto err = parseRelaxFunction(mod, deco->ast, true, false, &gv, &fn, nullptr))
+      return err;
+    entries[i].second = fn;
+  }
+  for (auto &[gv, fn] : entries)
+    if (gv && fn)
+      mod.add(gv, fn);
+  popScope();
+  pos_ = end;
+  return expect(Tok::Dedent, "end of class body");
+}
+
+llvm::Error Parser::parseClassHeader(IRModule &mod, bool checkWF) {
   if (!isName("class"))
     return errorHere("expected 'class' after a module decorator");
   ++pos_;
@@ -231,22 +285,11 @@ llvm::Error Parser::parseModuleClass(IRModule &mod, bool checkWF) {
     return err;
   if (auto err = expect(Tok::Newline, "newline"))
     return err;
-  if (auto err = expect(Tok::Indent, "an indented class body"))
-    return err;
+  return expect(Tok::Indent, "an indented class body");
+}
 
-  // Item starts; decorated items start at their first decorator.
-  std::vector<size_t> items;
-  while (kind() != Tok::Dedent && kind() != Tok::Eof) {
-    items.push_back(pos_);
-    while (kind() == Tok::At)
-      skipStatement();
-    skipStatement();
-  }
-  size_t end = pos_;
-  pushScope();
-  define(mod.name, Sym{Sym::ModuleAlias, nullptr});
-
-  std::vector<std::pair<GlobalVar, Ref<Node>>> entries(items.size());
+llvm::Error Parser::parseModuleStatements(IRModule &mod, const std::vector<size_t> &items,
+                                          ModuleEntries &entries) {
   // Pass 1: module attrs, global infos, extern functions.
   for (size_t i = 0; i < items.size(); ++i) {
     pos_ = items[i];
@@ -278,63 +321,40 @@ llvm::Error Parser::parseModuleClass(IRModule &mod, bool checkWF) {
     if (auto err = parseModuleItemStmt(mod))
       return err;
   }
+  return llvm::Error::success();
+}
+
+llvm::Error Parser::declareModuleFunctions(IRModule &mod, const std::vector<size_t> &items,
+                                           ModuleEntries &entries) {
   // Pass 2: declare every function (PrimFuncs are parsed whole).
   for (size_t i = 0; i < items.size(); ++i) {
     pos_ = items[i];
     if (kind() != Tok::At)
       continue;
     resetAst();
-    size_t decoTok = 0;
-    llvm::StringRef decoName;
-    uint32_t decoAst = 0;
-    if (auto err = parseDecorator(decoTok, decoName, decoAst))
-      return err;
-    while (kind() == Tok::At)
-      if (auto err = parseDecorator(decoTok, decoName, decoAst))
-        return err;
-    if (decoName == "T.prim_func") {
-      auto pf = parsePrimFunc(decoAst);
+    auto deco = parseDecorators();
+    if (!deco)
+      return deco.takeError();
+    if (deco->name == "T.prim_func") {
+      auto pf = parsePrimFunc(deco->ast);
       if (!pf)
         return pf.takeError();
       GlobalVar gv = make<GlobalVarNode>(pf->name, pf->func->relaxSInfo());
       gvars_[pf->name] = gv;
       entries[i] = {gv, Ref<Node>(pf->func.get())};
-    } else if (decoName == "R.function") {
+    } else if (deco->name == "R.function") {
       GlobalVar gv;
-      if (auto err = parseRelaxFunction(mod, decoAst, true, true, &gv, nullptr, nullptr))
+      if (auto err = parseRelaxFunction(mod, deco->ast, true, true, &gv, nullptr, nullptr))
         return err;
       if (gvars_.count(gv->name))
-        return error(decoTok, "duplicate function '" + gv->name + "' in module");
+        return error(deco->tok, "duplicate function '" + gv->name + "' in module");
       gvars_[gv->name] = gv;
       entries[i] = {gv, nullptr};
     } else {
-      return error(decoTok, "unsupported decorator '@" + decoName + "' in a module");
+      return error(deco->tok, "unsupported decorator '@" + deco->name + "' in a module");
     }
   }
-  // Pass 3: define the Relax functions.
-  for (size_t i = 0; i < items.size(); ++i) {
-    if (!entries[i].first || entries[i].second)
-      continue;
-    pos_ = items[i];
-    resetAst();
-    size_t decoTok = 0;
-    llvm::StringRef decoName;
-    uint32_t decoAst = 0;
-    while (kind() == Tok::At)
-      if (auto err = parseDecorator(decoTok, decoName, decoAst))
-        return err;
-    GlobalVar gv = entries[i].first;
-    Function fn;
-    if (auto err = parseRelaxFunction(mod, decoAst, true, false, &gv, &fn, nullptr))
-      return err;
-    entries[i].second = fn;
-  }
-  for (auto &[gv, fn] : entries)
-    if (gv && fn)
-      mod.add(gv, fn);
-  popScope();
-  pos_ = end;
-  return expect(Tok::Dedent, "end of class body");
+  return llvm::Error::success();
 }
 
 llvm::Error Parser::parseGlobalInfos(IRModule &mod, uint32_t call) {
@@ -702,11 +722,12 @@ llvm::Error Parser::parseStatement(std::vector<BindingBlock> &blocks, Attrs &att
   if (kind() == Tok::Indent)
     return errorHere("unexpected indent");
   if (kind() == Tok::At) {
-    size_t decoTok = 0;
-    llvm::StringRef decoName;
-    uint32_t decoAst = 0;
-    if (auto err = parseDecorator(decoTok, decoName, decoAst))
-      return err;
+    auto deco = parseDecorator();
+    if (!deco)
+      return deco.takeError();
+    size_t decoTok = deco->tok;
+    llvm::StringRef decoName = deco->name;
+    uint32_t decoAst = deco->ast;
     if (decoName == "T.prim_func")
       return error(decoTok, "inline @T.prim_func is not supported inside a Relax function");
     if (decoName != "R.function")
@@ -823,7 +844,7 @@ llvm::Expected<StructInfo> Parser::annotationSInfo(uint32_t ast, size_t firstTok
 
 llvm::Error Parser::parseBinding(bool isLastInBranch, std::string *lastName, Expr *lastValue,
                                  llvm::SMLoc *lastLoc) {
-  llvm::SmallVector<std::pair<llvm::StringRef, size_t>, 2> targets;
+  BindTargets targets;
   targets.push_back({curText(), pos_});
   ++pos_;
   while (consume(Tok::Comma)) {
@@ -863,87 +884,23 @@ llvm::Error Parser::parseBinding(bool isLastInBranch, std::string *lastName, Exp
   llvm::StringRef callee = r.kind == AK::Call && node(kid(rhs, 0)).kind == AK::Name
                                ? node(kid(rhs, 0)).text
                                : llvm::StringRef();
-  // n = T.int64() / T.int32(is_size_var=True): a symbolic var.
-  if ((callee == "T.int64" || callee == "T.int32") && targets.size() == 1) {
-    llvm::SmallVector<uint32_t, 2> pos, kw;
-    callArgs(rhs, pos, kw);
-    if (pos.empty()) {
-      DataType dt = callee == "T.int64" ? DataType::int64() : DataType::int32();
-      bool sizeVar = false;
-      for (uint32_t k : kw) {
-        if (node(k).text != "is_size_var")
-          return astError(k, callee + " got an unexpected keyword argument");
-        sizeVar = node(kid(k, 0)).kind == AK::True;
-      }
-      if (const Sym *s = lookup(name))
-        if (s->kind == Sym::Tir)
-          if (const auto *tv = llvm::dyn_cast<TirVarNode>(s->node.get()))
-            if (tv->dtype == dt && tv->isSizeVar == sizeVar)
-              return llvm::Error::success();
-      define(name, tirSym(PrimExpr(make<TirVarNode>(name.str(), dt, sizeVar))));
-      return llvm::Error::success();
-    }
-  }
+  if (targets.size() == 1 && isSymVarDecl(rhs, callee))
+    return defineSymVar(name, rhs, callee);
   // cls = Module: an alias, no binding.
-  if (r.kind == AK::Name && targets.size() == 1) {
-    const Sym *s = lookup(r.text);
-    if ((s && s->kind == Sym::ModuleAlias) || (!s && r.text == modName_)) {
-      define(name, Sym{Sym::ModuleAlias, nullptr});
-      return llvm::Error::success();
-    }
-  }
-  Expr value;
-  if (callee == "R.match_cast") {
-    llvm::SmallVector<uint32_t, 2> pos, kw;
-    callArgs(rhs, pos, kw);
-    if (pos.size() != 2 || !kw.empty())
-      return astError(rhs, "R.match_cast expects (value, struct_info)");
-    auto v = toExpr(pos[0]);
-    if (!v)
-      return v.takeError();
-    auto s = toSInfo(pos[1], SInfoCtx{});
-    if (!s)
-      return s.takeError();
-    auto nv = bb_->normalizeArgument(*v);
-    if (!nv)
-      return nv.takeError();
-    if (isLastInBranch)
-      return astError(rhs, "an if/else branch must end with a plain binding");
-    bool df = inDataflow_ && !outputNameToks_.count(static_cast<uint32_t>(targets[0].second));
-    Var var = df ? Var(make<DataflowVarNode>(name.str(), *s, bindLoc))
-                 : make<VarNode>(name.str(), *s, bindLoc);
-    bb_->freshName(inDataflow_ ? "lv" : "gv");
-    if (auto err = bb_->emitBinding(make<MatchCastNode>(var, *nv, *s, bindLoc)))
-      return err;
-    define(name, relaxSym(var));
+  if (targets.size() == 1 && isModuleAlias(rhs)) {
+    define(name, Sym{Sym::ModuleAlias, nullptr});
     return llvm::Error::success();
   }
+  if (callee == "R.match_cast")
+    return parseMatchCast(targets[0], rhs, bindLoc, isLastInBranch);
   Cls cls = classify(rhs);
+  Expr value;
   if ((cls == Cls::PyNum || cls == Cls::PyBool) &&
       (isNumLit(rhs) || r.kind == AK::True || r.kind == AK::False)) {
-    // A Python number becomes R.const: int32, float32 or bool.
-    auto data = std::make_shared<TensorData>();
-    if (r.kind == AK::True || r.kind == AK::False) {
-      data->dtype = DataType::boolType();
-      data->bytes.push_back(r.kind == AK::True);
-    } else if (isIntLit(rhs)) {
-      auto iv = intValue(rhs);
-      if (!iv)
-        return iv.takeError();
-      data->dtype = DataType::int32();
-      int32_t x = static_cast<int32_t>(*iv);
-      data->bytes.resize(4);
-      std::memcpy(data->bytes.data(), &x, 4);
-    } else {
-      auto fv = floatValue(rhs);
-      if (!fv)
-        return fv.takeError();
-      data->dtype = DataType::float32();
-      float x = static_cast<float>(*fv);
-      data->bytes.resize(4);
-      std::memcpy(data->bytes.data(), &x, 4);
-    }
-    value = make<ConstantNode>(std::shared_ptr<const TensorData>(std::move(data)));
+    auto c = pythonConstant(rhs);
+    if (!c)
+      return c.takeError();
+    value = *c;
   } else if (cls == Cls::Prim && targets.size() == 1 && r.kind != AK::Call) {
     auto p = toPrim(rhs, SInfoCtx{});
     if (!p)
@@ -964,8 +921,103 @@ llvm::Error Parser::parseBinding(bool isLastInBranch, std::string *lastName, Exp
     *lastLoc = bindLoc;
     return llvm::Error::success();
   }
+  return emitTargets(targets, value, bindLoc);
+}
+
+bool Parser::isSymVarDecl(uint32_t rhs, llvm::StringRef callee) const {
+  // n = T.int64() / T.int32(is_size_var=True): a symbolic var.
+  if (callee != "T.int64" && callee != "T.int32")
+    return false;
+  llvm::SmallVector<uint32_t, 2> pos, kw;
+  callArgs(rhs, pos, kw);
+  return pos.empty();
+}
+
+llvm::Error Parser::defineSymVar(llvm::StringRef name, uint32_t rhs, llvm::StringRef callee) {
+  llvm::SmallVector<uint32_t, 2> pos, kw;
+  callArgs(rhs, pos, kw);
+  DataType dt = callee == "T.int64" ? DataType::int64() : DataType::int32();
+  bool sizeVar = false;
+  for (uint32_t k : kw) {
+    if (node(k).text != "is_size_var")
+      return astError(k, callee + " got an unexpected keyword argument");
+    sizeVar = node(kid(k, 0)).kind == AK::True;
+  }
+  if (const Sym *s = lookup(name))
+    if (s->kind == Sym::Tir)
+      if (const auto *tv = llvm::dyn_cast<TirVarNode>(s->node.get()))
+        if (tv->dtype == dt && tv->isSizeVar == sizeVar)
+          return llvm::Error::success();
+  define(name, tirSym(PrimExpr(make<TirVarNode>(name.str(), dt, sizeVar))));
+  return llvm::Error::success();
+}
+
+bool Parser::isModuleAlias(uint32_t rhs) const {
+  const Ast &r = node(rhs);
+  if (r.kind != AK::Name)
+    return false;
+  const Sym *s = lookup(r.text);
+  return (s && s->kind == Sym::ModuleAlias) || (!s && r.text == modName_);
+}
+
+llvm::Error Parser::parseMatchCast(std::pair<llvm::StringRef, size_t> target, uint32_t rhs,
+                                   llvm::SMLoc bindLoc, bool isLastInBranch) {
+  llvm::StringRef name = target.first;
+  llvm::SmallVector<uint32_t, 2> pos, kw;
+  callArgs(rhs, pos, kw);
+  if (pos.size() != 2 || !kw.empty())
+    return astError(rhs, "R.match_cast expects (value, struct_info)");
+  auto v = toExpr(pos[0]);
+  if (!v)
+    return v.takeError();
+  auto s = toSInfo(pos[1], SInfoCtx{});
+  if (!s)
+    return s.takeError();
+  auto nv = bb_->normalizeArgument(*v);
+  if (!nv)
+    return nv.takeError();
+  if (isLastInBranch)
+    return astError(rhs, "an if/else branch must end with a plain binding");
+  bool df = inDataflow_ && !outputNameToks_.count(static_cast<uint32_t>(target.second));
+  Var var = df ? Var(make<DataflowVarNode>(name.str(), *s, bindLoc))
+               : make<VarNode>(name.str(), *s, bindLoc);
+  bb_->freshName(inDataflow_ ? "lv" : "gv");
+  if (auto err = bb_->emitBinding(make<MatchCastNode>(var, *nv, *s, bindLoc)))
+    return err;
+  define(name, relaxSym(var));
+  return llvm::Error::success();
+}
+
+llvm::Expected<Expr> Parser::pythonConstant(uint32_t rhs) {
+  // A Python number becomes R.const: int32, float32 or bool.
+  const Ast &r = node(rhs);
+  auto data = std::make_shared<TensorData>();
+  if (r.kind == AK::True || r.kind == AK::False) {
+    data->dtype = DataType::boolType();
+    data->bytes.push_back(r.kind == AK::True);
+  } else if (isIntLit(rhs)) {
+    auto iv = intValue(rhs);
+    if (!iv)
+      return iv.takeError();
+    data->dtype = DataType::int32();
+    int32_t x = static_cast<int32_t>(*iv);
+    data->bytes.resize(4);
+    std::memcpy(data->bytes.data(), &x, 4);
+  } else {
+    auto fv = floatValue(rhs);
+    if (!fv)
+      return fv.takeError();
+    data->dtype = DataType::float32();
+    float x = static_cast<float>(*fv);
+    data->bytes.resize(4);
+    std::memcpy(data->bytes.data(), &x, 4);
+  }
+  return Expr(make<ConstantNode>(std::shared_ptr<const TensorData>(std::move(data))));
+}
+
+llvm::Error Parser::emitTargets(const BindTargets &targets, Expr value, llvm::SMLoc bindLoc) {
   if (targets.size() == 1)
-    return emitNamed(name, value, bindLoc, targets[0].second);
+    return emitNamed(targets[0].first, value, bindLoc, targets[0].second);
   // a, b = value: bind the tuple, then each item.
   auto norm = bb_->normalize(value);
   if (!norm)

@@ -117,6 +117,13 @@ struct OpOperands {
   bool anyAttr = false;
 };
 
+/// `@name` or `@name(...)`: its `@` token, name and syntax tree.
+struct Decorator {
+  size_t tok = 0;
+  llvm::StringRef name;
+  uint32_t ast = 0;
+};
+
 class Parser {
 public:
   Parser(llvm::StringRef buffer, std::vector<Token> tokens)
@@ -264,7 +271,17 @@ public:
     size_t defTok = 0;
   };
   llvm::Error parseModuleClass(IRModule &mod, bool checkWF);
-  llvm::Error parseDecorator(size_t &decoTok, llvm::StringRef &decoName, uint32_t &decoAst);
+  llvm::Expected<Decorator> parseDecorator();
+  /// One or more decorators; the last one names the item.
+  llvm::Expected<Decorator> parseDecorators();
+  llvm::Error parseClassHeader(IRModule &mod, bool checkWF);
+  /// A module's items in source order: the global var and the function (or
+  /// extern) bound to it, filled by the passes of parseModuleClass.
+  using ModuleEntries = std::vector<std::pair<GlobalVar, Ref<Node>>>;
+  llvm::Error parseModuleStatements(IRModule &mod, const std::vector<size_t> &items,
+                                    ModuleEntries &entries);
+  llvm::Error declareModuleFunctions(IRModule &mod, const std::vector<size_t> &items,
+                                     ModuleEntries &entries);
   llvm::Error parseRelaxFunction(IRModule &mod, uint32_t decoAst, bool topLevel, bool declOnly,
                                  GlobalVar *declOut, Function *defOut, Var *localVar);
   llvm::Error parseSignature(std::vector<Var> &params, StructInfo &ret, size_t &bodyStart);
@@ -279,6 +296,18 @@ public:
   llvm::Error parseIf(size_t stmtTok);
   llvm::Error parseBinding(bool isLastInBranch, std::string *lastName, Expr *lastValue,
                            llvm::SMLoc *lastLoc);
+  /// `n = T.int64()` / `T.int32(is_size_var=...)` without positional arguments.
+  bool isSymVarDecl(uint32_t rhs, llvm::StringRef callee) const;
+  llvm::Error defineSymVar(llvm::StringRef name, uint32_t rhs, llvm::StringRef callee);
+  /// `cls = Module`: the right-hand side names the module being parsed.
+  bool isModuleAlias(uint32_t rhs) const;
+  llvm::Error parseMatchCast(std::pair<llvm::StringRef, size_t> target, uint32_t rhs,
+                             llvm::SMLoc bindLoc, bool isLastInBranch);
+  /// A Python number or bool bound as a value: R.const of int32, float32 or bool.
+  llvm::Expected<Expr> pythonConstant(uint32_t rhs);
+  /// Assignment targets: names and their tokens.
+  using BindTargets = llvm::SmallVector<std::pair<llvm::StringRef, size_t>, 2>;
+  llvm::Error emitTargets(const BindTargets &targets, Expr value, llvm::SMLoc bindLoc);
   llvm::Error emitNamed(llvm::StringRef name, Expr value, llvm::SMLoc loc, size_t nameTok);
   llvm::Error parseFuncAttr(uint32_t call, Attrs &attrs);
   llvm::Error parseLocalFunction();
