@@ -81,39 +81,10 @@ llvm::Expected<AttrValue> Parser::toAnyAttr(uint32_t n) {
     }
     break;
   case AK::Tuple:
-  case AK::List: {
-    AttrArray arr;
-    ++depth_;
-    for (uint32_t i = 0; i < a.count; ++i) {
-      auto v = toAnyAttr(kid(n, i));
-      if (!v) {
-        --depth_;
-        return v;
-      }
-      arr.push_back(std::move(*v));
-    }
-    --depth_;
-    return AttrValue::array(std::move(arr));
-  }
-  case AK::Dict: {
-    AttrDict dict;
-    ++depth_;
-    for (uint32_t i = 0; i + 1 < a.count; i += 2) {
-      uint32_t k = kid(n, i);
-      if (ast_[k].kind != AK::Str) {
-        --depth_;
-        return astError(k, "dictionary keys must be strings");
-      }
-      auto v = toAnyAttr(kid(n, i + 1));
-      if (!v) {
-        --depth_;
-        return v;
-      }
-      dict.emplace_back(strValue(k).str(), std::move(*v));
-    }
-    --depth_;
-    return AttrValue::dict(std::move(dict));
-  }
+  case AK::List:
+    return attrArray(n);
+  case AK::Dict:
+    return attrDict(n);
   case AK::Call: {
     const Ast &callee = ast_[kid(n, 0)];
     if (callee.kind == AK::Name && (callee.text == "R.str" || callee.text == "R.dtype") &&
@@ -131,6 +102,48 @@ llvm::Expected<AttrValue> Parser::toAnyAttr(uint32_t n) {
   default:
     break;
   }
+  return exprAttr(n);
+}
+
+llvm::Expected<AttrValue> Parser::attrArray(uint32_t n) {
+  const Ast &a = ast_[n];
+  AttrArray arr;
+  ++depth_;
+  for (uint32_t i = 0; i < a.count; ++i) {
+    auto v = toAnyAttr(kid(n, i));
+    if (!v) {
+      --depth_;
+      return v;
+    }
+    arr.push_back(std::move(*v));
+  }
+  --depth_;
+  return AttrValue::array(std::move(arr));
+}
+
+llvm::Expected<AttrValue> Parser::attrDict(uint32_t n) {
+  const Ast &a = ast_[n];
+  AttrDict dict;
+  ++depth_;
+  for (uint32_t i = 0; i + 1 < a.count; i += 2) {
+    uint32_t k = kid(n, i);
+    if (ast_[k].kind != AK::Str) {
+      --depth_;
+      return astError(k, "dictionary keys must be strings");
+    }
+    auto v = toAnyAttr(kid(n, i + 1));
+    if (!v) {
+      --depth_;
+      return v;
+    }
+    dict.emplace_back(strValue(k).str(), std::move(*v));
+  }
+  --depth_;
+  return AttrValue::dict(std::move(dict));
+}
+
+llvm::Expected<AttrValue> Parser::exprAttr(uint32_t n) {
+  const Ast &a = ast_[n];
   if (classify(n) == Cls::Prim) {
     auto p = toPrim(n, SInfoCtx{});
     if (!p)
@@ -159,26 +172,6 @@ llvm::Expected<AttrValue> Parser::toAnyAttr(uint32_t n) {
 
 llvm::Expected<AttrValue> Parser::toAttr(uint32_t n, AttrKind kind, bool wrapScalar) {
   const Ast &a = ast_[n];
-  auto intList = [&](uint32_t list) -> llvm::Expected<AttrValue> {
-    const Ast &l = ast_[list];
-    if (l.kind != AK::Tuple && l.kind != AK::List) {
-      if (isIntLit(list) && wrapScalar) {
-        auto v = intValue(list);
-        if (!v)
-          return v.takeError();
-        return AttrValue::array({AttrValue::integer(*v)});
-      }
-      return astError(list, "expected a list of integers");
-    }
-    AttrArray arr;
-    for (uint32_t i = 0; i < l.count; ++i) {
-      auto v = intValue(kid(list, i));
-      if (!v)
-        return v.takeError();
-      arr.push_back(AttrValue::integer(*v));
-    }
-    return AttrValue::array(std::move(arr));
-  };
   switch (kind) {
   case AttrKind::Bool:
     if (a.kind == AK::True || a.kind == AK::False)
@@ -221,31 +214,14 @@ llvm::Expected<AttrValue> Parser::toAttr(uint32_t n, AttrKind kind, bool wrapSca
     if (a.kind == AK::Str)
       return AttrValue::string(strValue(n).str());
     return toAnyAttr(n);
-  case AttrKind::DType: {
-    if (a.kind == AK::None)
-      return AttrValue::dtype(DataType::voidType());
-    llvm::StringRef s;
-    if (a.kind == AK::Str)
-      s = strValue(n);
-    else if (a.kind == AK::Call && a.count == 2 && ast_[kid(n, 1)].kind == AK::Str)
-      s = strValue(kid(n, 1));
-    else if (a.kind == AK::Name && a.text.startswith("T."))
-      s = a.text.drop_front(2);
-    else
-      return astError(n, "expected a dtype string");
-    if (s.empty() || s == "void")
-      return AttrValue::dtype(DataType::voidType());
-    auto dt = DataType::parse(s);
-    if (!dt)
-      return astError(n, "unknown dtype '" + s + "'");
-    return AttrValue::dtype(*dt);
-  }
+  case AttrKind::DType:
+    return dtypeAttr(n);
   case AttrKind::IntList:
-    return intList(n);
+    return intListAttr(n, wrapScalar);
   case AttrKind::OptionalIntList:
     if (a.kind == AK::None)
       return AttrValue::none();
-    return intList(n);
+    return intListAttr(n, wrapScalar);
   case AttrKind::PrimList: {
     auto vals = primList(n, SInfoCtx{});
     if (!vals)
@@ -259,6 +235,48 @@ llvm::Expected<AttrValue> Parser::toAttr(uint32_t n, AttrKind kind, bool wrapSca
     return toAnyAttr(n);
   }
   return toAnyAttr(n);
+}
+
+llvm::Expected<AttrValue> Parser::intListAttr(uint32_t list, bool wrapScalar) {
+  const Ast &l = ast_[list];
+  if (l.kind != AK::Tuple && l.kind != AK::List) {
+    if (isIntLit(list) && wrapScalar) {
+      auto v = intValue(list);
+      if (!v)
+        return v.takeError();
+      return AttrValue::array({AttrValue::integer(*v)});
+    }
+    return astError(list, "expected a list of integers");
+  }
+  AttrArray arr;
+  for (uint32_t i = 0; i < l.count; ++i) {
+    auto v = intValue(kid(list, i));
+    if (!v)
+      return v.takeError();
+    arr.push_back(AttrValue::integer(*v));
+  }
+  return AttrValue::array(std::move(arr));
+}
+
+llvm::Expected<AttrValue> Parser::dtypeAttr(uint32_t n) {
+  const Ast &a = ast_[n];
+  if (a.kind == AK::None)
+    return AttrValue::dtype(DataType::voidType());
+  llvm::StringRef s;
+  if (a.kind == AK::Str)
+    s = strValue(n);
+  else if (a.kind == AK::Call && a.count == 2 && ast_[kid(n, 1)].kind == AK::Str)
+    s = strValue(kid(n, 1));
+  else if (a.kind == AK::Name && a.text.startswith("T."))
+    s = a.text.drop_front(2);
+  else
+    return astError(n, "expected a dtype string");
+  if (s.empty() || s == "void")
+    return AttrValue::dtype(DataType::voidType());
+  auto dt = DataType::parse(s);
+  if (!dt)
+    return astError(n, "unknown dtype '" + s + "'");
+  return AttrValue::dtype(*dt);
 }
 
 //===----------------------------------------------------------------------===//

@@ -1049,59 +1049,15 @@ llvm::Error Parser::parseDataflow(std::vector<BindingBlock> &blocks) {
     return errorHere("expected an indented dataflow block");
   size_t indent = pos_;
 
-  // Pre-scan: the assignment targets in order, and the R.output names. Only
-  // the outputs need their last assignment: a map of every name would cost
-  // a hash insertion per binding.
-  std::vector<uint32_t> targets;
-  size_t outputStmt = 0;
-  llvm::SmallVector<std::pair<llvm::StringRef, size_t>, 8> outputs;
-  size_t i = indent + 1;
-  while (i < toks_.size() && toks_[i].kind != Tok::Dedent && toks_[i].kind != Tok::Eof) {
-    pos_ = i;
-    if (kind() == Tok::Name && curText() == "R" && peekKind(1) == Tok::Dot &&
-        text(pos_ + 2) == "output" && peekKind(3) == Tok::LParen) {
-      outputStmt = i;
-      outputs.clear();
-      size_t j = pos_ + 4;
-      while (tok(j).kind == Tok::Name) {
-        outputs.push_back({text(j), j});
-        ++j;
-        if (tok(j).kind == Tok::Comma)
-          ++j;
-      }
-    } else if (kind() == Tok::Name) {
-      size_t j = pos_;
-      while (tok(j).kind == Tok::Name &&
-             (tok(j + 1).kind == Tok::Comma || tok(j + 1).kind == Tok::Assign ||
-              tok(j + 1).kind == Tok::Colon)) {
-        targets.push_back(static_cast<uint32_t>(j));
-        if (tok(j + 1).kind != Tok::Comma)
-          break;
-        j += 2;
-      }
-    }
-    skipStatement();
-    i = pos_;
-  }
+  DataflowScan scan = scanDataflow(indent);
   pos_ = indent + 1;
-  if (!outputStmt)
+  if (!scan.outputStmt)
     return error(withTok, "a dataflow block must end with R.output(...)");
   llvm::DenseSet<uint32_t> savedOutputs = std::move(outputNameToks_);
   outputNameToks_.clear();
-  // Outputs still looking for their last assignment. A name bound only in a
-  // nested block is reported at R.output itself.
-  llvm::StringMap<bool> pending;
-  for (auto &[name, t] : outputs)
-    pending.try_emplace(name, true);
-  size_t unresolved = pending.size();
-  for (auto it = targets.rbegin(); it != targets.rend() && unresolved > 0; ++it) {
-    auto p = pending.find(text(*it));
-    if (p != pending.end() && p->second) {
-      p->second = false;
-      outputNameToks_.insert(*it);
-      --unresolved;
-    }
-  }
+  markOutputTargets(scan);
+  size_t outputStmt = scan.outputStmt;
+  const auto &outputs = scan.outputs;
 
   blocks.push_back(bb_->endBlock());
   bb_->beginBlock(true);
@@ -1144,6 +1100,59 @@ llvm::Error Parser::parseDataflow(std::vector<BindingBlock> &blocks) {
   blocks.push_back(bb_->endBlock());
   bb_->beginBlock(false);
   return llvm::Error::success();
+}
+
+DataflowScan Parser::scanDataflow(size_t indent) {
+  // The assignment targets in order, and the R.output names. Only the
+  // outputs need their last assignment: a map of every name would cost a
+  // hash insertion per binding.
+  DataflowScan scan;
+  size_t i = indent + 1;
+  while (i < toks_.size() && toks_[i].kind != Tok::Dedent && toks_[i].kind != Tok::Eof) {
+    pos_ = i;
+    if (kind() == Tok::Name && curText() == "R" && peekKind(1) == Tok::Dot &&
+        text(pos_ + 2) == "output" && peekKind(3) == Tok::LParen) {
+      scan.outputStmt = i;
+      scan.outputs.clear();
+      size_t j = pos_ + 4;
+      while (tok(j).kind == Tok::Name) {
+        scan.outputs.push_back({text(j), j});
+        ++j;
+        if (tok(j).kind == Tok::Comma)
+          ++j;
+      }
+    } else if (kind() == Tok::Name) {
+      size_t j = pos_;
+      while (tok(j).kind == Tok::Name &&
+             (tok(j + 1).kind == Tok::Comma || tok(j + 1).kind == Tok::Assign ||
+              tok(j + 1).kind == Tok::Colon)) {
+        scan.targets.push_back(static_cast<uint32_t>(j));
+        if (tok(j + 1).kind != Tok::Comma)
+          break;
+        j += 2;
+      }
+    }
+    skipStatement();
+    i = pos_;
+  }
+  return scan;
+}
+
+void Parser::markOutputTargets(const DataflowScan &scan) {
+  // Outputs still looking for their last assignment. A name bound only in a
+  // nested block is reported at R.output itself.
+  llvm::StringMap<bool> pending;
+  for (auto &[name, t] : scan.outputs)
+    pending.try_emplace(name, true);
+  size_t unresolved = pending.size();
+  for (auto it = scan.targets.rbegin(); it != scan.targets.rend() && unresolved > 0; ++it) {
+    auto p = pending.find(text(*it));
+    if (p != pending.end() && p->second) {
+      p->second = false;
+      outputNameToks_.insert(*it);
+      --unresolved;
+    }
+  }
 }
 
 llvm::Error Parser::parseIf(size_t stmtTok) {

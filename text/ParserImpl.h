@@ -124,6 +124,14 @@ struct Decorator {
   uint32_t ast = 0;
 };
 
+/// A dataflow block before it is parsed: its assignment target tokens in
+/// order, its R.output statement and the names R.output lists.
+struct DataflowScan {
+  std::vector<uint32_t> targets;
+  size_t outputStmt = 0;
+  llvm::SmallVector<std::pair<llvm::StringRef, size_t>, 8> outputs;
+};
+
 class Parser {
 public:
   Parser(llvm::StringRef buffer, std::vector<Token> tokens)
@@ -217,6 +225,12 @@ public:
   llvm::Expected<Expr> convertParam(uint32_t n, ParamKind kind);
   llvm::Expected<AttrValue> toAttr(uint32_t n, AttrKind kind, bool wrapScalar);
   llvm::Expected<AttrValue> toAnyAttr(uint32_t n);
+  llvm::Expected<AttrValue> attrArray(uint32_t n);
+  llvm::Expected<AttrValue> attrDict(uint32_t n);
+  /// A symbolic expression or struct info as an attribute value.
+  llvm::Expected<AttrValue> exprAttr(uint32_t n);
+  llvm::Expected<AttrValue> intListAttr(uint32_t list, bool wrapScalar);
+  llvm::Expected<AttrValue> dtypeAttr(uint32_t n);
   /// A parameter's default as an argument; None when the argument is left out.
   llvm::Expected<llvm::Optional<Expr>> defaultParam(const OpParam &p);
   llvm::Expected<std::vector<StructInfo>> sinfoList(uint32_t n);
@@ -293,6 +307,10 @@ public:
                              Expr &retExpr, bool isLast, bool funcBody, std::string *lastName,
                              Expr *lastValue, llvm::SMLoc *lastLoc);
   llvm::Error parseDataflow(std::vector<BindingBlock> &blocks);
+  /// Pre-scans the dataflow block whose Indent is at `indent`.
+  DataflowScan scanDataflow(size_t indent);
+  /// Puts the name token of each output's last assignment in outputNameToks_.
+  void markOutputTargets(const DataflowScan &scan);
   llvm::Error parseIf(size_t stmtTok);
   llvm::Error parseBinding(bool isLastInBranch, std::string *lastName, Expr *lastValue,
                            llvm::SMLoc *lastLoc);
