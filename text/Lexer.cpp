@@ -203,108 +203,91 @@ llvm::Error Lexer::string(size_t start, size_t quotePos) {
   return llvm::Error::success();
 }
 
-llvm::Error Lexer::punct() {
-  char c = at(pos_), n = at(pos_ + 1);
+/// A punctuation token and its length in characters.
+struct Punct {
   Tok kind;
-  size_t len = 1;
+  unsigned len;
+};
+
+/// The punctuation token that starts with `c` followed by `n`; None when
+/// `c` starts none.
+llvm::Optional<Punct> punctTok(char c, char n) {
   auto two = [&](char second, Tok twoKind, Tok oneKind) {
-    if (n == second) {
-      len = 2;
-      return twoKind;
-    }
-    return oneKind;
+    return n == second ? Punct{twoKind, 2} : Punct{oneKind, 1};
   };
   switch (c) {
   case '(':
-    kind = Tok::LParen;
-    openBracket();
-    break;
+    return Punct{Tok::LParen, 1};
   case '[':
-    kind = Tok::LBracket;
-    openBracket();
-    break;
+    return Punct{Tok::LBracket, 1};
   case '{':
-    kind = Tok::LBrace;
-    openBracket();
-    break;
+    return Punct{Tok::LBrace, 1};
   case ')':
-    kind = Tok::RParen;
-    depth_ = depth_ > 0 ? depth_ - 1 : 0;
-    break;
+    return Punct{Tok::RParen, 1};
   case ']':
-    kind = Tok::RBracket;
-    depth_ = depth_ > 0 ? depth_ - 1 : 0;
-    break;
+    return Punct{Tok::RBracket, 1};
   case '}':
-    kind = Tok::RBrace;
-    depth_ = depth_ > 0 ? depth_ - 1 : 0;
-    break;
+    return Punct{Tok::RBrace, 1};
   case ',':
-    kind = Tok::Comma;
-    break;
+    return Punct{Tok::Comma, 1};
   case ':':
-    kind = Tok::Colon;
-    break;
+    return Punct{Tok::Colon, 1};
   case '.':
-    kind = Tok::Dot;
-    break;
+    return Punct{Tok::Dot, 1};
   case ';':
-    kind = Tok::Semi;
-    break;
+    return Punct{Tok::Semi, 1};
   case '@':
-    kind = Tok::At;
-    break;
+    return Punct{Tok::At, 1};
   case '~':
-    kind = Tok::Tilde;
-    break;
+    return Punct{Tok::Tilde, 1};
   case '&':
-    kind = Tok::Amp;
-    break;
+    return Punct{Tok::Amp, 1};
   case '|':
-    kind = Tok::Pipe;
-    break;
+    return Punct{Tok::Pipe, 1};
   case '^':
-    kind = Tok::Caret;
-    break;
+    return Punct{Tok::Caret, 1};
   case '%':
-    kind = Tok::Percent;
-    break;
+    return Punct{Tok::Percent, 1};
   case '=':
-    kind = two('=', Tok::EqEq, Tok::Assign);
-    break;
+    return two('=', Tok::EqEq, Tok::Assign);
   case '+':
-    kind = two('=', Tok::PlusAssign, Tok::Plus);
-    break;
+    return two('=', Tok::PlusAssign, Tok::Plus);
   case '-':
-    kind = n == '>' ? (len = 2, Tok::Arrow) : two('=', Tok::MinusAssign, Tok::Minus);
-    break;
+    return n == '>' ? Punct{Tok::Arrow, 2} : two('=', Tok::MinusAssign, Tok::Minus);
   case '*':
-    kind = n == '*' ? (len = 2, Tok::DoubleStar) : two('=', Tok::StarAssign, Tok::Star);
-    break;
+    return n == '*' ? Punct{Tok::DoubleStar, 2} : two('=', Tok::StarAssign, Tok::Star);
   case '/':
-    kind = n == '/' ? (len = 2, Tok::DoubleSlash) : two('=', Tok::SlashAssign, Tok::Slash);
-    break;
+    return n == '/' ? Punct{Tok::DoubleSlash, 2} : two('=', Tok::SlashAssign, Tok::Slash);
   case '<':
-    kind = n == '<' ? (len = 2, Tok::ShiftL) : two('=', Tok::LessEq, Tok::Less);
-    break;
+    return n == '<' ? Punct{Tok::ShiftL, 2} : two('=', Tok::LessEq, Tok::Less);
   case '>':
-    kind = n == '>' ? (len = 2, Tok::ShiftR) : two('=', Tok::GreaterEq, Tok::Greater);
-    break;
+    return n == '>' ? Punct{Tok::ShiftR, 2} : two('=', Tok::GreaterEq, Tok::Greater);
   case '!':
     if (n != '=')
+      return llvm::None;
+    return Punct{Tok::NotEq, 2};
+  default:
+    return llvm::None;
+  }
+}
+
+llvm::Error Lexer::punct() {
+  char c = at(pos_), n = at(pos_ + 1);
+  llvm::Optional<Punct> p = punctTok(c, n);
+  if (!p) {
+    if (c == '!')
       return error(pos_, "unexpected character '!'");
-    kind = Tok::NotEq;
-    len = 2;
-    break;
-  default: {
     unsigned char u = static_cast<unsigned char>(c);
     if (u >= 0x80 || u < 0x20)
       return error(pos_, "unexpected character in input");
     return error(pos_, llvm::Twine("unexpected character '") + llvm::Twine(c) + "'");
   }
-  }
-  push(kind, pos_, pos_ + len);
-  pos_ += len;
+  if (p->kind == Tok::LParen || p->kind == Tok::LBracket || p->kind == Tok::LBrace)
+    openBracket();
+  else if (p->kind == Tok::RParen || p->kind == Tok::RBracket || p->kind == Tok::RBrace)
+    depth_ = depth_ > 0 ? depth_ - 1 : 0;
+  push(p->kind, pos_, pos_ + p->len);
+  pos_ += p->len;
   return llvm::Error::success();
 }
 

@@ -617,7 +617,24 @@ llvm::Error Parser::parseRelaxFunction(IRModule &mod, uint32_t decoAst, bool top
     *localVar = selfVar;
   }
   ++pos_; // Indent.
+  auto fn = parseFunctionBody(
+      params, retAnn, FuncDecl{name, flags.pure, flags.isPrivate, flags.checkWF, defTok}, topLevel);
+  if (!fn)
+    return fn.takeError();
+  if (defOut)
+    *defOut = *fn;
+  if (declOut) {
+    if (!*declOut)
+      *declOut = make<GlobalVarNode>(name, (*fn)->sinfo);
+    else // TVM updates the declared GlobalVar's struct info on definition.
+      const_cast<GlobalVarNode *>(declOut->get())->sinfo = (*fn)->sinfo;
+  }
+  return llvm::Error::success();
+}
 
+llvm::Expected<Function> Parser::parseFunctionBody(const std::vector<Var> &params,
+                                                   StructInfo retAnn, const FuncDecl &decl,
+                                                   bool topLevel) {
   // Each function has its own builder; parser state of an enclosing
   // function is saved around it.
   BlockBuilder bb(nullptr);
@@ -646,19 +663,11 @@ llvm::Error Parser::parseRelaxFunction(IRModule &mod, uint32_t decoAst, bool top
     return seq.takeError();
   bb.endFunctionScope();
   StructInfo ret = BlockBuilder::functionRetSInfo(retAnn.get(), (*seq)->sinfo.get(), params);
-  if (topLevel && !flags.isPrivate && !(attrs && attrs->lookup("global_symbol")))
-    attrs = withAttr(attrs.get(), "global_symbol", AttrValue::string(name));
-  auto fn = make<FunctionNode>(params, *seq, ret, flags.pure, attrs, locOf(defTok));
-  const_cast<FunctionNode *>(fn.get())->checkWellFormed = flags.checkWF;
-  if (defOut)
-    *defOut = fn;
-  if (declOut) {
-    if (!*declOut)
-      *declOut = make<GlobalVarNode>(name, fn->sinfo);
-    else // TVM updates the declared GlobalVar's struct info on definition.
-      const_cast<GlobalVarNode *>(declOut->get())->sinfo = fn->sinfo;
-  }
-  return llvm::Error::success();
+  if (topLevel && !decl.isPrivate && !(attrs && attrs->lookup("global_symbol")))
+    attrs = withAttr(attrs.get(), "global_symbol", AttrValue::string(decl.name));
+  auto fn = make<FunctionNode>(params, *seq, ret, decl.pure, attrs, locOf(decl.defTok));
+  const_cast<FunctionNode *>(fn.get())->checkWellFormed = decl.checkWF;
+  return Function(fn);
 }
 
 llvm::Error Parser::parseFuncAttr(uint32_t call, Attrs &attrs) {

@@ -298,6 +298,9 @@ public:
                                      ModuleEntries &entries);
   llvm::Error parseRelaxFunction(IRModule &mod, uint32_t decoAst, bool topLevel, bool declOnly,
                                  GlobalVar *declOut, Function *defOut, Var *localVar);
+  /// The body of a Relax function after its Indent, with its own BlockBuilder.
+  llvm::Expected<Function> parseFunctionBody(const std::vector<Var> &params, StructInfo retAnn,
+                                             const FuncDecl &decl, bool topLevel);
   llvm::Error parseSignature(std::vector<Var> &params, StructInfo &ret, size_t &bodyStart);
   llvm::Error prescanSymVars(size_t bodyIndent);
   llvm::Error parseBody(std::vector<BindingBlock> &blocks, Expr &retExpr, Attrs &attrs,
