@@ -1,8 +1,8 @@
 //===- kernels/cpu/Sort.cpp - sort and argsort ----------------------------===//
 //
-// Stable sorts along one axis. NaN orders above every number, as in numpy
-// and PyTorch: last when ascending, first when descending. Equal elements
-// keep their input order in both directions.
+// Stable sorts along one axis, in the caller's workspace (no allocation). NaN orders above every
+// number, as in numpy and PyTorch: last when ascending, first when descending. Equal elements keep
+// their input order in both directions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,8 +74,13 @@ template <bool Arg> llvm::Error sortKernel(const KernelArgs &args) {
         vals[i] = Elem<T>::load(p[0] + i * si);
         perm[i] = i;
       }
-      std::stable_sort(perm, perm + n,
-                       [&](int64_t a, int64_t b) { return before(vals[a], vals[b], descending); });
+      // Ties broken by position make the order total, so an in-place sort
+      // gives the stable result; std::stable_sort would allocate a buffer.
+      std::sort(perm, perm + n, [&](int64_t a, int64_t b) {
+        if (before(vals[a], vals[b], descending))
+          return true;
+        return !before(vals[b], vals[a], descending) && a < b;
+      });
       for (int64_t i = 0; i < n; ++i) {
         if constexpr (Arg)
           storeIdx(p[1] + i * so, perm[i]);

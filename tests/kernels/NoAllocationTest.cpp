@@ -1,0 +1,117 @@
+//===- tests/kernels/NoAllocationTest.cpp - Kernels use only the workspace -===//
+//
+// Kernel.h promises that a kernel takes scratch memory only from the
+// caller's workspace. This test binary replaces the global operator new to
+// count allocations while a kernel runs; the tensors, attrs and workspace
+// are all made before counting starts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelTestUtil.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+namespace {
+std::atomic<bool> counting{false};
+std::atomic<int> allocations{0};
+
+void *allocate(std::size_t n) {
+  if (counting.load(std::memory_order_relaxed))
+    allocations.fetch_add(1, std::memory_order_relaxed);
+  return std::malloc(n ? n : 1);
+}
+// Out of line so that GCC does not pair an inlined free() with a new
+// expression (-Wmismatched-new-delete).
+[[gnu::noinline]] void deallocate(void *p) noexcept { std::free(p); }
+} // namespace
+
+void *operator new(std::size_t n) {
+  if (void *p = allocate(n))
+    return p;
+  throw std::bad_alloc();
+}
+void *operator new[](std::size_t n) { return operator new(n); }
+void *operator new(std::size_t n, const std::nothrow_t &) noexcept { return allocate(n); }
+void *operator new[](std::size_t n, const std::nothrow_t &) noexcept { return allocate(n); }
+void operator delete(void *p) noexcept { deallocate(p); }
+void operator delete[](void *p) noexcept { deallocate(p); }
+void operator delete(void *p, std::size_t) noexcept { deallocate(p); }
+void operator delete[](void *p, std::size_t) noexcept { deallocate(p); }
+void operator delete(void *p, const std::nothrow_t &) noexcept { deallocate(p); }
+void operator delete[](void *p, const std::nothrow_t &) noexcept { deallocate(p); }
+
+using namespace graft::kernels;
+using namespace graft::kernels::test;
+
+namespace {
+
+/// Runs `symbol` successfully and returns how many allocations it made.
+int allocationsOf(llvm::StringRef symbol, std::vector<TestTensor *> inputs,
+                  std::vector<TestTensor *> outputs, std::vector<AttrValue> attrs = {}) {
+  const KernelInfo *k = lookupKernel(symbol);
+  EXPECT_NE(k, nullptr) << symbol.str();
+  if (!k)
+    return -1;
+  std::vector<DLTensor *> in, out;
+  for (TestTensor *t : inputs)
+    in.push_back(t->dl());
+  for (TestTensor *t : outputs)
+    out.push_back(t->dl());
+  KernelArgs args{in, out, attrs, {}};
+  std::vector<uint8_t> ws;
+  if (k->workspaceBytes) {
+    ws.resize(k->workspaceBytes(args));
+    args.workspace = {ws.data(), ws.size()};
+  }
+  allocations = 0;
+  counting = true;
+  llvm::Error err = k->fn(args);
+  counting = false;
+  EXPECT_FALSE(bool(err)) << symbol.str() << ": " << llvm::toString(std::move(err));
+  return allocations;
+}
+
+TEST(NoAllocation, CountingSeesAnAllocation) {
+  allocations = 0;
+  counting = true;
+  auto *p = new std::vector<int>(100);
+  counting = false;
+  delete p;
+  EXPECT_EQ(allocations, 2); // The vector object and its buffer.
+}
+
+TEST(NoAllocation, SortAndArgsortUseTheWorkspace) {
+  // Long rows: std::stable_sort would take a temporary buffer here.
+  std::vector<double> v(4096);
+  for (size_t i = 0; i < v.size(); ++i)
+    v[i] = double((i * 7919) % 1000);
+  TestTensor x(F32, {2, 2048}, v), s(F32, {2, 2048}), i(I64, {2, 2048});
+  EXPECT_EQ(allocationsOf("graft.sort", {&x}, {&s}, {int64_t(-1), false}), 0);
+  EXPECT_EQ(allocationsOf("graft.argsort", {&x}, {&i}, {int64_t(1), true}), 0);
+  // Still stable: equal values keep their input order.
+  auto idx = i.intValues();
+  for (size_t k = 1; k < 2048; ++k) {
+    if (v[size_t(idx[k])] == v[size_t(idx[k - 1])]) {
+      EXPECT_LT(idx[k - 1], idx[k]) << "at " << k;
+    }
+  }
+}
+
+TEST(NoAllocation, ElementwiseReduceLayoutAndNN) {
+  TestTensor a(F32, {4, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}), b(F32, {3}, {1, 2, 3});
+  TestTensor o(F32, {4, 3}), c(BOOL, {4, 3}), t(F32, {3, 4}), r(F32, {4}), m(F32, {4, 4});
+  TestTensor fill(F32, {}, {7});
+  EXPECT_EQ(allocationsOf("graft.add", {&a, &b}, {&o}), 0);
+  EXPECT_EQ(allocationsOf("graft.exp", {&a}, {&o}), 0);
+  EXPECT_EQ(allocationsOf("graft.less", {&a, &b}, {&c}), 0);
+  EXPECT_EQ(allocationsOf("graft.where", {&c, &a, &b}, {&o}), 0);
+  EXPECT_EQ(allocationsOf("graft.full_like", {&a, &fill}, {&o}), 0);
+  EXPECT_EQ(allocationsOf("graft.sum", {&a}, {&r}, {Ints{1}, false}), 0);
+  EXPECT_EQ(allocationsOf("graft.permute_dims", {&a}, {&t}, {Ints{1, 0}}), 0);
+  EXPECT_EQ(allocationsOf("graft.matmul", {&a, &t}, {&m}), 0);
+  EXPECT_EQ(allocationsOf("graft.nn.softmax", {&a}, {&o}, {int64_t(-1)}), 0);
+}
+
+} // namespace
