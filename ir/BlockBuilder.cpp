@@ -227,9 +227,7 @@ llvm::Expected<Expr> BlockBuilder::normalize(Expr e) {
       return changed.takeError();
     if (!*changed && e->sinfo)
       return e;
-    Expr out = make<TupleNode>(std::move(fields));
-    const_cast<ExprNode *>(out.get())->loc = e->loc;
-    return out;
+    return Expr(makeAt<TupleNode>(e->loc, std::move(fields)));
   }
   case NodeKind::TupleGetItem: {
     const auto *t = llvm::cast<TupleGetItemNode>(e.get());
@@ -244,9 +242,7 @@ llvm::Expected<Expr> BlockBuilder::normalize(Expr e) {
     if (t->index < 0 || static_cast<size_t>(t->index) >= ts->fields.size())
       return diagError(e->loc, "Index out of bounds: tuple has " + llvm::Twine(ts->fields.size()) +
                                    " fields, index is " + llvm::Twine(t->index));
-    Expr out = make<TupleGetItemNode>(std::move(*tuple), t->index);
-    const_cast<ExprNode *>(out.get())->loc = e->loc;
-    return out;
+    return Expr(makeAt<TupleGetItemNode>(e->loc, std::move(*tuple), t->index));
   }
   case NodeKind::Call:
     return normalizeCall(e);
@@ -285,10 +281,9 @@ llvm::Expected<Expr> BlockBuilder::normalizeCall(const Expr &e) {
   if (!changed && call->sinfo)
     return e;
   Expr out = e;
-  if (changed) {
-    out = make<CallNode>(std::move(op), std::move(args), call->attrs, call->sinfoArgs, call->sinfo);
-    const_cast<ExprNode *>(out.get())->loc = call->loc;
-  }
+  if (changed)
+    out = makeAt<CallNode>(call->loc, std::move(op), std::move(args), call->attrs, call->sinfoArgs,
+                           call->sinfo);
   if (out->sinfo)
     return out;
   InferContext ctx;
@@ -298,8 +293,7 @@ llvm::Expected<Expr> BlockBuilder::normalizeCall(const Expr &e) {
     return sinfo.takeError();
   if (!setSInfoIfPrivate(out, *sinfo)) {
     const auto *c = llvm::cast<CallNode>(out.get());
-    out = make<CallNode>(c->op, c->args, c->attrs, c->sinfoArgs, *sinfo);
-    const_cast<ExprNode *>(out.get())->loc = c->loc;
+    out = makeAt<CallNode>(c->loc, c->op, c->args, c->attrs, c->sinfoArgs, *sinfo);
   }
   return out;
 }
@@ -312,10 +306,8 @@ llvm::Expected<Expr> BlockBuilder::normalizeIf(const Expr &e) {
   auto branch = [&](const SeqExpr &b) -> llvm::Expected<SeqExpr> {
     if (b->sinfo)
       return b;
-    beginInnerScope();
-    llvm::Expected<SeqExpr> out = finalizeSeqExpr(b->blocks, b->body);
-    endInnerScope();
-    return out;
+    InnerScope scope(*this);
+    return finalizeSeqExpr(b->blocks, b->body);
   };
   llvm::Expected<SeqExpr> thenB = branch(ifNode->thenBranch);
   if (!thenB)
@@ -333,18 +325,17 @@ llvm::Expected<Expr> BlockBuilder::normalizeIf(const Expr &e) {
     StructInfo f = impl_->eraseInScope((*elseB)->sinfo.get());
     sinfo = structInfoLCA(t.get(), f.get());
   }
-  Expr out = make<IfNode>(std::move(*cond), std::move(*thenB), std::move(*elseB), sinfo);
-  const_cast<ExprNode *>(out.get())->loc = e->loc;
-  return out;
+  return Expr(makeAt<IfNode>(e->loc, std::move(*cond), std::move(*thenB), std::move(*elseB),
+                             std::move(sinfo)));
 }
 
 llvm::Expected<SeqExpr> BlockBuilder::finalizeSeqExpr(std::vector<BindingBlock> blocks, Expr body) {
   if (!body)
     return diagError(llvm::SMLoc(), "internal error: a SeqExpr without a body");
   // A non-leaf body goes into a trailing non-dataflow block.
-  beginBlock(false);
+  BlockScope trailingScope(*this, /*isDataflow=*/false);
   llvm::Expected<Expr> nbody = normalizeArgument(std::move(body));
-  BindingBlock trailing = endBlock();
+  BindingBlock trailing = trailingScope.finish();
   if (!nbody)
     return nbody.takeError();
   if (!trailing->bindings.empty())

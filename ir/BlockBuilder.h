@@ -29,7 +29,13 @@ public:
   explicit BlockBuilder(const IRModule *module = nullptr);
   ~BlockBuilder();
 
+  class FunctionScope;
+  class InnerScope;
+  class BlockScope;
+
   /// Opens a function scope: symbolic vars defined by `params` are in scope.
+  /// Prefer the RAII FunctionScope, InnerScope and BlockScope below: they
+  /// close what they opened on every path, early error returns included.
   void beginFunctionScope(llvm::ArrayRef<Var> params);
   void endFunctionScope();
   /// Opens a nested scope (an If branch): vars bound inside are erased from
@@ -85,6 +91,59 @@ private:
 
   struct Impl;
   std::unique_ptr<Impl> impl_;
+};
+
+/// The function scope of `params`, open for the object's lifetime.
+class BlockBuilder::FunctionScope {
+public:
+  FunctionScope(BlockBuilder &builder, llvm::ArrayRef<Var> params) : builder_(builder) {
+    builder_.beginFunctionScope(params);
+  }
+  ~FunctionScope() { builder_.endFunctionScope(); }
+  FunctionScope(const FunctionScope &) = delete;
+  FunctionScope &operator=(const FunctionScope &) = delete;
+
+private:
+  BlockBuilder &builder_;
+};
+
+/// A nested scope (an If branch), open for the object's lifetime.
+class BlockBuilder::InnerScope {
+public:
+  explicit InnerScope(BlockBuilder &builder) : builder_(builder) { builder_.beginInnerScope(); }
+  ~InnerScope() { builder_.endInnerScope(); }
+  InnerScope(const InnerScope &) = delete;
+  InnerScope &operator=(const InnerScope &) = delete;
+
+private:
+  BlockBuilder &builder_;
+};
+
+/// A binding block (dataflow or not) that collects the emitted bindings
+/// until finish() returns it; one never finished (an error path) is closed
+/// and dropped when the object dies.
+class BlockBuilder::BlockScope {
+public:
+  BlockScope(BlockBuilder &builder, bool isDataflow) : builder_(builder) {
+    builder_.beginBlock(isDataflow);
+  }
+  ~BlockScope() {
+    if (open_)
+      builder_.endBlock();
+  }
+  BlockScope(const BlockScope &) = delete;
+  BlockScope &operator=(const BlockScope &) = delete;
+
+  /// Closes the block and returns it (possibly empty). Call at most once.
+  BindingBlock finish() {
+    assert(open_ && "BlockScope finished twice");
+    open_ = false;
+    return builder_.endBlock();
+  }
+
+private:
+  BlockBuilder &builder_;
+  bool open_ = true;
 };
 
 } // namespace graft

@@ -229,11 +229,12 @@ public:
   StructInfo retSInfo;
   bool isPure;
   Attrs attrs; ///< DictAttrs; null when empty.
-  /// Set by the parser from `check_well_formed=False`; printed back.
+  /// Set by the parser from `check_well_formed=False`; printed back. A pass
+  /// that rebuilds a function passes the original's on.
   bool checkWellFormed = true;
   /// The struct info is FuncSInfo(param sinfo, retSInfo, isPure).
   FunctionNode(std::vector<Var> params, SeqExpr body, StructInfo retSInfo, bool isPure, Attrs attrs,
-               llvm::SMLoc loc = {});
+               llvm::SMLoc loc = {}, bool checkWellFormed = true);
   const AttrValue *attr(llvm::StringRef key) const { return attrs ? attrs->lookup(key) : nullptr; }
   /// The `global_symbol` attribute, or "" for a private/nested function.
   llvm::StringRef globalSymbol() const;

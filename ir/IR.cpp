@@ -121,9 +121,10 @@ IfNode::IfNode(Expr cond, SeqExpr thenBranch, SeqExpr elseBranch, StructInfo sin
       thenBranch(std::move(thenBranch)), elseBranch(std::move(elseBranch)) {}
 
 FunctionNode::FunctionNode(std::vector<Var> params, SeqExpr body, StructInfo retSInfo, bool isPure,
-                           Attrs attrs, llvm::SMLoc loc)
+                           Attrs attrs, llvm::SMLoc loc, bool checkWellFormed)
     : ExprNode(NodeKind::Function), params(std::move(params)), body(std::move(body)),
-      retSInfo(std::move(retSInfo)), isPure(isPure), attrs(std::move(attrs)) {
+      retSInfo(std::move(retSInfo)), isPure(isPure), attrs(std::move(attrs)),
+      checkWellFormed(checkWellFormed) {
   this->loc = loc;
   std::vector<StructInfo> paramInfos;
   for (const Var &p : this->params)

@@ -18,62 +18,21 @@
 
 namespace graft {
 
-/// One tag per concrete node class. Ranges (First*/Last*) drive classof()
-/// of the abstract bases.
+/// One tag per concrete node class, generated from ir/NodeKinds.def. Ranges
+/// (First*/Last*) drive classof() of the abstract bases; they follow the
+/// kinds so that they do not shift the numbering.
 enum class NodeKind : uint8_t {
-  // PrimExpr: symbolic integer (and float/bool) scalar expressions.
-  IntImm,
-  FloatImm,
-  TirVar,
-  PrimBinary,
-  PrimNot,
-  PrimCast,
-  PrimSelect,
-  FirstPrim = IntImm,
-  LastPrim = PrimSelect,
-
-  // StructInfo.
-  ObjectSInfo,
-  PrimSInfo,
-  ShapeSInfo,
-  TensorSInfo,
-  TupleSInfo,
-  FuncSInfo,
-  FirstSInfo = ObjectSInfo,
-  LastSInfo = FuncSInfo,
-
-  // Relax expressions. Var and DataflowVar are adjacent (DataflowVar isa Var).
-  Var,
-  DataflowVar,
-  Constant,
-  ShapeExpr,
-  PrimValue,
-  StringImm,
-  DataTypeImm,
-  Tuple,
-  TupleGetItem,
-  Call,
-  If,
-  SeqExpr,
-  Function,
-  ExternFunc,
-  GlobalVar,
-  Op,
-  FirstLeaf = Var, ///< Var .. DataTypeImm are TVM's LeafExpr.
-  LastLeaf = DataTypeImm,
-  FirstExpr = Var,
-  LastExpr = Op, // Keep last: the next enumerator follows Op.
-
-  // Bindings and blocks.
-  VarBinding,
-  MatchCast,
-  BindingBlock,
-
-  // Module-level objects.
-  PrimFunc,
-  VDevice,
-  Attrs,
+#define GRAFT_NODE(Kind, Class) Kind,
+#include "ir/NodeKinds.def"
+#define GRAFT_NODE_RANGE(Name, FirstKind, LastKind) First##Name = FirstKind, Last##Name = LastKind,
+#include "ir/NodeKinds.def"
 };
+
+/// How many node kinds there are; NodeKind values are 0 .. kNumNodeKinds-1.
+inline constexpr unsigned kNumNodeKinds = 0
+#define GRAFT_NODE(Kind, Class) +1
+#include "ir/NodeKinds.def"
+    ;
 
 class Node {
 public:
@@ -148,6 +107,52 @@ private:
 /// Allocates a node and wraps it; the only way nodes are created.
 template <typename T, typename... Args> Ref<T> make(Args &&...args) {
   return Ref<T>(new T(std::forward<Args>(args)...));
+}
+
+/// A node that is still being built: its one owner may set fields that the
+/// constructor does not take (a location, a flag, a PrimFunc's parts) until
+/// publish() hands it out as an immutable Ref. This, not a const_cast on a
+/// published node, is how code fills such fields.
+template <typename T> class Draft {
+public:
+  template <typename... Args>
+  explicit Draft(std::in_place_t, Args &&...args) : ptr_(new T(std::forward<Args>(args)...)) {
+    ptr_->retain();
+  }
+  Draft(const Draft &) = delete;
+  Draft &operator=(const Draft &) = delete;
+  Draft(Draft &&other) noexcept : ptr_(std::exchange(other.ptr_, nullptr)) {}
+  ~Draft() {
+    if (ptr_)
+      ptr_->release();
+  }
+
+  T *operator->() const { return ptr_; }
+  T &operator*() const { return *ptr_; }
+
+  /// The finished node; the draft is empty afterwards.
+  Ref<T> publish() {
+    Ref<T> out(ptr_);
+    std::exchange(ptr_, nullptr)->release();
+    return out;
+  }
+
+private:
+  T *ptr_;
+};
+
+/// Starts a Draft: `auto f = draft<PrimFuncNode>(); f->isPrivate = true;
+/// return f.publish();`.
+template <typename T, typename... Args> Draft<T> draft(Args &&...args) {
+  return Draft<T>(std::in_place, std::forward<Args>(args)...);
+}
+
+/// make<T>(args...) with the node's source location set: `loc` is a field of
+/// every located node class but no constructor parameter of most.
+template <typename T, typename Loc, typename... Args> Ref<T> makeAt(Loc loc, Args &&...args) {
+  Draft<T> node = draft<T>(std::forward<Args>(args)...);
+  node->loc = loc;
+  return node.publish();
 }
 
 } // namespace graft

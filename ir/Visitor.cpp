@@ -11,6 +11,8 @@
 #include "ir/MapExprs.h"
 #include "ir/StructInfoAnalysis.h"
 
+#include "llvm/Support/ErrorHandling.h"
+
 using namespace graft;
 
 //===----------------------------------------------------------------------===//
@@ -27,40 +29,17 @@ void ExprVisitor::visitExpr(const ExprNode *e) {
   if (!e)
     return;
   switch (e->getKind()) {
-  case NodeKind::Var:
-  case NodeKind::DataflowVar:
-    return visitVarUse(llvm::cast<VarNode>(e));
-  case NodeKind::Constant:
-    return visitConstant(llvm::cast<ConstantNode>(e));
-  case NodeKind::ShapeExpr:
-    return visitShapeExpr(llvm::cast<ShapeExprNode>(e));
-  case NodeKind::PrimValue:
-    return visitPrimValue(llvm::cast<PrimValueNode>(e));
-  case NodeKind::StringImm:
-    return visitStringImm(llvm::cast<StringImmNode>(e));
-  case NodeKind::DataTypeImm:
-    return visitDataTypeImm(llvm::cast<DataTypeImmNode>(e));
-  case NodeKind::Tuple:
-    return visitTuple(llvm::cast<TupleNode>(e));
-  case NodeKind::TupleGetItem:
-    return visitTupleGetItem(llvm::cast<TupleGetItemNode>(e));
-  case NodeKind::Call:
-    return visitCall(llvm::cast<CallNode>(e));
-  case NodeKind::If:
-    return visitIf(llvm::cast<IfNode>(e));
-  case NodeKind::SeqExpr:
-    return visitSeqExpr(llvm::cast<SeqExprNode>(e));
-  case NodeKind::Function:
-    return visitFunction(llvm::cast<FunctionNode>(e));
-  case NodeKind::ExternFunc:
-    return visitExternFunc(llvm::cast<ExternFuncNode>(e));
-  case NodeKind::GlobalVar:
-    return visitGlobalVar(llvm::cast<GlobalVarNode>(e));
-  case NodeKind::Op:
-    return visitOp(llvm::cast<OpNode>(e));
-  default:
-    return;
+#define GRAFT_EXPR_NODE(Kind, Class, Visit, Rewrite)                                               \
+  case NodeKind::Kind:                                                                             \
+    return Visit(llvm::cast<Class>(e));
+#include "ir/NodeKinds.def"
+    // The other kinds are no expressions: a corrupt node.
+#define GRAFT_NODE(Kind, Class) case NodeKind::Kind:
+#define GRAFT_EXPR_NODE(Kind, Class, Visit, Rewrite)
+#include "ir/NodeKinds.def"
+    break;
   }
+  llvm_unreachable("ExprVisitor::visitExpr: not an expression node");
 }
 
 void ExprVisitor::visitShapeExpr(const ShapeExprNode *s) {
@@ -180,9 +159,14 @@ void ExprVisitor::visitStructInfo(const StructInfoNode *s, bool isDefinitionSite
     visitStructInfo(f->ret.get(), /*isDefinitionSite=*/false);
     return;
   }
-  default:
+  case NodeKind::ObjectSInfo:
     return;
+#define GRAFT_NODE(Kind, Class) case NodeKind::Kind:
+#define GRAFT_SINFO_NODE(Kind, Class)
+#include "ir/NodeKinds.def"
+    break;
   }
+  llvm_unreachable("ExprVisitor::visitStructInfo: not a struct info node");
 }
 
 //===----------------------------------------------------------------------===//
@@ -199,17 +183,26 @@ Expr ExprMutator::lookupVar(const VarNode *var) const {
 
 void ExprMutator::remapVar(const VarNode *from, Expr to) { varRemap_[from] = std::move(to); }
 
+void ExprMutator::remapTirVar(const TirVarNode *from, PrimExpr to) {
+  tirVarRemap_[from] = std::move(to);
+}
+
 namespace {
 
-/// A function with `body` in place of fn's body (same params and attrs); the
+/// A var of the same name, kind and location as `var` with struct info `sinfo`.
+Var freshVarLike(const VarNode *var, StructInfo sinfo) {
+  if (var->isDataflow())
+    return make<DataflowVarNode>(var->name, std::move(sinfo), var->loc);
+  return make<VarNode>(var->name, std::move(sinfo), var->loc);
+}
+
+/// A function like `fn` (same attrs and flags) with the given parts; the
 /// return struct info follows the Function constructor rule.
-Function rebuildFunction(const FunctionNode *fn, SeqExpr body) {
-  StructInfo ret =
-      BlockBuilder::functionRetSInfo(fn->retSInfo.get(), body->sinfo.get(), fn->params);
-  Function out = make<FunctionNode>(fn->params, std::move(body), std::move(ret), fn->isPure,
-                                    fn->attrs, fn->loc);
-  const_cast<FunctionNode *>(out.get())->checkWellFormed = fn->checkWellFormed;
-  return out;
+Function rebuildFunction(const FunctionNode *fn, std::vector<Var> params, SeqExpr body,
+                         const StructInfoNode *retAnnotation) {
+  StructInfo ret = BlockBuilder::functionRetSInfo(retAnnotation, body->sinfo.get(), params);
+  return make<FunctionNode>(std::move(params), std::move(body), std::move(ret), fn->isPure,
+                            fn->attrs, fn->loc, fn->checkWellFormed);
 }
 
 } // namespace
@@ -224,57 +217,83 @@ llvm::Expected<Function> ExprMutator::rewriteFunction(const Function &fn) {
 }
 
 llvm::Expected<Expr> ExprMutator::rewriteFunctionExpr(const FunctionNode *fn) {
-  builder_.beginFunctionScope(fn->params);
-  llvm::Expected<Expr> body = rewriteSeqExpr(fn->body.get());
-  builder_.endFunctionScope();
+  std::vector<Var> params;
+  params.reserve(fn->params.size());
+  bool paramsChanged = false;
+  for (const Var &p : fn->params) {
+    params.push_back(rewriteVarDef(p));
+    paramsChanged |= params.back().get() != p.get();
+  }
+  llvm::Expected<Expr> body = [&] {
+    BlockBuilder::FunctionScope scope(builder_, params);
+    return rewriteSeqExpr(fn->body.get());
+  }();
   if (!body)
     return body.takeError();
-  if (body->get() == fn->body.get())
+  StructInfo ret = rewriteStructInfo(fn->retSInfo);
+  if (!paramsChanged && body->get() == fn->body.get() && ret.get() == fn->retSInfo.get())
     return Expr(fn);
   const auto *seq = llvm::dyn_cast<SeqExprNode>(body->get());
   if (!seq)
     return diagError(fn->loc, "internal error: a function body was rewritten to a non-SeqExpr");
-  return Expr(rebuildFunction(fn, SeqExpr(seq)));
+  return Expr(rebuildFunction(fn, std::move(params), SeqExpr(seq), ret.get()));
 }
 
 llvm::Expected<Expr> ExprMutator::rewriteExpr(const Expr &e) {
   if (!e)
     return e;
   switch (e->getKind()) {
-  case NodeKind::Var:
-  case NodeKind::DataflowVar:
-    return lookupVar(llvm::cast<VarNode>(e.get()));
-  case NodeKind::Tuple: {
-    const auto *t = llvm::cast<TupleNode>(e.get());
-    std::vector<Expr> fields;
-    llvm::Expected<bool> changed =
-        mapExprs(t->fields, fields, [&](const Expr &f) { return rewriteExpr(f); });
-    if (!changed)
-      return changed.takeError();
-    if (!*changed)
-      return e;
-    return builder_.normalize(make<TupleNode>(std::move(fields)));
+#define GRAFT_EXPR_NODE(Kind, Class, Visit, Rewrite)                                               \
+  case NodeKind::Kind:                                                                             \
+    return Rewrite(llvm::cast<Class>(e.get()));
+#include "ir/NodeKinds.def"
+    // The other kinds are no expressions: a corrupt node.
+#define GRAFT_NODE(Kind, Class) case NodeKind::Kind:
+#define GRAFT_EXPR_NODE(Kind, Class, Visit, Rewrite)
+#include "ir/NodeKinds.def"
+    break;
   }
-  case NodeKind::TupleGetItem: {
-    const auto *t = llvm::cast<TupleGetItemNode>(e.get());
-    llvm::Expected<Expr> tuple = rewriteExpr(t->tuple);
-    if (!tuple)
-      return tuple.takeError();
-    if (tuple->get() == t->tuple.get())
-      return e;
-    return builder_.normalize(make<TupleGetItemNode>(std::move(*tuple), t->index));
+  llvm_unreachable("ExprMutator::rewriteExpr: not an expression node");
+}
+
+llvm::Expected<Expr> ExprMutator::rewriteShapeExpr(const ShapeExprNode *s) {
+  std::vector<PrimExpr> values;
+  values.reserve(s->values.size());
+  bool changed = false;
+  for (const PrimExpr &v : s->values) {
+    values.push_back(rewritePrimExpr(v));
+    changed |= values.back().get() != v.get();
   }
-  case NodeKind::Call:
-    return rewriteCall(llvm::cast<CallNode>(e.get()));
-  case NodeKind::If:
-    return rewriteIf(llvm::cast<IfNode>(e.get()));
-  case NodeKind::SeqExpr:
-    return rewriteSeqExpr(llvm::cast<SeqExprNode>(e.get()));
-  case NodeKind::Function:
-    return rewriteFunctionExpr(llvm::cast<FunctionNode>(e.get()));
-  default:
-    return e;
-  }
+  if (!changed)
+    return Expr(s);
+  return Expr(makeAt<ShapeExprNode>(s->loc, std::move(values)));
+}
+
+llvm::Expected<Expr> ExprMutator::rewritePrimValue(const PrimValueNode *p) {
+  PrimExpr value = rewritePrimExpr(p->value);
+  if (value.get() == p->value.get())
+    return Expr(p);
+  return Expr(makeAt<PrimValueNode>(p->loc, std::move(value)));
+}
+
+llvm::Expected<Expr> ExprMutator::rewriteTuple(const TupleNode *t) {
+  std::vector<Expr> fields;
+  llvm::Expected<bool> changed =
+      mapExprs(t->fields, fields, [&](const Expr &f) { return rewriteExpr(f); });
+  if (!changed)
+    return changed.takeError();
+  if (!*changed)
+    return Expr(t);
+  return builder_.normalize(makeAt<TupleNode>(t->loc, std::move(fields)));
+}
+
+llvm::Expected<Expr> ExprMutator::rewriteTupleGetItem(const TupleGetItemNode *t) {
+  llvm::Expected<Expr> tuple = rewriteExpr(t->tuple);
+  if (!tuple)
+    return tuple.takeError();
+  if (tuple->get() == t->tuple.get())
+    return Expr(t);
+  return builder_.normalize(makeAt<TupleGetItemNode>(t->loc, std::move(*tuple), t->index));
 }
 
 llvm::Expected<Expr> ExprMutator::rewriteCall(const CallNode *call) {
@@ -286,20 +305,25 @@ llvm::Expected<Expr> ExprMutator::rewriteCall(const CallNode *call) {
       mapExprs(call->args, args, [&](const Expr &a) { return rewriteExpr(a); });
   if (!argsChanged)
     return argsChanged.takeError();
-  if (!*argsChanged && op->get() == call->op.get())
+  std::vector<StructInfo> sinfoArgs;
+  sinfoArgs.reserve(call->sinfoArgs.size());
+  bool sinfoArgsChanged = false;
+  for (const StructInfo &s : call->sinfoArgs) {
+    sinfoArgs.push_back(rewriteStructInfo(s));
+    sinfoArgsChanged |= sinfoArgs.back().get() != s.get();
+  }
+  if (!*argsChanged && !sinfoArgsChanged && op->get() == call->op.get())
     return Expr(call);
-  Expr fresh = make<CallNode>(*op, args, call->attrs, call->sinfoArgs);
-  const_cast<ExprNode *>(fresh.get())->loc = call->loc;
-  llvm::Expected<Expr> out = builder_.normalize(std::move(fresh));
+  llvm::Expected<Expr> out =
+      builder_.normalize(makeAt<CallNode>(call->loc, *op, args, call->attrs, sinfoArgs));
   if (out || !call->sinfo)
     return out;
   // Inference cannot run (an unknown op keeps its annotated struct info):
   // the call keeps the struct info it had.
   llvm::consumeError(out.takeError());
-  Expr kept =
-      make<CallNode>(std::move(*op), std::move(args), call->attrs, call->sinfoArgs, call->sinfo);
-  const_cast<ExprNode *>(kept.get())->loc = call->loc;
-  return builder_.normalize(std::move(kept));
+  return builder_.normalize(makeAt<CallNode>(call->loc, std::move(*op), std::move(args),
+                                             call->attrs, std::move(sinfoArgs),
+                                             rewriteStructInfo(call->sinfo)));
 }
 
 llvm::Expected<Expr> ExprMutator::rewriteIf(const IfNode *ifNode) {
@@ -307,10 +331,8 @@ llvm::Expected<Expr> ExprMutator::rewriteIf(const IfNode *ifNode) {
   if (!cond)
     return cond.takeError();
   auto branch = [&](const SeqExpr &b) -> llvm::Expected<Expr> {
-    builder_.beginInnerScope();
-    llvm::Expected<Expr> out = rewriteSeqExpr(b.get());
-    builder_.endInnerScope();
-    return out;
+    BlockBuilder::InnerScope scope(builder_);
+    return rewriteSeqExpr(b.get());
   };
   llvm::Expected<Expr> thenB = branch(ifNode->thenBranch);
   if (!thenB)
@@ -325,9 +347,7 @@ llvm::Expected<Expr> ExprMutator::rewriteIf(const IfNode *ifNode) {
   const auto *f = llvm::dyn_cast<SeqExprNode>(elseB->get());
   if (!t || !f)
     return diagError(ifNode->loc, "internal error: an If branch was rewritten to a non-SeqExpr");
-  Expr fresh = make<IfNode>(std::move(*cond), SeqExpr(t), SeqExpr(f));
-  const_cast<ExprNode *>(fresh.get())->loc = ifNode->loc;
-  return builder_.normalize(std::move(fresh));
+  return builder_.normalize(makeAt<IfNode>(ifNode->loc, std::move(*cond), SeqExpr(t), SeqExpr(f)));
 }
 
 llvm::Expected<Expr> ExprMutator::rewriteSeqExpr(const SeqExprNode *seq) {
@@ -335,21 +355,19 @@ llvm::Expected<Expr> ExprMutator::rewriteSeqExpr(const SeqExprNode *seq) {
   blocks.reserve(seq->blocks.size() + 1);
   bool changed = false;
   for (const BindingBlock &block : seq->blocks) {
-    builder_.beginBlock(block->isDataflow);
-    llvm::Error err = rewriteBlock(block.get());
-    BindingBlock out = builder_.endBlock();
-    if (err)
+    BlockBuilder::BlockScope scope(builder_, block->isDataflow);
+    if (llvm::Error err = rewriteBlock(block.get()))
       return err;
-    out = finishBlock(block.get(), std::move(out));
+    BindingBlock out = finishBlock(block.get(), scope.finish());
     bool same = out->bindings.size() == block->bindings.size();
     for (size_t i = 0; same && i < out->bindings.size(); ++i)
       same = out->bindings[i].get() == block->bindings[i].get();
     changed |= !same;
     blocks.push_back(same ? block : out);
   }
-  builder_.beginBlock(false);
+  BlockBuilder::BlockScope trailingScope(builder_, /*isDataflow=*/false);
   llvm::Expected<Expr> body = rewriteExpr(seq->body);
-  BindingBlock trailing = builder_.endBlock();
+  BindingBlock trailing = trailingScope.finish();
   if (!body)
     return body.takeError();
   if (!trailing->bindings.empty()) {
@@ -375,21 +393,137 @@ llvm::Error ExprMutator::rewriteBinding(const BindingNode *binding) {
   llvm::Expected<Expr> value = rewriteExpr(binding->value);
   if (!value)
     return value.takeError();
-  if (value->get() == binding->value.get())
-    return builder_.emitBinding(binding);
+  bool sameValue = value->get() == binding->value.get();
   const VarNode *var = binding->var.get();
-  if (const auto *mc = llvm::dyn_cast<MatchCastNode>(binding))
+  if (const auto *mc = llvm::dyn_cast<MatchCastNode>(binding)) {
+    StructInfo cast = rewriteStructInfo(mc->castSInfo);
+    Var newVar = binding->var;
+    if (cast.get() != mc->castSInfo.get()) {
+      newVar = freshVarLike(var, cast);
+      remapVar(var, newVar);
+    } else {
+      newVar = rewriteVarDef(binding->var);
+    }
+    if (sameValue && newVar.get() == var && cast.get() == mc->castSInfo.get())
+      return builder_.emitBinding(binding);
     return builder_.emitBinding(
-        make<MatchCastNode>(binding->var, std::move(*value), mc->castSInfo, mc->loc));
+        make<MatchCastNode>(std::move(newVar), std::move(*value), std::move(cast), mc->loc));
+  }
   // The var keeps its identity while its struct info still describes the
   // new value; otherwise a fresh var of the same name and kind replaces it.
   const StructInfoNode *newSInfo = (*value)->sinfo.get();
-  if (!newSInfo || structInfoIdentical(var->sinfo.get(), newSInfo))
-    return builder_.emitBinding(
-        make<VarBindingNode>(binding->var, std::move(*value), binding->loc));
-  Var fresh = var->isDataflow()
-                  ? Var(make<DataflowVarNode>(var->name, StructInfo(newSInfo), var->loc))
-                  : make<VarNode>(var->name, StructInfo(newSInfo), var->loc);
-  remapVar(var, fresh);
-  return builder_.emitBinding(make<VarBindingNode>(fresh, std::move(*value), binding->loc));
+  Var newVar = binding->var;
+  if (sameValue || !newSInfo) {
+    newVar = rewriteVarDef(binding->var);
+    if (sameValue && newVar.get() == var)
+      return builder_.emitBinding(binding);
+  } else if (!structInfoIdentical(var->sinfo.get(), newSInfo)) {
+    newVar = freshVarLike(var, StructInfo(newSInfo));
+    remapVar(var, newVar);
+  }
+  return builder_.emitBinding(
+      make<VarBindingNode>(std::move(newVar), std::move(*value), binding->loc));
+}
+
+Var ExprMutator::rewriteVarDef(const Var &var) {
+  if (!var)
+    return var;
+  StructInfo sinfo = rewriteStructInfo(var->sinfo);
+  if (sinfo.get() == var->sinfo.get())
+    return var;
+  Var fresh = freshVarLike(var.get(), std::move(sinfo));
+  remapVar(var.get(), fresh);
+  return fresh;
+}
+
+//===----------------------------------------------------------------------===//
+// Struct info and PrimExprs
+//===----------------------------------------------------------------------===//
+
+PrimExpr ExprMutator::rewritePrimExpr(const PrimExpr &e) { return substitutePrim(e, tirVarRemap_); }
+
+namespace {
+
+/// Maps `in` through `fn`; whether some element became another node.
+template <typename T, typename Fn>
+bool mapNodes(const std::vector<T> &in, std::vector<T> &out, Fn fn) {
+  out.reserve(in.size());
+  bool changed = false;
+  for (const T &x : in) {
+    out.push_back(fn(x));
+    changed |= out.back().get() != x.get();
+  }
+  return changed;
+}
+
+} // namespace
+
+StructInfo ExprMutator::rewriteStructInfo(const StructInfo &s) {
+  if (!s)
+    return s;
+  auto prim = [&](const PrimExpr &e) { return rewritePrimExpr(e); };
+  auto sinfo = [&](const StructInfo &x) { return rewriteStructInfo(x); };
+  switch (s->getKind()) {
+  case NodeKind::ObjectSInfo:
+    return s;
+  case NodeKind::PrimSInfo: {
+    const auto *p = llvm::cast<PrimSInfoNode>(s.get());
+    if (!p->value)
+      return s;
+    PrimExpr value = rewritePrimExpr(p->value);
+    return value.get() == p->value.get() ? s : make<PrimSInfoNode>(p->dtype, std::move(value));
+  }
+  case NodeKind::ShapeSInfo: {
+    const auto *sh = llvm::cast<ShapeSInfoNode>(s.get());
+    std::vector<PrimExpr> values;
+    if (!sh->values || !mapNodes(*sh->values, values, prim))
+      return s;
+    return make<ShapeSInfoNode>(std::move(values));
+  }
+  case NodeKind::TensorSInfo: {
+    const auto *t = llvm::cast<TensorSInfoNode>(s.get());
+    Expr shape = t->shape;
+    if (const std::vector<PrimExpr> *dims = t->shapeValues()) {
+      std::vector<PrimExpr> values;
+      if (mapNodes(*dims, values, prim))
+        shape = shapeExpr(std::move(values));
+    } else if (const auto *var = llvm::dyn_cast_or_null<VarNode>(t->shape.get())) {
+      shape = lookupVar(var);
+      // A shape is a ShapeExpr or a Shape-typed var; anything else the var
+      // became is described by its shape values, or not at all.
+      if (!llvm::isa<VarNode, ShapeExprNode>(shape.get())) {
+        const auto *ss = llvm::dyn_cast_or_null<ShapeSInfoNode>(shape->sinfo.get());
+        shape = ss && ss->values ? shapeExpr(*ss->values) : Expr();
+      }
+    }
+    if (shape.get() == t->shape.get())
+      return s;
+    return make<TensorSInfoNode>(std::move(shape), t->dtype, t->ndim, t->vdevice);
+  }
+  case NodeKind::TupleSInfo: {
+    const auto *tu = llvm::cast<TupleSInfoNode>(s.get());
+    std::vector<StructInfo> fields;
+    if (!mapNodes(tu->fields, fields, sinfo))
+      return s;
+    return make<TupleSInfoNode>(std::move(fields));
+  }
+  case NodeKind::FuncSInfo: {
+    const auto *f = llvm::cast<FuncSInfoNode>(s.get());
+    llvm::Optional<std::vector<StructInfo>> params;
+    bool changed = false;
+    if (f->params) {
+      params.emplace();
+      changed = mapNodes(*f->params, *params, sinfo);
+    }
+    StructInfo ret = rewriteStructInfo(f->ret);
+    if (!changed && ret.get() == f->ret.get())
+      return s;
+    return make<FuncSInfoNode>(std::move(params), std::move(ret), f->purity, f->deriveFunc);
+  }
+#define GRAFT_NODE(Kind, Class) case NodeKind::Kind:
+#define GRAFT_SINFO_NODE(Kind, Class)
+#include "ir/NodeKinds.def"
+  break;
+  }
+  llvm_unreachable("ExprMutator::rewriteStructInfo: not a struct info node");
 }

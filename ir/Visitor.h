@@ -14,6 +14,12 @@
 // nested expressions (If branches, nested functions, tuples), whose depth the
 // parser bounds.
 //
+// Both dispatches are generated from ir/NodeKinds.def: every expression kind
+// there names its visit and rewrite hook, so a kind without a hook does not
+// compile, and a kind outside the list stops at llvm_unreachable instead of
+// being skipped. To find the nodes of one kind, ir/Walk.h's walk<NodeT> needs
+// no subclass.
+//
 //===----------------------------------------------------------------------===//
 #ifndef GRAFT_IR_VISITOR_H
 #define GRAFT_IR_VISITOR_H
@@ -80,17 +86,31 @@ public:
   /// Rewrites a function; returns `fn` itself when nothing changed.
   llvm::Expected<Function> rewriteFunction(const Function &fn);
 
-  /// Dispatches on the node kind; the defaults rebuild the node from its
-  /// rewritten children (same node when no child changed).
+  /// Dispatches on the node kind to the hook ir/NodeKinds.def names. The
+  /// defaults rebuild the node from its rewritten children (the same node
+  /// when no child changed); leaves without children return themselves.
   virtual llvm::Expected<Expr> rewriteExpr(const Expr &e);
+  virtual llvm::Expected<Expr> rewriteVarUse(const VarNode *var) { return lookupVar(var); }
+  virtual llvm::Expected<Expr> rewriteConstant(const ConstantNode *c) { return Expr(c); }
+  virtual llvm::Expected<Expr> rewriteShapeExpr(const ShapeExprNode *s);
+  virtual llvm::Expected<Expr> rewritePrimValue(const PrimValueNode *p);
+  virtual llvm::Expected<Expr> rewriteStringImm(const StringImmNode *s) { return Expr(s); }
+  virtual llvm::Expected<Expr> rewriteDataTypeImm(const DataTypeImmNode *d) { return Expr(d); }
+  virtual llvm::Expected<Expr> rewriteTuple(const TupleNode *t);
+  virtual llvm::Expected<Expr> rewriteTupleGetItem(const TupleGetItemNode *t);
   virtual llvm::Expected<Expr> rewriteCall(const CallNode *call);
   virtual llvm::Expected<Expr> rewriteIf(const IfNode *ifNode);
   virtual llvm::Expected<Expr> rewriteSeqExpr(const SeqExprNode *seq);
   virtual llvm::Expected<Expr> rewriteFunctionExpr(const FunctionNode *fn);
+  virtual llvm::Expected<Expr> rewriteExternFunc(const ExternFuncNode *f) { return Expr(f); }
+  virtual llvm::Expected<Expr> rewriteGlobalVar(const GlobalVarNode *gv) { return Expr(gv); }
+  virtual llvm::Expected<Expr> rewriteOp(const OpNode *op) { return Expr(op); }
 
   /// Rewrites one binding, emitting zero or more bindings into the builder.
-  /// The default rewrites the value, keeps the var when its struct info
-  /// still holds, and re-emits (VarBinding or MatchCast alike).
+  /// The default rewrites the value and the var's struct info; the var keeps
+  /// its identity while its (rewritten) struct info still describes the new
+  /// value, else a fresh var replaces it and its uses (VarBinding or
+  /// MatchCast alike).
   virtual llvm::Error rewriteBinding(const BindingNode *binding);
   virtual llvm::Error rewriteBlock(const BindingBlockNode *block);
   /// The block rewriteSeqExpr keeps for `original` once its bindings were
@@ -101,15 +121,31 @@ public:
     return rewritten;
   }
 
+  /// A var definition (param or binding var) whose struct info is rewritten:
+  /// `var` itself when the struct info is unchanged, else a fresh var of the
+  /// same name and kind with the new struct info, remapped from `var`.
+  Var rewriteVarDef(const Var &var);
+
+  /// Struct info and symbolic expressions. The defaults substitute remapped
+  /// Relax vars (a tensor's shape var) and remapped TirVars, rebuilding only
+  /// what changed (and simplifying it, as substitutePrim does).
+  virtual StructInfo rewriteStructInfo(const StructInfo &s);
+  virtual PrimExpr rewritePrimExpr(const PrimExpr &e);
+
   /// Uses of a var map through here (after a def was replaced).
   Expr lookupVar(const VarNode *var) const;
   void remapVar(const VarNode *from, Expr to);
+  /// Replaces a symbolic var everywhere below: in PrimValues, ShapeExprs and
+  /// every struct info the mutator rebuilds (params, binding vars, call
+  /// sinfo_args, return annotations).
+  void remapTirVar(const TirVarNode *from, PrimExpr to);
 
   BlockBuilder &builder() { return builder_; }
 
 protected:
   BlockBuilder builder_;
   llvm::DenseMap<const VarNode *, Expr> varRemap_;
+  llvm::DenseMap<const TirVarNode *, PrimExpr> tirVarRemap_;
 };
 
 } // namespace graft
