@@ -292,6 +292,13 @@ Expr dataTypeImm(DataType dtype);
 Expr shapeExpr(std::vector<PrimExpr> values);
 Expr tupleExpr(std::vector<Expr> fields);
 
+/// `e` located at `loc`, for a call or tuple built by a helper that takes no
+/// location. A node nobody else holds yet gets the location in place; a
+/// shared Call, Tuple, TupleGetItem or If is copied. Any other shared node
+/// (a var, a constant, a function) keeps the location of its definition
+/// and is returned as it is.
+Expr withLoc(Expr e, llvm::SMLoc loc);
+
 } // namespace graft
 
 #endif // GRAFT_IR_EXPR_H

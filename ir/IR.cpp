@@ -179,6 +179,33 @@ Expr graft::shapeExpr(std::vector<PrimExpr> values) {
 }
 Expr graft::tupleExpr(std::vector<Expr> fields) { return make<TupleNode>(std::move(fields)); }
 
+Expr graft::withLoc(Expr e, llvm::SMLoc loc) {
+  if (!e || e->loc == loc)
+    return e;
+  if (e->refCount() == 1) {
+    // The caller holds the only reference: the node is not published yet.
+    const_cast<ExprNode *>(e.get())->loc = loc;
+    return e;
+  }
+  if (const auto *c = llvm::dyn_cast<CallNode>(e.get()))
+    return makeAt<CallNode>(loc, c->op, c->args, c->attrs, c->sinfoArgs, c->sinfo);
+  if (const auto *t = llvm::dyn_cast<TupleNode>(e.get())) {
+    Draft<TupleNode> copy = draft<TupleNode>(t->fields);
+    copy->sinfo = t->sinfo;
+    copy->loc = loc;
+    return copy.publish();
+  }
+  if (const auto *g = llvm::dyn_cast<TupleGetItemNode>(e.get())) {
+    Draft<TupleGetItemNode> copy = draft<TupleGetItemNode>(g->tuple, g->index);
+    copy->sinfo = g->sinfo;
+    copy->loc = loc;
+    return copy.publish();
+  }
+  if (const auto *i = llvm::dyn_cast<IfNode>(e.get()))
+    return makeAt<IfNode>(loc, i->cond, i->thenBranch, i->elseBranch, i->sinfo);
+  return e;
+}
+
 //===----------------------------------------------------------------------===//
 // Module
 //===----------------------------------------------------------------------===//

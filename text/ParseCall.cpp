@@ -20,11 +20,6 @@ using namespace graft::parse;
 
 namespace {
 
-Expr withLoc(Ref<CallNode> call, llvm::SMLoc loc) {
-  const_cast<CallNode *>(call.get())->loc = loc;
-  return Expr(call);
-}
-
 bool isSInfoArgsKw(llvm::StringRef k) { return k == "sinfo_args" || k == "ty_args"; }
 
 } // namespace

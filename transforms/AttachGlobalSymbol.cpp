@@ -33,8 +33,8 @@ std::string systemLibPrefix(const IRModule &module) {
 bool hasGlobalSymbol(const AttrsNode *attrs) { return attrs && attrs->lookup("global_symbol"); }
 
 PrimFunc withSymbol(const PrimFuncNode &pf, const std::string &symbol) {
-  auto out = make<PrimFuncNode>();
-  PrimFuncNode &f = *const_cast<PrimFuncNode *>(out.get());
+  auto out = draft<PrimFuncNode>();
+  PrimFuncNode &f = *out;
   f.params = pf.params;
   f.retType = pf.retType;
   f.attrs = withAttr(pf.attrs.get(), "global_symbol", AttrValue::string(symbol));
@@ -46,7 +46,7 @@ PrimFunc withSymbol(const PrimFuncNode &pf, const std::string &symbol) {
   f.heapStores = pf.heapStores;
   f.heapLoads = pf.heapLoads;
   f.loc = pf.loc;
-  return out;
+  return out.publish();
 }
 
 /// Replaces references to renamed GlobalVars.

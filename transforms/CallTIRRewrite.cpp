@@ -135,8 +135,9 @@ private:
     } else {
       kernelCall = make<CallNode>(call.args[0], std::move(args));
     }
-    const_cast<ExprNode *>(kernelCall.get())->loc = call.loc;
-    if (llvm::Expected<Var> v = builder_.emit(std::move(kernelCall), "_", call.loc); !v)
+    if (llvm::Expected<Var> v =
+            builder_.emit(withLoc(std::move(kernelCall), call.loc), "_", call.loc);
+        !v)
       return v.takeError();
     ++rewritten;
     if (!multi)

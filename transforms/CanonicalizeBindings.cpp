@@ -151,16 +151,14 @@ public:
     llvm::Expected<Expr> op = rewriteExpr(call->op);
     if (!op)
       return op.takeError();
-    Expr fresh = make<CallNode>(*op, args, call->attrs, sinfoArgs);
-    const_cast<ExprNode *>(fresh.get())->loc = call->loc;
+    Expr fresh = makeAt<CallNode>(call->loc, *op, args, call->attrs, sinfoArgs);
     llvm::Expected<Expr> out = builder_.normalize(std::move(fresh));
     if (out || !call->sinfo)
       return out;
     // An unknown op keeps its annotated struct info, substituted.
     llvm::consumeError(out.takeError());
-    Expr kept = make<CallNode>(*op, std::move(args), call->attrs, std::move(sinfoArgs),
-                               subst(call->sinfo.get()));
-    const_cast<ExprNode *>(kept.get())->loc = call->loc;
+    Expr kept = makeAt<CallNode>(call->loc, *op, std::move(args), call->attrs, std::move(sinfoArgs),
+                                 subst(call->sinfo.get()));
     return builder_.normalize(std::move(kept));
   }
 
@@ -188,8 +186,7 @@ public:
         restoreBranch(llvm::cast<SeqExprNode>(thenB->get()), target, "then_branch_with_dyn");
     SeqExpr f =
         restoreBranch(llvm::cast<SeqExprNode>(elseB->get()), target, "else_branch_with_dyn");
-    Expr fresh = make<IfNode>(std::move(*cond), std::move(t), std::move(f));
-    const_cast<ExprNode *>(fresh.get())->loc = ifNode->loc;
+    Expr fresh = makeAt<IfNode>(ifNode->loc, std::move(*cond), std::move(t), std::move(f));
     return builder_.normalize(std::move(fresh));
   }
 

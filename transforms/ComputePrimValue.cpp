@@ -84,8 +84,8 @@ public:
 
 private:
   static PrimFunc build(const PrimExpr &e, llvm::ArrayRef<const TirVarNode *> vars) {
-    auto pf = make<PrimFuncNode>();
-    PrimFuncNode &f = *const_cast<PrimFuncNode *>(pf.get());
+    auto pf = draft<PrimFuncNode>();
+    PrimFuncNode &f = *pf;
     llvm::DenseMap<const TirVarNode *, PrimExpr> fresh;
     for (const TirVarNode *v : vars) {
       fresh[v] = make<TirVarNode>(v->name, v->dtype, v->isSizeVar);
@@ -95,7 +95,7 @@ private:
     f.attrs = make<AttrsNode>(AttrDict{{"tir.is_host_func", AttrValue::boolean(true)}});
     f.isPrivate = true;
     f.computed = renameVars(e, fresh);
-    return pf;
+    return pf.publish();
   }
 
   std::string uniqueName() const {
@@ -131,8 +131,7 @@ public:
       args.push_back(primValue(PrimExpr(v)));
     GlobalVar callee = table_.get(pv->value, vars);
     ++lifted;
-    Expr call = make<CallNode>(std::move(callee), std::move(args));
-    const_cast<ExprNode *>(call.get())->loc = pv->loc;
+    Expr call = makeAt<CallNode>(pv->loc, std::move(callee), std::move(args));
     return builder_.normalize(std::move(call));
   }
 

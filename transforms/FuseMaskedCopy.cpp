@@ -306,10 +306,9 @@ private:
   }
 
   llvm::Error emitWhere(const BindingNode &put, const WhereArgs &args) {
-    auto call =
-        make<CallNode>(ops::where(), std::vector<Expr>{remapped(args.mask), remapped(args.src),
-                                                       remapped(args.out)});
-    const_cast<CallNode *>(call.get())->loc = put.value->loc;
+    auto call = makeAt<CallNode>(
+        put.value->loc, ops::where(),
+        std::vector<Expr>{remapped(args.mask), remapped(args.src), remapped(args.out)});
     llvm::Expected<Expr> value = builder_.normalize(Expr(call));
     if (!value)
       return value.takeError();

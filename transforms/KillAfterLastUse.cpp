@@ -131,10 +131,8 @@ public:
       return body.takeError();
     if (body->get() == fn->body.get())
       return Function(fn);
-    Function out =
-        make<FunctionNode>(fn->params, *body, fn->retSInfo, fn->isPure, fn->attrs, fn->loc);
-    const_cast<FunctionNode *>(out.get())->checkWellFormed = fn->checkWellFormed;
-    return out;
+    return make<FunctionNode>(fn->params, *body, fn->retSInfo, fn->isPure, fn->attrs, fn->loc,
+                              fn->checkWellFormed);
   }
 
 private:

@@ -60,10 +60,9 @@ public:
     if (!storage)
       return storage.takeError();
     ++lowered;
-    Expr tensor = make<CallNode>(
-        ops::memAllocTensor(),
+    Expr tensor = makeAt<CallNode>(
+        call->loc, ops::memAllocTensor(),
         std::vector<Expr>{*storage, primValueInt(0), c->args[0], c->args[1], c->args[2]});
-    const_cast<ExprNode *>(tensor.get())->loc = call->loc;
     return builder_.normalize(std::move(tensor));
   }
 

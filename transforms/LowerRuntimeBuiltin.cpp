@@ -80,7 +80,7 @@ public:
       return out;
     ++lowered;
     if (llvm::isa<CallNode>(fresh->get()))
-      const_cast<ExprNode *>(fresh->get())->loc = call->loc;
+      *fresh = withLoc(std::move(*fresh), call->loc);
     return builder_.normalize(std::move(*fresh));
   }
 

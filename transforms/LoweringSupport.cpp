@@ -24,10 +24,8 @@ Expr graft::externCall(llvm::StringRef symbol, std::vector<Expr> args,
 }
 
 Function graft::withFunctionAttrs(const FunctionNode &fn, Attrs attrs) {
-  Function out =
-      make<FunctionNode>(fn.params, fn.body, fn.retSInfo, fn.isPure, std::move(attrs), fn.loc);
-  const_cast<FunctionNode *>(out.get())->checkWellFormed = fn.checkWellFormed;
-  return out;
+  return make<FunctionNode>(fn.params, fn.body, fn.retSInfo, fn.isPure, std::move(attrs), fn.loc,
+                            fn.checkWellFormed);
 }
 
 llvm::Error graft::needsError(llvm::StringRef pass, const llvm::Twine &what) {

@@ -51,8 +51,7 @@ public:
       return out;
     }
     ++unwrapped;
-    const_cast<ExprNode *>(fresh.get())->loc = call->loc;
-    return builder_.normalize(std::move(fresh));
+    return builder_.normalize(withLoc(std::move(fresh), call->loc));
   }
 
   llvm::Expected<Expr> rewriteFunctionExpr(const FunctionNode *fn) override {

@@ -741,8 +741,7 @@ Function rebuild(const FunctionNode &fn, SeqExpr body) {
     attrs = kept.empty() ? Attrs() : Attrs(make<AttrsNode>(std::move(kept)));
   }
   Function out = make<FunctionNode>(fn.params, std::move(body), fn.retSInfo, fn.isPure,
-                                    std::move(attrs), fn.loc);
-  const_cast<FunctionNode *>(out.get())->checkWellFormed = fn.checkWellFormed;
+                                    std::move(attrs), fn.loc, fn.checkWellFormed);
   return out;
 }
 

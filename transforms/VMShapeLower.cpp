@@ -265,8 +265,8 @@ PrimExpr withHeapLoads(const PrimExpr &e, const SlotTable &table, PrimFuncNode &
 /// `heapSize` elements: `def shape_func(H: T.Buffer((T.int64(N),), "int64"))`
 /// doing `H[slot] = expr`, private, attrs only `tir.is_host_func`.
 PrimFunc buildShapeFunc(llvm::ArrayRef<Slot *> slots, const SlotTable &table, int64_t heapSize) {
-  auto pf = make<PrimFuncNode>();
-  PrimFuncNode &f = *const_cast<PrimFuncNode *>(pf.get());
+  auto pf = draft<PrimFuncNode>();
+  PrimFuncNode &f = *pf;
   f.params.push_back(
       PrimParam{"H", PrimParam::Kind::Buffer, {intImm(heapSize)}, DataType::int64()});
   f.attrs = make<AttrsNode>(AttrDict{{"tir.is_host_func", AttrValue::boolean(true)}});
@@ -274,7 +274,7 @@ PrimFunc buildShapeFunc(llvm::ArrayRef<Slot *> slots, const SlotTable &table, in
   f.isPure = false; // It stores into its parameter buffer.
   for (const Slot *slot : slots)
     f.heapStores.emplace_back(slot->index, withHeapLoads(slot->expr, table, f));
-  return pf;
+  return pf.publish();
 }
 
 //===----------------------------------------------------------------------===//
@@ -405,9 +405,8 @@ llvm::Expected<Function> ShapeLowerer::lower(const GlobalVarNode &gvar, const Fu
     return seq.takeError();
   StructInfo ret =
       BlockBuilder::functionRetSInfo(fn.retSInfo.get(), (*seq)->sinfo.get(), fn.params);
-  Function out = make<FunctionNode>(fn.params, *seq, std::move(ret), fn.isPure, fn.attrs, fn.loc);
-  const_cast<FunctionNode *>(out.get())->checkWellFormed = fn.checkWellFormed;
-  return out;
+  return make<FunctionNode>(fn.params, *seq, std::move(ret), fn.isPure, fn.attrs, fn.loc,
+                            fn.checkWellFormed);
 }
 
 llvm::Error ShapeLowerer::populateSlotInfo() {
