@@ -262,6 +262,12 @@ public:
 };
 using GlobalVar = Ref<GlobalVarNode>;
 
+/// Gives a forward-declared GlobalVar the struct info of its definition, as
+/// TVM does when a module defines a function it declared first. The one
+/// update of a published node: every call already built on the declaration
+/// sees the definition's signature.
+void updateDeclaredSInfo(const GlobalVarNode &gv, StructInfo sinfo);
+
 /// A registered (or, when annotated, unknown) operator. One node per name.
 class OpNode : public ExprNode {
 public:

@@ -179,6 +179,10 @@ Expr graft::shapeExpr(std::vector<PrimExpr> values) {
 }
 Expr graft::tupleExpr(std::vector<Expr> fields) { return make<TupleNode>(std::move(fields)); }
 
+void graft::updateDeclaredSInfo(const GlobalVarNode &gv, StructInfo sinfo) {
+  const_cast<GlobalVarNode &>(gv).sinfo = std::move(sinfo);
+}
+
 Expr graft::withLoc(Expr e, llvm::SMLoc loc) {
   if (!e || e->loc == loc)
     return e;

@@ -610,9 +610,7 @@ llvm::Expected<Expr> Parser::relaxBinary(uint32_t n) {
     auto x = toExpr(kid(n, 0));
     if (!x)
       return x;
-    auto call = make<CallNode>(getOp("relax.negative"), std::vector<Expr>{*x});
-    const_cast<CallNode *>(call.get())->loc = astLoc(n);
-    return Expr(call);
+    return Expr(makeAt<CallNode>(astLoc(n), getOp("relax.negative"), std::vector<Expr>{*x}));
   }
   switch (a.op) {
   case Tok::Plus:
@@ -660,9 +658,7 @@ llvm::Expected<Expr> Parser::relaxBinary(uint32_t n) {
   auto y = toExpr(kid(n, 1));
   if (!y)
     return y;
-  auto call = make<CallNode>(getOp(opName), std::vector<Expr>{*x, *y});
-  const_cast<CallNode *>(call.get())->loc = astLoc(n);
-  return Expr(call);
+  return Expr(makeAt<CallNode>(astLoc(n), getOp(opName), std::vector<Expr>{*x, *y}));
 }
 
 llvm::Expected<Expr> Parser::toExpr(uint32_t n) {

@@ -148,8 +148,8 @@ bool Parser::parseGeneratedPrimBody(PrimFuncNode &f) {
 }
 
 llvm::Expected<NamedPrimFunc> Parser::parsePrimFunc(uint32_t decoAst) {
-  auto pf = make<PrimFuncNode>();
-  PrimFuncNode &f = const_cast<PrimFuncNode &>(*pf);
+  auto pf = draft<PrimFuncNode>();
+  PrimFuncNode &f = *pf;
   if (auto err = primDecoratorArgs(decoAst, f))
     return err;
   if (!isName("def"))
@@ -183,9 +183,9 @@ llvm::Expected<NamedPrimFunc> Parser::parsePrimFunc(uint32_t decoAst) {
     f.attrs = make<AttrsNode>(std::move(decls->attrs));
 
   if (decls->vars.empty() && parseGeneratedPrimBody(f))
-    return NamedPrimFunc{std::move(name), PrimFunc(pf)};
+    return NamedPrimFunc{std::move(name), pf.publish()};
   collectPrimBody(f, *decls);
-  return NamedPrimFunc{std::move(name), PrimFunc(pf)};
+  return NamedPrimFunc{std::move(name), pf.publish()};
 }
 
 llvm::Error Parser::primDecoratorArgs(uint32_t decoAst, PrimFuncNode &f) {

@@ -312,8 +312,7 @@ llvm::Error Parser::parseModuleStatements(IRModule &mod, const std::vector<size_
         return error(nameTok, "only `name = R.ExternFunc(\"symbol\")` may be assigned in a "
                               "module class");
       Expr ext = externFunc(strValue(kid(*e, 1)));
-      GlobalVar gv = make<GlobalVarNode>(name.str(), ext->sinfo);
-      const_cast<GlobalVarNode *>(gv.get())->loc = locOf(nameTok);
+      GlobalVar gv = makeAt<GlobalVarNode>(locOf(nameTok), name.str(), ext->sinfo);
       gvars_[name] = gv;
       entries[i] = {gv, Ref<Node>(ext.get())};
       continue;
@@ -604,8 +603,7 @@ llvm::Error Parser::parseRelaxFunction(IRModule &mod, uint32_t decoAst, bool top
   StructInfo declSInfo =
       make<FuncSInfoNode>(paramSInfo, retAnn ? retAnn : objectSInfo(), flags.pure);
   if (declOnly) {
-    GlobalVar gv = make<GlobalVarNode>(name, declSInfo);
-    const_cast<GlobalVarNode *>(gv.get())->loc = locOf(defTok);
+    GlobalVar gv = makeAt<GlobalVarNode>(locOf(defTok), name, declSInfo);
     *declOut = gv;
     pos_ = skipBlockFrom(bodyStart);
     return llvm::Error::success();
@@ -626,8 +624,8 @@ llvm::Error Parser::parseRelaxFunction(IRModule &mod, uint32_t decoAst, bool top
   if (declOut) {
     if (!*declOut)
       *declOut = make<GlobalVarNode>(name, (*fn)->sinfo);
-    else // TVM updates the declared GlobalVar's struct info on definition.
-      const_cast<GlobalVarNode *>(declOut->get())->sinfo = (*fn)->sinfo;
+    else
+      updateDeclaredSInfo(**declOut, (*fn)->sinfo);
   }
   return llvm::Error::success();
 }
@@ -665,8 +663,8 @@ llvm::Expected<Function> Parser::parseFunctionBody(const std::vector<Var> &param
   StructInfo ret = BlockBuilder::functionRetSInfo(retAnn.get(), (*seq)->sinfo.get(), params);
   if (topLevel && !decl.isPrivate && !(attrs && attrs->lookup("global_symbol")))
     attrs = withAttr(attrs.get(), "global_symbol", AttrValue::string(decl.name));
-  auto fn = make<FunctionNode>(params, *seq, ret, decl.pure, attrs, locOf(decl.defTok));
-  const_cast<FunctionNode *>(fn.get())->checkWellFormed = decl.checkWF;
+  auto fn =
+      make<FunctionNode>(params, *seq, ret, decl.pure, attrs, locOf(decl.defTok), decl.checkWF);
   return Function(fn);
 }
 
@@ -1247,8 +1245,7 @@ llvm::Error Parser::parseIf(size_t stmtTok) {
     return diagError(elseLoc, "both branches of an if must end with a binding to the same "
                               "name ('" +
                                   thenName + "' and '" + elseName + "')");
-  auto ifNode = make<IfNode>(*cond, thenSeq, elseSeq);
-  const_cast<IfNode *>(ifNode.get())->loc = locOf(stmtTok);
+  auto ifNode = makeAt<IfNode>(locOf(stmtTok), *cond, thenSeq, elseSeq);
   return emitNamed(thenName, ifNode, locOf(stmtTok), SIZE_MAX);
 }
 
