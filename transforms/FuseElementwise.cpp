@@ -352,10 +352,9 @@ private:
       args.push_back(v ? lookupVar(v) : Expr(in));
     }
     Expr callee = make<ExternFuncNode>(fusedKernelSymbol(name));
-    Expr call =
-        make<CallNode>(ops::callDPSPacked(), std::vector<Expr>{callee, tupleExpr(std::move(args))},
-                       nullptr, std::vector<StructInfo>{root->var->sinfo});
-    const_cast<ExprNode *>(call.get())->loc = root->value->loc;
+    Expr call = makeAt<CallNode>(root->value->loc, ops::callDPSPacked(),
+                                 std::vector<Expr>{callee, tupleExpr(std::move(args))}, nullptr,
+                                 std::vector<StructInfo>{root->var->sinfo});
     llvm::Expected<Expr> value = builder_.normalize(std::move(call));
     if (!value)
       return value.takeError();
