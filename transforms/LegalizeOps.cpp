@@ -240,11 +240,10 @@ private:
     if (llvm::Error err = collectAttrs(call, kernel, args))
       return err;
     ++lowered;
-    Expr dps = make<CallNode>(
-        ops::callDPSPacked(),
+    Expr dps = makeAt<CallNode>(
+        call.loc, ops::callDPSPacked(),
         std::vector<Expr>{make<ExternFuncNode>(kernel.symbol), tupleExpr(std::move(args))}, nullptr,
         std::vector<StructInfo>{call.sinfo});
-    const_cast<ExprNode *>(dps.get())->loc = call.loc;
     return builder_.normalize(std::move(dps));
   }
 
@@ -254,9 +253,8 @@ private:
       return err;
     ++lowered;
     ++hostCalls;
-    Expr packed = make<CallNode>(ops::callPurePacked(), std::move(args), nullptr,
-                                 std::vector<StructInfo>{call.sinfo});
-    const_cast<ExprNode *>(packed.get())->loc = call.loc;
+    Expr packed = makeAt<CallNode>(call.loc, ops::callPurePacked(), std::move(args), nullptr,
+                                   std::vector<StructInfo>{call.sinfo});
     return builder_.normalize(std::move(packed));
   }
 
