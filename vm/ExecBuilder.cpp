@@ -105,6 +105,18 @@ void ExecBuilder::emitIf(int64_t condReg, int64_t falseOffset) {
   exe_->instrData.push_back(falseOffset);
 }
 
+void ExecBuilder::setJumpOffset(int64_t instr, int64_t offset) {
+  if (instr < 0 || instr >= nextInstr())
+    return setError("setJumpOffset: instruction " + llvm::Twine(instr) + " does not exist");
+  ExecWord *w = exe_->instrData.data() + exe_->instrOffset[instr];
+  if (w[0] == static_cast<ExecWord>(Opcode::Goto))
+    w[1] = offset;
+  else if (w[0] == static_cast<ExecWord>(Opcode::If))
+    w[2] = offset;
+  else
+    setError("setJumpOffset: instruction " + llvm::Twine(instr) + " is not a Goto or If");
+}
+
 Arg ExecBuilder::convertConstant(const Value &v) {
   if (v.isInt() && Arg::fitsImmediate(v.getInt()))
     return Arg::imm(v.getInt());

@@ -41,6 +41,10 @@ public:
   void emitGoto(int64_t pcOffset);
   void emitIf(int64_t condReg, int64_t falseOffset);
 
+  /// Sets the offset of the Goto or If at instruction `instr` (emitted with a
+  /// placeholder before its target was known).
+  void setJumpOffset(int64_t instr, int64_t offset);
+
   /// Index of the next instruction to be emitted (for computing offsets).
   int64_t nextInstr() const { return exe_->numInstructions(); }
 

@@ -100,14 +100,10 @@ llvm::Error VirtualMachine::init(std::shared_ptr<const Executable> exe, VMOption
     funcValues_.push_back(Value::object(makeRef<ClosureObj>(i, llvm::None)));
     if (fn.kind != FuncKind::Packed)
       continue;
-    if (PackedFunc fused = fused_.lookup(fn.name)) {
-      callees_[i].packed = fused;
-      continue;
-    }
-    auto packed = resolvePackedFunc(fn.name, mainType);
+    auto packed = resolveCallee(fn, mainType);
     if (!packed)
       return packed.takeError();
-    callees_[i].packed = *packed;
+    callees_[i].packed = options.profile ? profiledFunc(fn.name, *packed) : *packed;
   }
   for (const Value &c : exe_->constants) {
     auto placed = placeConstant(c, allocators_.front());
@@ -116,6 +112,23 @@ llvm::Error VirtualMachine::init(std::shared_ptr<const Executable> exe, VMOption
     constants_.push_back(std::move(*placed));
   }
   return llvm::Error::success();
+}
+
+/// A packed function of the executable: a fused kernel or a scalar program
+/// among its kernel sources, else the registry or a kernel.
+llvm::Expected<PackedFunc> VirtualMachine::resolveCallee(const FuncInfo &fn, DLDeviceType device) {
+  if (PackedFunc fused = fused_.lookup(fn.name))
+    return fused;
+  for (const KernelSource &src : exe_->kernelSources) {
+    if (src.name != fn.name || !isScalarProgram(src.text))
+      continue;
+    auto program = ScalarProgram::parse(src.name, src.text);
+    if (!program)
+      return program.takeError();
+    programs_.push_back(std::move(*program));
+    return ScalarProgram::packed(programs_.back().get());
+  }
+  return resolvePackedFunc(fn.name, device);
 }
 
 VirtualMachine *VirtualMachine::fromHandle(const Value &v) {

@@ -18,6 +18,7 @@
 #include "vm/Executable.h"
 #include "vm/FusedKernels.h"
 #include "vm/PackedFunc.h"
+#include "vm/ScalarProgram.h"
 
 #include <memory>
 #include <vector>
@@ -30,6 +31,22 @@ struct VMOptions {
   std::vector<std::shared_ptr<Device>> devices;
   /// Nested VM calls deeper than this fail instead of exhausting the stack.
   unsigned maxCallDepth = 512;
+  /// Time every packed-function call (kernels and builtins), as TVM's VM
+  /// profiler does; read the figures with VirtualMachine::profile().
+  bool profile = false;
+};
+
+/// Calls and wall time of one packed function (VMOptions::profile).
+struct ProfileEntry {
+  std::string name;
+  uint64_t calls = 0;
+  double seconds = 0;
+};
+
+/// A packed function wrapped by the profiler (vm/Profile.cpp).
+struct ProfiledCallee {
+  PackedFunc inner;
+  ProfileEntry entry;
 };
 
 /// A failure inside bytecode: the root message plus one frame per VM
@@ -85,6 +102,11 @@ public:
 
   const Executable &executable() const { return *exe_; }
 
+  /// One entry per packed function of the executable (empty unless
+  /// VMOptions::profile), in function-table order.
+  std::vector<ProfileEntry> profile() const;
+  void resetProfile();
+
   size_t numDevices() const { return allocators_.size(); }
   /// Device index as bytecode passes it: -1 is the host (last device).
   llvm::Expected<size_t> deviceIndex(int64_t index) const;
@@ -120,6 +142,8 @@ private:
 
   VirtualMachine() = default;
   llvm::Error init(std::shared_ptr<const Executable> exe, VMOptions options);
+  llvm::Expected<PackedFunc> resolveCallee(const FuncInfo &fn, DLDeviceType device);
+  PackedFunc profiledFunc(llvm::StringRef name, PackedFunc inner);
   llvm::Expected<Value> runBytecode(int64_t funcIdx, llvm::ArrayRef<Value> args);
   llvm::Expected<Value> runLoop(const FuncInfo &fn, Frame &frame);
   llvm::Error execCall(const FuncInfo &fn, Frame &frame, int64_t pc, const ExecWord *call);
@@ -141,6 +165,10 @@ private:
   std::vector<std::pair<const void *, std::unique_ptr<VMExtension>>> extensions_;
   /// The executable's fused kernels (vm/FusedKernels.h).
   FusedKernels fused_;
+  /// Programs of the executable's scalar-program kernel sources.
+  std::vector<std::unique_ptr<ScalarProgram>> programs_;
+  /// VMOptions::profile: one timed wrapper per packed function.
+  std::vector<std::unique_ptr<ProfiledCallee>> profiled_;
 };
 
 } // namespace graft::vm

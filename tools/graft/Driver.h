@@ -9,9 +9,11 @@
 
 #include "pass/PassManager.h"
 #include "text/Parser.h"
+#include "vm/Executable.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/Timer.h"
 
 #include <memory>
 #include <vector>
@@ -68,6 +70,34 @@ struct OptArgs {
   PassManagerOptions pm;
 };
 int runOpt(const OptArgs &args);
+/// What opt and build share: loads args.file (exactly one module), verifies
+/// it and runs the pipeline (args.pipeline, else the file's # PIPELINE:)
+/// with the debugging flags of args.pm. Null on failure, with the
+/// diagnostic printed and `exitCode` set.
+std::unique_ptr<Input> runPipelineOnFile(const OptArgs &args, llvm::TimerGroup &timers,
+                                         int &exitCode);
+
+/// The target's build pipeline on args.file, then code generation; null on
+/// failure with the diagnostic printed and `exitCode` set.
+std::unique_ptr<vm::Executable> buildFromSource(const OptArgs &args, llvm::StringRef target,
+                                                llvm::TimerGroup &timers, int &exitCode);
+/// graft build: args.pipeline is ignored (the target's pipeline runs).
+int runBuild(const OptArgs &args, llvm::StringRef target);
+
+struct RunArgs {
+  std::string file; ///< An executable, or source built in memory.
+  std::string function = "main";
+  std::vector<std::string> inputs; ///< NAME=PATH.npy
+  bool random = false;
+  uint64_t seed = 0;
+  std::vector<std::string> dims; ///< NAME=SIZE
+  std::string device = "cpu";
+  unsigned repeat = 0;
+  bool profile = false;
+  std::string outDir;
+  bool dump = false;
+};
+int runRun(const RunArgs &args);
 int runPasses(bool all);
 int runTest(const std::vector<std::string> &paths);
 

@@ -32,45 +32,60 @@ int reportFailure(llvm::Error err, const LoadedFile &file) {
 
 } // namespace
 
-int driver::runOpt(const OptArgs &args) {
-  llvm::TimerGroup timers("graft", "graft execution timing (parse, passes, print)");
+std::unique_ptr<Input> driver::runPipelineOnFile(const OptArgs &args, llvm::TimerGroup &timers,
+                                                 int &exitCode) {
   llvm::Timer parseTimer("parse", "parse + verify input", timers);
-  llvm::Timer printTimer("print", "print output", timers);
-
   std::unique_ptr<Input> input;
   // verify-each reuses what the input verification checked.
   VerifyCache verifyCache;
   {
     llvm::TimeRegion region(args.pm.timing ? &parseTimer : nullptr);
     input = openInput(args.file, args.moduleName, /*exactlyOne=*/true);
+    exitCode = kBadInput;
     if (!input)
-      return kBadInput;
+      return nullptr;
+    exitCode = kNegative;
     if (!verifyAndReport(*input->modules.front(), input->file, false, &verifyCache))
-      return kNegative;
+      return nullptr;
   }
   LoadedFile *file = &input->file;
   IRModule *module = input->modules.front();
 
   std::string pipelineText = args.pipeline.empty() ? file->file.pipeline : args.pipeline;
+  exitCode = kBadInput;
   auto pipeline = parsePipeline(pipelineText);
   if (!pipeline) {
     reportError(pipeline.takeError(), file);
-    return kBadInput;
+    return nullptr;
   }
   PassContext ctx;
   std::vector<std::string> configs = file->file.configs;
   configs.insert(configs.end(), args.configs.begin(), args.configs.end());
   if (llvm::Error err = configurePassContext(ctx, pipelineText, configs)) {
     reportError(std::move(err), file);
-    return kBadInput;
+    return nullptr;
   }
 
   PassManagerOptions pmOptions = args.pm;
   pmOptions.verifyCache = &verifyCache;
   pmOptions.timerGroup = &timers;
   PassManager pm(pmOptions);
-  if (llvm::Error err = pm.run(*module, *pipeline, ctx))
-    return reportFailure(std::move(err), *file);
+  if (llvm::Error err = pm.run(*module, *pipeline, ctx)) {
+    exitCode = reportFailure(std::move(err), *file);
+    return nullptr;
+  }
+  exitCode = kSuccess;
+  return input;
+}
+
+int driver::runOpt(const OptArgs &args) {
+  llvm::TimerGroup timers("graft", "graft execution timing (parse, passes, print)");
+  llvm::Timer printTimer("print", "print output", timers);
+  int exitCode = kSuccess;
+  std::unique_ptr<Input> input = runPipelineOnFile(args, timers, exitCode);
+  if (!input)
+    return exitCode;
+  IRModule *module = input->modules.front();
 
   llvm::TimeRegion region(args.pm.timing ? &printTimer : nullptr);
   if (args.output.empty() || args.output == "-") {

@@ -24,6 +24,7 @@ cl::SubCommand diffCmd("diff", "Compare two modules structurally");
 cl::SubCommand optCmd("opt", "Run a pass pipeline and print the result");
 cl::SubCommand passesCmd("passes", "List passes and named pipelines");
 cl::SubCommand testCmd("test", "Run pass-test files (Before/Expected with # PIPELINE:)");
+cl::SubCommand buildCmd("build", "Run the target's build pipeline and write a VM executable");
 cl::SubCommand runCmd("run", "Run a function of an executable or source file");
 
 cl::opt<std::string> printFile(cl::Positional, cl::desc("FILE"), cl::Required, cl::sub(printCmd));
@@ -38,41 +39,87 @@ cl::opt<std::string> diffModuleA("module-a", cl::desc("Module of A"), cl::value_
                                  cl::sub(diffCmd));
 cl::opt<std::string> diffModuleB("module-b", cl::desc("Module of B"), cl::value_desc("NAME"),
                                  cl::sub(diffCmd));
-cl::opt<std::string> optFile(cl::Positional, cl::desc("FILE"), cl::Required, cl::sub(optCmd));
+cl::opt<std::string> optFile(cl::Positional, cl::desc("FILE"), cl::Required, cl::sub(optCmd),
+                             cl::sub(buildCmd));
 cl::opt<std::string> optPipeline("p",
                                  cl::desc("Pass pipeline (default: the file's # PIPELINE: line)"),
                                  cl::value_desc("PIPELINE"), cl::sub(optCmd));
 cl::opt<std::string> optOutput("o", cl::desc("Output file"), cl::value_desc("OUT"),
-                               cl::sub(optCmd));
+                               cl::sub(optCmd), cl::sub(buildCmd));
 cl::opt<std::string> optModuleName("module", cl::desc("The module to transform"),
-                                   cl::value_desc("NAME"), cl::sub(optCmd));
+                                   cl::value_desc("NAME"), cl::sub(optCmd), cl::sub(buildCmd));
 cl::list<std::string> optConfigs("config", cl::desc("Pass context config KEY=VALUE"),
-                                 cl::value_desc("KEY=VALUE"), cl::sub(optCmd));
+                                 cl::value_desc("KEY=VALUE"), cl::sub(optCmd), cl::sub(buildCmd));
 cl::opt<bool> optVerifyEach("verify-each", cl::desc("Verify after every pass that changed the IR"),
-                            cl::init(true), cl::sub(optCmd));
-cl::opt<bool> optNoVerifyEach("no-verify-each", cl::desc("Turn verify-each off"), cl::sub(optCmd));
+                            cl::init(true), cl::sub(optCmd), cl::sub(buildCmd));
+cl::opt<bool> optNoVerifyEach("no-verify-each", cl::desc("Turn verify-each off"), cl::sub(optCmd), cl::sub(buildCmd));
 cl::opt<bool> optPrintAfterAll("print-after-all", cl::desc("Print the IR after every pass"),
-                               cl::sub(optCmd));
+                               cl::sub(optCmd), cl::sub(buildCmd));
 cl::opt<bool> optPrintAfterChange("print-after-change",
                                   cl::desc("Print the IR after every pass that changed it"),
-                                  cl::sub(optCmd));
+                                  cl::sub(optCmd), cl::sub(buildCmd));
 cl::list<std::string> optPrintBefore("print-before", cl::desc("Print the IR before PASS"),
-                                     cl::value_desc("PASS"), cl::sub(optCmd));
+                                     cl::value_desc("PASS"), cl::sub(optCmd), cl::sub(buildCmd));
 cl::list<std::string> optPrintAfter("print-after", cl::desc("Print the IR after PASS"),
-                                    cl::value_desc("PASS"), cl::sub(optCmd));
+                                    cl::value_desc("PASS"), cl::sub(optCmd), cl::sub(buildCmd));
 cl::opt<bool> optTiming("timing", cl::desc("Per-pass wall time (parse and print included)"),
-                        cl::sub(optCmd));
-cl::opt<bool> optStats("stats", cl::desc("Print pass statistics on stderr"), cl::sub(optCmd));
+                        cl::sub(optCmd), cl::sub(buildCmd));
+cl::opt<bool> optStats("stats", cl::desc("Print pass statistics on stderr"), cl::sub(optCmd), cl::sub(buildCmd));
 cl::opt<std::string> optDumpDir("dump-dir", cl::desc("Write NNN-<pass>.py after each pass"),
-                                cl::value_desc("DIR"), cl::sub(optCmd));
+                                cl::value_desc("DIR"), cl::sub(optCmd), cl::sub(buildCmd));
 cl::opt<std::string> optReproducer("reproducer",
                                    cl::desc("On failure, write a pass-test file that replays it"),
-                                   cl::value_desc("FILE"), cl::sub(optCmd));
+                                   cl::value_desc("FILE"), cl::sub(optCmd), cl::sub(buildCmd));
 cl::opt<bool> passesAll("all", cl::desc("Include test-only passes"), cl::sub(passesCmd));
 cl::list<std::string> testFiles(cl::Positional, cl::desc("FILE|DIR..."), cl::OneOrMore,
                                 cl::sub(testCmd));
-cl::list<std::string> runArgs(cl::Positional, cl::desc("EXE|FILE"), cl::ZeroOrMore,
-                              cl::sub(runCmd));
+cl::opt<std::string> buildTarget("target", cl::desc("Target to build for (cpu)"),
+                                 cl::value_desc("TARGET"), cl::init("cpu"), cl::sub(buildCmd));
+cl::opt<std::string> runFile(cl::Positional, cl::desc("EXE|FILE"), cl::Required, cl::sub(runCmd));
+cl::opt<std::string> runFn("fn", cl::desc("Function to run"), cl::init("main"),
+                           cl::value_desc("NAME"), cl::sub(runCmd));
+cl::list<std::string> runInputs("input", cl::desc("Input of a parameter"),
+                                cl::value_desc("NAME=PATH.npy"), cl::sub(runCmd));
+cl::opt<bool> runRandom("random", cl::desc("Seeded random values for parameters not given"),
+                        cl::sub(runCmd));
+cl::opt<uint64_t> runSeed("seed", cl::desc("Seed of --random"), cl::init(0), cl::sub(runCmd));
+cl::list<std::string> runDims("dim", cl::desc("Size of a symbolic dim for --random"),
+                              cl::value_desc("NAME=SIZE"), cl::sub(runCmd));
+cl::opt<std::string> runDevice("device", cl::desc("Device to run on (cpu)"), cl::init("cpu"),
+                               cl::sub(runCmd));
+cl::opt<unsigned> runRepeat("repeat", cl::desc("Time N calls after one warm-up"), cl::init(0),
+                            cl::sub(runCmd));
+cl::opt<bool> runProfile("profile", cl::desc("Time per kernel and builtin"), cl::sub(runCmd));
+cl::opt<std::string> runOut("out", cl::desc("Write outputs as .npy files here"),
+                            cl::value_desc("DIR"), cl::sub(runCmd));
+cl::opt<bool> runDump("dump", cl::desc("Print the bytecode and kernel table instead of running"),
+                      cl::sub(runCmd));
+
+/// The debugging flags opt and build share.
+graft::PassManagerOptions debugFlags() {
+  graft::PassManagerOptions pm;
+  pm.verifyEach = optVerifyEach && !optNoVerifyEach;
+  pm.printAfterAll = optPrintAfterAll;
+  pm.printAfterChange = optPrintAfterChange;
+  pm.printBefore.insert(optPrintBefore.begin(), optPrintBefore.end());
+  pm.printAfter.insert(optPrintAfter.begin(), optPrintAfter.end());
+  pm.timing = optTiming;
+  pm.stats = optStats;
+  pm.dumpDir = optDumpDir;
+  pm.reproducer = optReproducer;
+  return pm;
+}
+
+OptArgs optArgs() {
+  OptArgs args;
+  args.file = optFile;
+  args.pipeline = optPipeline;
+  args.output = optOutput;
+  args.moduleName = optModuleName;
+  args.configs.assign(optConfigs.begin(), optConfigs.end());
+  args.pm = debugFlags();
+  return args;
+}
 
 /// The commands, sorted, for the one line that answers an unknown command.
 std::string commandList() {
@@ -140,31 +187,28 @@ int main(int argc, char **argv) {
     }
     return runDiff(diffFiles[0], diffFiles[1], diffModuleA, diffModuleB);
   }
-  if (optCmd) {
-    OptArgs args;
-    args.file = optFile;
-    args.pipeline = optPipeline;
-    args.output = optOutput;
-    args.moduleName = optModuleName;
-    args.configs.assign(optConfigs.begin(), optConfigs.end());
-    args.pm.verifyEach = optVerifyEach && !optNoVerifyEach;
-    args.pm.printAfterAll = optPrintAfterAll;
-    args.pm.printAfterChange = optPrintAfterChange;
-    args.pm.printBefore.insert(optPrintBefore.begin(), optPrintBefore.end());
-    args.pm.printAfter.insert(optPrintAfter.begin(), optPrintAfter.end());
-    args.pm.timing = optTiming;
-    args.pm.stats = optStats;
-    args.pm.dumpDir = optDumpDir;
-    args.pm.reproducer = optReproducer;
-    return runOpt(args);
-  }
+  if (optCmd)
+    return runOpt(optArgs());
+  if (buildCmd)
+    return runBuild(optArgs(), buildTarget);
   if (passesCmd)
     return runPasses(passesAll);
   if (testCmd)
     return runTest(std::vector<std::string>(testFiles.begin(), testFiles.end()));
   if (runCmd) {
-    llvm::errs() << "graft: error: graft run needs code generation (not built yet)\n";
-    return kBadInput;
+    RunArgs args;
+    args.file = runFile;
+    args.function = runFn;
+    args.inputs.assign(runInputs.begin(), runInputs.end());
+    args.random = runRandom;
+    args.seed = runSeed;
+    args.dims.assign(runDims.begin(), runDims.end());
+    args.device = runDevice;
+    args.repeat = runRepeat;
+    args.profile = runProfile;
+    args.outDir = runOut;
+    args.dump = runDump;
+    return runRun(args);
   }
   llvm::errs() << "graft: error: no command given (try 'graft --help')\n";
   return kBadInput;

@@ -1,0 +1,32 @@
+//===- codegen/Build.cpp - Pipeline plus code generation ------------------===//
+
+#include "codegen/Build.h"
+
+#include "pass/PassTest.h"
+
+using namespace graft;
+using namespace graft::codegen;
+
+llvm::Expected<std::string> codegen::buildPipelineFor(llvm::StringRef target) {
+  if (target == "cpu")
+    return std::string("build-cpu");
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "unknown target '" + target + "' (this build supports: cpu)");
+}
+
+llvm::Expected<std::unique_ptr<vm::Executable>>
+codegen::buildExecutable(IRModule &module, const BuildOptions &options) {
+  auto name = buildPipelineFor(options.target);
+  if (!name)
+    return name.takeError();
+  auto pipeline = parsePipeline(*name);
+  if (!pipeline)
+    return pipeline.takeError();
+  PassContext ctx;
+  if (auto err = configurePassContext(ctx, *name, options.configs))
+    return err;
+  PassManager pm(options.passes);
+  if (auto err = pm.run(module, *pipeline, ctx))
+    return err;
+  return generateExecutable(module, options.codegen);
+}

@@ -1,0 +1,32 @@
+//===- codegen/Build.h - Pipeline plus code generation ----------*- C++ -*-===//
+//
+// What `graft build` does to a parsed module, for callers that hold one in
+// memory (tests, `graft run FILE`): the target's build pipeline (`build-cpu`)
+// with verify-each, then code generation.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GRAFT_CODEGEN_BUILD_H
+#define GRAFT_CODEGEN_BUILD_H
+
+#include "codegen/CodeGen.h"
+#include "pass/PassManager.h"
+
+namespace graft::codegen {
+
+/// The named pipeline a target builds with ("cpu" -> "build-cpu").
+llvm::Expected<std::string> buildPipelineFor(llvm::StringRef target);
+
+struct BuildOptions {
+  std::string target = "cpu";
+  PassManagerOptions passes;
+  std::vector<std::string> configs; ///< KEY=VALUE pass-context settings.
+  CodeGenOptions codegen;
+};
+
+/// Runs the build pipeline on `module` in place, then generates code.
+llvm::Expected<std::unique_ptr<vm::Executable>> buildExecutable(IRModule &module,
+                                                                const BuildOptions &options = {});
+
+} // namespace graft::codegen
+
+#endif // GRAFT_CODEGEN_BUILD_H

@@ -1,0 +1,58 @@
+//===- tools/graft/BuildCommand.cpp - graft build -------------------------===//
+//
+// Runs the target's build pipeline with the debugging flags of opt (shared
+// through runPipelineOnFile), generates the executable and writes it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver.h"
+
+#include "codegen/Build.h"
+#include "vm/Serialize.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace graft;
+using namespace graft::driver;
+
+std::unique_ptr<vm::Executable> driver::buildFromSource(const OptArgs &args,
+                                                       llvm::StringRef target,
+                                                       llvm::TimerGroup &timers, int &exitCode) {
+  auto pipeline = codegen::buildPipelineFor(target);
+  if (!pipeline) {
+    reportError(pipeline.takeError(), nullptr);
+    exitCode = kBadInput;
+    return nullptr;
+  }
+  OptArgs pipelineArgs = args;
+  pipelineArgs.pipeline = *pipeline;
+  std::unique_ptr<Input> input = runPipelineOnFile(pipelineArgs, timers, exitCode);
+  if (!input)
+    return nullptr;
+  llvm::Timer codegenTimer("codegen", "code generation", timers);
+  llvm::TimeRegion region(args.pm.timing ? &codegenTimer : nullptr);
+  auto exe = codegen::generateExecutable(*input->modules.front());
+  if (!exe) {
+    reportError(exe.takeError(), &input->file);
+    exitCode = kBadInput;
+    return nullptr;
+  }
+  return std::move(*exe);
+}
+
+int driver::runBuild(const OptArgs &args, llvm::StringRef target) {
+  if (args.output.empty()) {
+    llvm::errs() << "graft build: error: no output file (use -o OUT.gexe)\n";
+    return kBadInput;
+  }
+  llvm::TimerGroup timers("graft", "graft execution timing (parse, passes, codegen)");
+  int exitCode = kSuccess;
+  std::unique_ptr<vm::Executable> exe = buildFromSource(args, target, timers, exitCode);
+  if (!exe)
+    return exitCode;
+  if (llvm::Error err = vm::saveToFile(*exe, args.output)) {
+    reportError(std::move(err), nullptr);
+    return kBadInput;
+  }
+  return kSuccess;
+}
