@@ -2,6 +2,7 @@
 
 #include "codegen/Build.h"
 
+#include "analysis/WellFormed.h"
 #include "pass/PassTest.h"
 
 using namespace graft;
@@ -19,6 +20,11 @@ codegen::buildExecutable(IRModule &module, const BuildOptions &options) {
   auto name = buildPipelineFor(options.target);
   if (!name)
     return name.takeError();
+  if (module.checkWellFormed) {
+    std::vector<Violation> violations = verifyModule(module);
+    if (!violations.empty())
+      return toError(violations.front(), module);
+  }
   auto pipeline = parsePipeline(*name);
   if (!pipeline)
     return pipeline.takeError();

@@ -23,7 +23,8 @@ struct BuildOptions {
   CodeGenOptions codegen;
 };
 
-/// Runs the build pipeline on `module` in place, then generates code.
+/// Verifies `module` (unless it opts out with check_well_formed=False), runs
+/// the build pipeline on it in place, then generates code.
 llvm::Expected<std::unique_ptr<vm::Executable>> buildExecutable(IRModule &module,
                                                                 const BuildOptions &options = {});
 

@@ -188,10 +188,12 @@ TEST(Cli, PassesListHidesTestPasses) {
   EXPECT_NE(all.out.find("test-drop-binding"), std::string::npos) << all.out;
 }
 
-TEST(Cli, RunNeedsCodegen) {
-  Result r = graft("run " + src("examples/mlp.py"));
+TEST(Cli, RunOfHandWrittenTIRIsBadInput) {
+  Result r = graft("run " + src("examples/call_tir.py") + " --random --dim n=2");
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.out.find("graft run needs code generation (not built yet)"), std::string::npos);
+  EXPECT_NE(r.out.find("codegen: PrimFunc 'add_one' has a hand-written TIR body"),
+            std::string::npos)
+      << r.out;
 }
 
 } // namespace

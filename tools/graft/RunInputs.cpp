@@ -233,7 +233,7 @@ llvm::Expected<Value> randomValue(const ParamInfo &p, const llvm::StringMap<std:
 llvm::Expected<Value> npyValue(const ParamInfo &p, llvm::StringRef path) {
   auto array = vm::readNpy(path);
   if (!array)
-    return inputError("parameter '{0}': cannot read {1}: {2}", p.name, path,
+    return inputError("parameter '{0}': {1}", p.name,
                       llvm::toString(array.takeError()));
   switch (p.kind) {
   case ParamKind::Int:

@@ -1,0 +1,414 @@
+//===- tests/tools/RunCliTest.cpp - graft build and graft run, end to end --===//
+//
+// Runs the built `graft` binary: build, run with .npy inputs and outputs,
+// --random, --dump, --repeat, --profile, and every exit-code rule of run with
+// its message.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vm/Npy.h"
+#include "vm/Value.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <vector>
+
+namespace {
+
+struct Result {
+  int code;
+  std::string out; ///< stdout and stderr together
+};
+
+Result graft(const std::string &args) {
+  std::string cmd = std::string(GRAFT_BINARY) + " " + args + " 2>&1";
+  Result r{-1, ""};
+  FILE *pipe = popen(cmd.c_str(), "r");
+  if (!pipe)
+    return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
+    r.out.append(buf.data(), n);
+  int status = pclose(pipe);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+/// A path of this test's own (ctest runs tests in parallel processes).
+std::string tempPath(const std::string &name) {
+  const auto *info = ::testing::UnitTest::GetInstance()->current_test_info();
+  return ::testing::TempDir() + "graft_" + info->test_suite_name() + "_" + info->name() + "_" + name;
+}
+
+std::string writeTemp(const std::string &name, const std::string &text) {
+  std::string path = tempPath(name);
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// Writes a .npy file of `data` with `dtype` and `shape`.
+template <typename T>
+std::string writeNpy(const std::string &name, DLDataType dtype, std::vector<int64_t> shape,
+                     std::vector<T> data) {
+  DLTensor t{};
+  t.data = data.data();
+  t.device = {kDLCPU, 0};
+  t.ndim = static_cast<int32_t>(shape.size());
+  t.dtype = dtype;
+  t.shape = shape.data();
+  std::string path = tempPath(name);
+  llvm::Error err = graft::vm::writeNpy(path, t);
+  EXPECT_FALSE(bool(err));
+  llvm::consumeError(std::move(err));
+  return path;
+}
+
+template <typename T> std::vector<T> npyValues(const std::string &path, std::string *dtype,
+                                               std::vector<int64_t> *shape) {
+  auto a = graft::vm::readNpy(path);
+  if (!a) {
+    ADD_FAILURE() << llvm::toString(a.takeError());
+    return {};
+  }
+  *dtype = graft::vm::dtypeStr(a->dtype);
+  *shape = a->shape;
+  std::vector<T> out(a->data.size() / sizeof(T));
+  std::memcpy(out.data(), a->data.data(), out.size() * sizeof(T));
+  return out;
+}
+
+constexpr DLDataType kF32{kDLFloat, 32, 1};
+constexpr DLDataType kI32{kDLInt, 32, 1};
+constexpr DLDataType kI64{kDLInt, 64, 1};
+constexpr DLDataType kBool{6, 8, 1};
+
+const char *kProgram = R"(from tvm.script import ir as I, relax as R, tir as T
+
+@I.ir_module
+class Module:
+    @R.function(pure=False)
+    def main(c: R.Prim("bool"), x: R.Tensor(("n", 2), "float32"), y: R.Tensor(("n", 2), "float32"), s: R.Shape(["n", 3])) -> R.Tuple(R.Tensor(("n", 2), "float32"), R.Tuple(R.Shape(["n", 3]), R.Prim("int64"))):
+        n = T.int64()
+        R.assert_op(c, x, format="c is false for {}")
+        y2 = R.call_dps_packed("graft.add", (x, y), out_sinfo=R.Tensor((n, 2), "float32"))
+        return (y2, (s, R.prim_value(n + 1)))
+)";
+
+class RunCli : public ::testing::Test {
+protected:
+  void SetUp() override {
+    source = writeTemp("program.py", kProgram);
+    exe = tempPath("program.gexe");
+    Result r = graft("build " + source + " -o " + exe);
+    ASSERT_EQ(r.code, 0) << r.out;
+    c = writeNpy<uint8_t>("c.npy", kBool, {}, {1});
+    x = writeNpy<float>("x.npy", kF32, {2, 2}, {1, 2, 3, 4});
+    y = writeNpy<float>("y.npy", kF32, {2, 2}, {10, 20, 30, 40});
+    s = writeNpy<int64_t>("s.npy", kI64, {2}, {2, 3});
+  }
+  std::string inputs() const {
+    return " --input c=" + c + " --input x=" + x + " --input y=" + y + " --input s=" + s;
+  }
+
+  std::string source, exe, c, x, y, s;
+};
+
+TEST_F(RunCli, PrintsOutputs) {
+  Result r = graft("run " + exe + inputs());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.out, "output_0: float32 [2, 2] [11, 22, 33, 44]\n"
+                   "output_1_0: shape [2, 3]\n"
+                   "output_1_1: int64 3\n");
+}
+
+TEST_F(RunCli, WritesNpyOutputs) {
+  std::string dir = tempPath("outdir");
+  Result r = graft("run " + exe + inputs() + " --out " + dir);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.out, "");
+  std::string dtype;
+  std::vector<int64_t> shape;
+  EXPECT_EQ(npyValues<float>(dir + "/output_0.npy", &dtype, &shape),
+            (std::vector<float>{11, 22, 33, 44}));
+  EXPECT_EQ(dtype, "float32");
+  EXPECT_EQ(shape, (std::vector<int64_t>{2, 2}));
+  EXPECT_EQ(npyValues<int64_t>(dir + "/output_1_0.npy", &dtype, &shape),
+            (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(dtype, "int64");
+  EXPECT_EQ(shape, (std::vector<int64_t>{2}));
+  EXPECT_EQ(npyValues<int64_t>(dir + "/output_1_1.npy", &dtype, &shape), std::vector<int64_t>{3});
+  EXPECT_TRUE(shape.empty());
+}
+
+TEST_F(RunCli, SingleOutputIsOutputNpy) {
+  std::string src = writeTemp("single.py", R"(from tvm.script import ir as I, relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((3,), "int32")) -> R.Tensor((3,), "int32"):
+        y = R.call_dps_packed("graft.negative", (x,), out_sinfo=R.Tensor((3,), "int32"))
+        return y
+)");
+  std::string in = writeNpy<int32_t>("i.npy", kI32, {3}, {1, -2, 7});
+  std::string dir = tempPath("single_out");
+  Result r = graft("run " + src + " --input x=" + in + " --out " + dir);
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::string dtype;
+  std::vector<int64_t> shape;
+  EXPECT_EQ(npyValues<int32_t>(dir + "/output.npy", &dtype, &shape),
+            (std::vector<int32_t>{-1, 2, -7}));
+  EXPECT_EQ(dtype, "int32");
+}
+
+TEST_F(RunCli, SourceFileRunsLikeItsExecutable) {
+  Result fromExe = graft("run " + exe + inputs());
+  Result fromSource = graft("run " + source + inputs());
+  ASSERT_EQ(fromSource.code, 0) << fromSource.out;
+  EXPECT_EQ(fromSource.out, fromExe.out);
+}
+
+TEST_F(RunCli, RandomIsSeeded) {
+  Result a = graft("run " + exe + " --random --seed 3 --dim n=4 --input c=" + c);
+  Result b = graft("run " + exe + " --random --seed 3 --dim n=4 --input c=" + c);
+  Result other = graft("run " + exe + " --random --seed 4 --dim n=4 --input c=" + c);
+  ASSERT_EQ(a.code, 0) << a.out;
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_NE(a.out, other.out);
+  EXPECT_NE(a.out.find("output_0: float32 [4, 2] ["), std::string::npos) << a.out;
+  EXPECT_NE(a.out.find("output_1_0: shape [4, 3]"), std::string::npos) << a.out;
+  EXPECT_NE(a.out.find("output_1_1: int64 5"), std::string::npos) << a.out;
+}
+
+TEST_F(RunCli, RandomFloatsAreInRange) {
+  std::string dir = tempPath("random_out");
+  Result r = graft("run " + exe + " --random --dim n=64 --input c=" + c + " --out " + dir);
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::string dtype;
+  std::vector<int64_t> shape;
+  // x + y with both in [-1, 1).
+  for (float v : npyValues<float>(dir + "/output_0.npy", &dtype, &shape)) {
+    EXPECT_GE(v, -2.0f);
+    EXPECT_LT(v, 2.0f);
+  }
+}
+
+TEST_F(RunCli, RandomNeedsEverySymbolicDim) {
+  Result r = graft("run " + exe + " --random");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("parameter 'x' dim 0: symbolic dim 'n' has no size (give --dim n=SIZE)"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST_F(RunCli, MissingInput) {
+  Result r = graft("run " + exe + " --input c=" + c + " --input x=" + x);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("missing input for parameter 'y'"), std::string::npos) << r.out;
+}
+
+TEST_F(RunCli, UnreadableInput) {
+  std::string bad = writeTemp("bad.npy", "not numpy");
+  Result r = graft("run " + exe + inputs() + " --input x=" + bad);
+  EXPECT_EQ(r.code, 2); // --input x given twice
+  EXPECT_NE(r.out.find("--input gives 'x' twice"), std::string::npos) << r.out;
+  r = graft("run " + exe + " --input c=" + c + " --input x=" + bad + " --input y=" + y +
+            " --input s=" + s);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("parameter 'x': npy: " + bad + ": npy: not a .npy file"),
+            std::string::npos)
+      << r.out;
+  r = graft("run " + exe + " --input c=" + c + " --input x=/nonexistent.npy --input y=" + y +
+            " --input s=" + s);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("parameter 'x': npy: cannot read '/nonexistent.npy'"), std::string::npos)
+      << r.out;
+}
+
+TEST_F(RunCli, UnknownInputName) {
+  Result r = graft("run " + exe + inputs() + " --input z=" + x);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("--input z: function 'main' has no parameter 'z' (parameters: c, x, y, s)"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST_F(RunCli, WrongDtype) {
+  std::string xi = writeNpy<int32_t>("xi.npy", kI32, {2, 2}, {1, 2, 3, 4});
+  Result r = graft("run " + exe + " --input c=" + c + " --input x=" + xi + " --input y=" + y +
+                   " --input s=" + s);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("parameter 'x': expected dtype float32 but got int32"), std::string::npos)
+      << r.out;
+}
+
+TEST_F(RunCli, WrongStaticDim) {
+  std::string s4 = writeNpy<int64_t>("s4.npy", kI64, {2}, {2, 4});
+  Result r = graft("run " + exe + " --input c=" + c + " --input x=" + x + " --input y=" + y +
+                   " --input s=" + s4);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("parameter 's' dim 1: expected size 3 but got 4"), std::string::npos)
+      << r.out;
+}
+
+TEST_F(RunCli, SymbolicDimBoundTwice) {
+  std::string y3 = writeNpy<float>("y3.npy", kF32, {3, 2}, {1, 2, 3, 4, 5, 6});
+  Result r = graft("run " + exe + " --input c=" + c + " --input x=" + x + " --input y=" + y3 +
+                   " --input s=" + s);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("parameter 'y' dim 0: symbolic dim 'n' is 3 here but 2 in parameter 'x' "
+                       "dim 0"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST_F(RunCli, ShapeAndPrimInputsMustFit) {
+  std::string sf = writeNpy<float>("sf.npy", kF32, {2}, {2, 3});
+  Result r = graft("run " + exe + " --input c=" + c + " --input x=" + x + " --input y=" + y +
+                   " --input s=" + sf);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("parameter 's' (a shape) takes a 1-d int64 .npy"), std::string::npos)
+      << r.out;
+  std::string ci = writeNpy<int64_t>("ci.npy", kI64, {}, {1});
+  r = graft("run " + exe + " --input c=" + ci + " --input x=" + x + " --input y=" + y +
+            " --input s=" + s);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("parameter 'c' (R.Prim bool) takes a 0-d bool .npy"), std::string::npos)
+      << r.out;
+}
+
+TEST_F(RunCli, FailingAssertIsExitOneWithTheCallStack) {
+  std::string off = writeNpy<uint8_t>("off.npy", kBool, {}, {0});
+  Result r = graft("run " + exe + " --input c=" + off + " --input x=" + x + " --input y=" + y +
+                   " --input s=" + s);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("graft run: error: vm.builtin.assert: c is false for tensor<float32[2, 2]"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("VM call stack (innermost first):\n  in function 'main' at instruction"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST_F(RunCli, DamagedExecutable) {
+  std::string bytes = readFile(exe);
+  ASSERT_GT(bytes.size(), 64u);
+  std::string flipped = bytes;
+  flipped[bytes.size() / 2] ^= 0x5a;
+  Result r = graft("run " + writeTemp("flipped.gexe", flipped) + inputs());
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("invalid executable: checksum mismatch"), std::string::npos) << r.out;
+  r = graft("run " + writeTemp("truncated.gexe", bytes.substr(0, bytes.size() - 9)) + inputs());
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("invalid executable:"), std::string::npos) << r.out;
+  r = graft("run " + writeTemp("header.gexe", bytes.substr(0, 12)) + inputs());
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("invalid executable:"), std::string::npos) << r.out;
+}
+
+TEST_F(RunCli, UnknownFunction) {
+  Result r = graft("run " + exe + " --fn nope --random");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("no function 'nope' in"), std::string::npos) << r.out;
+}
+
+TEST_F(RunCli, Dump) {
+  Result r = graft("run " + exe + " --dump");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.out.rfind("; graft VM executable: ", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("function @0 main(c, x, y, s) registers="), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("    param x: tensor float32 [n, 2] cpu:0\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("    param s: shape [n, 3]\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("call vm.builtin.assert in: %0, c["), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("kernel source compute_symbolic_expr"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("kernel table:\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" graft.add: kernel, inputs 2, attrs [], outputs 1\n"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(" vm.builtin.assert: builtin\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" compute_symbolic_expr: scalar program (kernel source)\n"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST_F(RunCli, RepeatAndProfile) {
+  Result r = graft("run " + exe + inputs() + " --repeat 3 --profile");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("3 runs after one warm-up: min "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("profile (3 runs): time per kernel and builtin"), std::string::npos)
+      << r.out;
+  // graft.add ran once per timed run.
+  EXPECT_NE(r.out.find("graft.add                                       3 "), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("output_1_1: int64 3"), std::string::npos) << r.out;
+}
+
+TEST_F(RunCli, UnknownDevice) {
+  Result r = graft("run " + exe + inputs() + " --device tpu");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("device 'tpu' is not available"), std::string::npos) << r.out;
+}
+
+TEST(BuildCli, NeedsAnOutput) {
+  Result r = graft("build " + writeTemp("b.py", kProgram));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("no output file (use -o OUT.gexe)"), std::string::npos) << r.out;
+}
+
+TEST(BuildCli, SharesTheDebuggingFlagsOfOpt) {
+  Result r = graft("build " + writeTemp("b.py", kProgram) + " -o " + tempPath("b.gexe") +
+                   " --print-after=vm-shape-lower");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("IR After vm-shape-lower"), std::string::npos) << r.out;
+}
+
+TEST(BuildCli, UnknownTarget) {
+  Result r = graft("build " + writeTemp("b.py", kProgram) + " -o " + tempPath("b.gexe") +
+                   " --target tpu");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("unknown target 'tpu'"), std::string::npos) << r.out;
+}
+
+TEST(BuildCli, UnloweredOpIsBadInput) {
+  Result r = graft("build " + writeTemp("unlowered.py", R"(from tvm.script import ir as I, relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2,), "float32")) -> R.Tensor((2,), "float32"):
+        y = R.nn.relu(x)
+        return y
+)") + " -o " + tempPath("u.gexe"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("R.nn.relu must be lowered before code generation"), std::string::npos)
+      << r.out;
+}
+
+TEST(BuildCli, TwoModulesNeedModule) {
+  std::string two = std::string(kProgram) + "\n\n@I.ir_module\nclass Other:\n    @R.function\n"
+                                            "    def main(x: R.Tensor((2,), \"float32\")) -> "
+                                            "R.Tensor((2,), \"float32\"):\n        return x\n";
+  std::string path = writeTemp("two.py", two);
+  Result r = graft("build " + path + " -o " + tempPath("t.gexe"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("holds modules Module, Other: pick one with --module"), std::string::npos)
+      << r.out;
+  r = graft("build " + path + " --module Other -o " + tempPath("t.gexe"));
+  EXPECT_EQ(r.code, 0) << r.out;
+}
+
+} // namespace
