@@ -4,6 +4,7 @@
 
 #include "analysis/WellFormed.h"
 #include "pass/PassTest.h"
+#include "transforms/Passes.h"
 
 using namespace graft;
 using namespace graft::codegen;
@@ -20,6 +21,7 @@ codegen::buildExecutable(IRModule &module, const BuildOptions &options) {
   auto name = buildPipelineFor(options.target);
   if (!name)
     return name.takeError();
+  registerAllPasses();
   if (module.checkWellFormed) {
     std::vector<Violation> violations = verifyModule(module);
     if (!violations.empty())

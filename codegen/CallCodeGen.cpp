@@ -11,6 +11,7 @@
 #include "codegen/FunctionCodeGen.h"
 
 #include "ir/Op.h"
+#include "ir/ops/OpHandles.h"
 
 using namespace graft;
 using namespace graft::codegen;
@@ -48,8 +49,8 @@ llvm::Expected<Arg> FunctionCodeGen::emitCall(const CallNode &call, const VarNod
 }
 
 llvm::Expected<Arg> FunctionCodeGen::emitPackedCall(llvm::StringRef callee,
-                                                    llvm::ArrayRef<Arg> args,
-                                                    const CallNode &call, const VarNode &var) {
+                                                    llvm::ArrayRef<Arg> args, const CallNode &call,
+                                                    const VarNode &var) {
   int64_t dst = destination(call, var);
   b_.emitCall(callee, args, dst);
   return Arg::reg(dst);
@@ -68,13 +69,12 @@ void FunctionCodeGen::emitKill(const CallNode &call) {
 
 llvm::Expected<Arg> FunctionCodeGen::emitOpCall(const CallNode &call, const OpNode &op,
                                                 const VarNode &var) {
-  llvm::StringRef name = op.name();
   llvm::SmallVector<Arg, 8> args;
-  if (name == "relax.vm.kill_object") {
+  if (isCallTo(call, ops::vmKillObject())) {
     emitKill(call);
     return Arg::reg(vm::kVoidRegister);
   }
-  if (name == "relax.call_builtin_with_ctx") {
+  if (isCallTo(call, ops::callBuiltinWithCtx())) {
     const auto *ext = llvm::dyn_cast<ExternFuncNode>(call.args[0].get());
     const auto *tuple = llvm::dyn_cast<TupleNode>(call.args[1].get());
     if (!ext || !tuple)
@@ -84,25 +84,25 @@ llvm::Expected<Arg> FunctionCodeGen::emitOpCall(const CallNode &call, const OpNo
       return err;
     return emitPackedCall(ext->symbol, args, call, var);
   }
-  if (name == "relax.vm.alloc_storage") {
+  if (isCallTo(call, ops::vmAllocStorage())) {
     args.push_back(Arg::reg(vm::kVMRegister));
     if (auto err = leaves(call.args, args))
       return err;
     return emitPackedCall("vm.builtin.alloc_storage", args, call, var);
   }
-  if (name == "relax.vm.alloc_tensor") {
+  if (isCallTo(call, ops::vmAllocTensor())) {
     // storage, offset, shape, dtype; the device index is the storage's.
     if (auto err = leaves(llvm::ArrayRef<Expr>(call.args).take_front(4), args))
       return err;
     return emitPackedCall("vm.builtin.alloc_tensor", args, call, var);
   }
-  if (name == "relax.assert_op") {
+  if (isCallTo(call, ops::assertOp())) {
     // assert_op's args are (cond, format, values...), vm.builtin.assert's order.
     if (auto err = leaves(call.args, args))
       return err;
     return emitPackedCall("vm.builtin.assert", args, call, var);
   }
-  return error(loc_, "R." + name.drop_front(llvm::StringRef("relax.").size()) +
+  return error(loc_, "R." + op.info->scriptName() +
                          " must be lowered before code generation (graft build runs "
                          "legalize-ops and finalize)");
 }

@@ -284,7 +284,7 @@ private:
 } // namespace
 
 llvm::Expected<std::unique_ptr<ScalarProgram>> ScalarProgram::parse(llvm::StringRef name,
-                                                                     llvm::StringRef text) {
+                                                                    llvm::StringRef text) {
   auto prog = std::make_unique<ScalarProgram>();
   prog->name_ = name.str();
   Parser parser(name, prog->code_);

@@ -310,8 +310,7 @@ class Module:
   // The VM checks the shape's n against x's before running.
   Value x = hostTensor<uint16_t>({2, 4}, DLDataType{kDLFloat, 16, 1}, std::vector<uint16_t>(8));
   Value tuple = Value::tuple({hostTensor<int8_t>({1}, DLDataType{kDLInt, 8, 1}, {1})});
-  std::string err =
-      errorOf(run(exe, {x, Value::shape({3, 5}), Value::real(1.0), tuple}));
+  std::string err = errorOf(run(exe, {x, Value::shape({3, 5}), Value::real(1.0), tuple}));
   EXPECT_NE(err.find("parameter 's' dim 0: symbolic dim 'n' is 3 here but 2 in parameter 'x'"),
             std::string::npos)
       << err;

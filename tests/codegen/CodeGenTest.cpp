@@ -2,7 +2,8 @@
 
 #include "CodeGenTestUtil.h"
 
-#include "transforms/PassManager.h"
+#include "pass/PassManager.h"
+#include "transforms/Passes.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -12,6 +13,7 @@ using namespace graft::codegen::test;
 namespace {
 
 llvm::Error runPipeline(IRModule &m, llvm::StringRef text) {
+  registerAllPasses();
   auto pipeline = parsePipeline(text);
   if (!pipeline)
     return pipeline.takeError();
@@ -67,7 +69,7 @@ TEST(CodeGen, KillAfterLastUseReappliedToFinalizeOutput) {
   std::vector<float> b = tensorData<float>(take(run(twice, {x})));
   EXPECT_EQ(a, b);
   ASSERT_EQ(a.size(), 4u);
-  EXPECT_FLOAT_EQ(a[0], 1.0f);                                      // (e^0 + 0)^2
+  EXPECT_FLOAT_EQ(a[0], 1.0f);                                        // (e^0 + 0)^2
   EXPECT_FLOAT_EQ(a[1], (std::exp(1.0f) + 1) * (std::exp(1.0f) + 1)); // (e + 1)^2
   // No kill writes the void register; the executable did not change.
   EXPECT_EQ(count(twice->asText(), "vm.builtin.null_value in:  dst: %void"), 0u);

@@ -45,7 +45,8 @@ Result graft(const std::string &args) {
 /// A path of this test's own (ctest runs tests in parallel processes).
 std::string tempPath(const std::string &name) {
   const auto *info = ::testing::UnitTest::GetInstance()->current_test_info();
-  return ::testing::TempDir() + "graft_" + info->test_suite_name() + "_" + info->name() + "_" + name;
+  return ::testing::TempDir() + "graft_" + info->test_suite_name() + "_" + info->name() + "_" +
+         name;
 }
 
 std::string writeTemp(const std::string &name, const std::string &text) {
@@ -78,8 +79,8 @@ std::string writeNpy(const std::string &name, DLDataType dtype, std::vector<int6
   return path;
 }
 
-template <typename T> std::vector<T> npyValues(const std::string &path, std::string *dtype,
-                                               std::vector<int64_t> *shape) {
+template <typename T>
+std::vector<T> npyValues(const std::string &path, std::string *dtype, std::vector<int64_t> *shape) {
   auto a = graft::vm::readNpy(path);
   if (!a) {
     ADD_FAILURE() << llvm::toString(a.takeError());
@@ -230,8 +231,7 @@ TEST_F(RunCli, UnreadableInput) {
   r = graft("run " + exe + " --input c=" + c + " --input x=" + bad + " --input y=" + y +
             " --input s=" + s);
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.out.find("parameter 'x': npy: " + bad + ": npy: not a .npy file"),
-            std::string::npos)
+  EXPECT_NE(r.out.find("parameter 'x': npy: " + bad + ": npy: not a .npy file"), std::string::npos)
       << r.out;
   r = graft("run " + exe + " --input c=" + c + " --input x=/nonexistent.npy --input y=" + y +
             " --input s=" + s);
@@ -377,14 +377,15 @@ TEST(BuildCli, SharesTheDebuggingFlagsOfOpt) {
 }
 
 TEST(BuildCli, UnknownTarget) {
-  Result r = graft("build " + writeTemp("b.py", kProgram) + " -o " + tempPath("b.gexe") +
-                   " --target tpu");
+  Result r =
+      graft("build " + writeTemp("b.py", kProgram) + " -o " + tempPath("b.gexe") + " --target tpu");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.out.find("unknown target 'tpu'"), std::string::npos) << r.out;
 }
 
 TEST(BuildCli, UnloweredOpIsBadInput) {
-  Result r = graft("build " + writeTemp("unlowered.py", R"(from tvm.script import ir as I, relax as R
+  Result r = graft("build " +
+                   writeTemp("unlowered.py", R"(from tvm.script import ir as I, relax as R
 
 @I.ir_module
 class Module:

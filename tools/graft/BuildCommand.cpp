@@ -15,9 +15,8 @@
 using namespace graft;
 using namespace graft::driver;
 
-std::unique_ptr<vm::Executable> driver::buildFromSource(const OptArgs &args,
-                                                       llvm::StringRef target,
-                                                       llvm::TimerGroup &timers, int &exitCode) {
+std::unique_ptr<vm::Executable> driver::buildFromSource(const OptArgs &args, llvm::StringRef target,
+                                                        llvm::TimerGroup &timers, int &exitCode) {
   auto pipeline = codegen::buildPipelineFor(target);
   if (!pipeline) {
     reportError(pipeline.takeError(), nullptr);

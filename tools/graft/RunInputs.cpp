@@ -50,9 +50,8 @@ private:
 };
 
 /// NAME=VALUE arguments of one option, in a map; duplicates are an error.
-llvm::Expected<llvm::StringMap<std::string>> parsePairs(llvm::ArrayRef<std::string> items,
-                                                        llvm::StringRef option,
-                                                        llvm::StringRef valueName) {
+llvm::Expected<llvm::StringMap<std::string>>
+parsePairs(llvm::ArrayRef<std::string> items, llvm::StringRef option, llvm::StringRef valueName) {
   llvm::StringMap<std::string> out;
   for (llvm::StringRef item : items) {
     auto [name, value] = item.split('=');
@@ -106,10 +105,9 @@ Value scalarValue(DLDataType dt, const uint8_t *p) {
 /// An R.Prim or R.Shape parameter from its .npy array.
 llvm::Expected<Value> scalarFromNpy(const ParamInfo &p, const vm::NpyArray &a,
                                     llvm::StringRef path) {
-  std::string what = vm::dtypeStr(a.dtype) + " array of shape [" +
-                     llvm::join(llvm::map_range(a.shape, [](int64_t d) { return std::to_string(d); }),
-                                ", ") +
-                     "]";
+  std::string what =
+      vm::dtypeStr(a.dtype) + " array of shape [" +
+      llvm::join(llvm::map_range(a.shape, [](int64_t d) { return std::to_string(d); }), ", ") + "]";
   if (p.kind == ParamKind::Shape) {
     if (a.shape.size() != 1 || !vm::dtypeEqual(a.dtype, DLDataType{kDLInt, 64, 1}))
       return inputError("parameter '{0}' (a shape) takes a 1-d int64 .npy, but {1} holds a {2}",
@@ -225,16 +223,15 @@ llvm::Expected<Value> randomValue(const ParamInfo &p, const llvm::StringMap<std:
     return Value::object(*t);
   }
   default:
-    return inputError("parameter '{0}' is a {1}, which --random cannot make (give --input)",
-                      p.name, vm::paramKindName(p.kind));
+    return inputError("parameter '{0}' is a {1}, which --random cannot make (give --input)", p.name,
+                      vm::paramKindName(p.kind));
   }
 }
 
 llvm::Expected<Value> npyValue(const ParamInfo &p, llvm::StringRef path) {
   auto array = vm::readNpy(path);
   if (!array)
-    return inputError("parameter '{0}': {1}", p.name,
-                      llvm::toString(array.takeError()));
+    return inputError("parameter '{0}': {1}", p.name, llvm::toString(array.takeError()));
   switch (p.kind) {
   case ParamKind::Int:
   case ParamKind::Float:
@@ -273,8 +270,8 @@ llvm::Expected<std::vector<Value>> driver::prepareInputs(const vm::FuncInfo &fn,
     llvm::Expected<Value> v = file != files->end() ? npyValue(p, file->second)
                               : args.random        ? randomValue(p, *sizes, rng)
                                                    : inputError("missing input for parameter '{0}' "
-                                                                "(give --input {0}=PATH.npy or "
-                                                                "--random)",
+                                                                       "(give --input {0}=PATH.npy or "
+                                                                       "--random)",
                                                                 p.name);
     if (!v)
       return v.takeError();

@@ -14,9 +14,9 @@
 #include "vm/ScalarProgram.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
@@ -29,7 +29,8 @@ using vm::Value;
 namespace {
 
 /// Calls `fn(name, leaf)` on each non-tuple value, in field order.
-void forEachOutput(const Value &root, llvm::function_ref<void(const std::string &, const Value &)> fn) {
+void forEachOutput(const Value &root,
+                   llvm::function_ref<void(const std::string &, const Value &)> fn) {
   llvm::SmallVector<std::pair<Value, std::string>, 8> work;
   work.push_back({root, "output"});
   bool top = true;
@@ -76,8 +77,9 @@ llvm::Error writeLeaf(const std::string &path, const std::string &name, const Va
     return vm::writeNpy(path, hostTensor(&f, DLDataType{kDLFloat, 64, 1}, nullptr, 0));
   if (v.isBool())
     return vm::writeNpy(path, hostTensor(&b, DLDataType{kernels::kGraftDLBool, 8, 1}, nullptr, 0));
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 "output '" + name + "' is " + v.str() + ", which has no .npy form");
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "output '" + name + "' is " +
+                                                                     v.str() +
+                                                                     ", which has no .npy form");
 }
 
 std::string formatDouble(double d) {
@@ -153,8 +155,8 @@ void printLeaf(llvm::raw_ostream &os, const std::string &name, const Value &v) {
 
 llvm::Error driver::writeOutputs(const Value &result, llvm::StringRef dir) {
   if (std::error_code ec = llvm::sys::fs::create_directories(dir))
-    return llvm::createStringError(ec, "cannot create output directory " + dir + ": " +
-                                           ec.message());
+    return llvm::createStringError(ec,
+                                   "cannot create output directory " + dir + ": " + ec.message());
   llvm::Error first = llvm::Error::success();
   forEachOutput(result, [&](const std::string &name, const Value &v) {
     if (first)
@@ -176,9 +178,8 @@ void driver::printProfile(llvm::ArrayRef<vm::ProfileEntry> entries, unsigned run
                           llvm::raw_ostream &os) {
   std::vector<vm::ProfileEntry> rows(entries.begin(), entries.end());
   llvm::erase_if(rows, [](const vm::ProfileEntry &e) { return e.calls == 0; });
-  std::stable_sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) {
-    return a.seconds > b.seconds;
-  });
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const auto &a, const auto &b) { return a.seconds > b.seconds; });
   double total = 0;
   for (const auto &r : rows)
     total += r.seconds;

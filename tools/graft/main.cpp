@@ -44,15 +44,16 @@ cl::opt<std::string> optFile(cl::Positional, cl::desc("FILE"), cl::Required, cl:
 cl::opt<std::string> optPipeline("p",
                                  cl::desc("Pass pipeline (default: the file's # PIPELINE: line)"),
                                  cl::value_desc("PIPELINE"), cl::sub(optCmd));
-cl::opt<std::string> optOutput("o", cl::desc("Output file"), cl::value_desc("OUT"),
-                               cl::sub(optCmd), cl::sub(buildCmd));
+cl::opt<std::string> optOutput("o", cl::desc("Output file"), cl::value_desc("OUT"), cl::sub(optCmd),
+                               cl::sub(buildCmd));
 cl::opt<std::string> optModuleName("module", cl::desc("The module to transform"),
                                    cl::value_desc("NAME"), cl::sub(optCmd), cl::sub(buildCmd));
 cl::list<std::string> optConfigs("config", cl::desc("Pass context config KEY=VALUE"),
                                  cl::value_desc("KEY=VALUE"), cl::sub(optCmd), cl::sub(buildCmd));
 cl::opt<bool> optVerifyEach("verify-each", cl::desc("Verify after every pass that changed the IR"),
                             cl::init(true), cl::sub(optCmd), cl::sub(buildCmd));
-cl::opt<bool> optNoVerifyEach("no-verify-each", cl::desc("Turn verify-each off"), cl::sub(optCmd), cl::sub(buildCmd));
+cl::opt<bool> optNoVerifyEach("no-verify-each", cl::desc("Turn verify-each off"), cl::sub(optCmd),
+                              cl::sub(buildCmd));
 cl::opt<bool> optPrintAfterAll("print-after-all", cl::desc("Print the IR after every pass"),
                                cl::sub(optCmd), cl::sub(buildCmd));
 cl::opt<bool> optPrintAfterChange("print-after-change",
@@ -64,7 +65,8 @@ cl::list<std::string> optPrintAfter("print-after", cl::desc("Print the IR after 
                                     cl::value_desc("PASS"), cl::sub(optCmd), cl::sub(buildCmd));
 cl::opt<bool> optTiming("timing", cl::desc("Per-pass wall time (parse and print included)"),
                         cl::sub(optCmd), cl::sub(buildCmd));
-cl::opt<bool> optStats("stats", cl::desc("Print pass statistics on stderr"), cl::sub(optCmd), cl::sub(buildCmd));
+cl::opt<bool> optStats("stats", cl::desc("Print pass statistics on stderr"), cl::sub(optCmd),
+                       cl::sub(buildCmd));
 cl::opt<std::string> optDumpDir("dump-dir", cl::desc("Write NNN-<pass>.py after each pass"),
                                 cl::value_desc("DIR"), cl::sub(optCmd), cl::sub(buildCmd));
 cl::opt<std::string> optReproducer("reproducer",
