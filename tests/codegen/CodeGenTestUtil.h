@@ -3,8 +3,8 @@
 #define GRAFT_TESTS_CODEGEN_CODEGENTESTUTIL_H
 
 #include "codegen/Build.h"
-#include "text/Parser.h"
 #include "tests/vm/VMTestUtil.h"
+#include "text/Parser.h"
 
 namespace graft::codegen::test {
 
