@@ -3,6 +3,8 @@
 #include "codegen/CodeGen.h"
 
 #include "codegen/FunctionCodeGen.h"
+#include "codegen/FusedKernelGen.h"
+#include "pass/Pass.h"
 
 using namespace graft;
 using namespace graft::codegen;
@@ -13,11 +15,15 @@ codegen::generateExecutable(const IRModule &module, const CodeGenOptions &option
   ModuleContext ctx(module, builder, options);
   for (const ModuleEntry &entry : module.entries()) {
     const FunctionNode *fn = entry.asFunction();
-    if (!fn)
+    // A Primitive function is a fused kernel's definition, run by its
+    // graft.fused.<name> symbol from the kernel sources, not bytecode.
+    if (!fn || isPrimitiveFunction(*fn))
       continue;
     FunctionCodeGen gen(ctx, *fn, ModuleContext::functionName(entry));
     if (auto err = gen.run())
       return err;
   }
+  if (auto err = addFusedKernelSources(module, builder))
+    return err;
   return builder.finish();
 }
