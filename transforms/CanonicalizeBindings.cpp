@@ -31,6 +31,7 @@
 #include "ir/Diagnostics.h"
 #include "ir/StructInfoAnalysis.h"
 #include "ir/Visitor.h"
+#include "ir/Walk.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
@@ -84,21 +85,6 @@ void inferSymbolicVars(const StructInfoNode *target, const StructInfoNode *value
           inferSymbolicVars(t->fields[i].get(), v->fields[i].get(), out);
   }
 }
-
-/// Whether a function has a match_cast anywhere (step 1 has nothing to do
-/// otherwise).
-class MatchCastFinder : public ExprVisitor {
-public:
-  bool found = false;
-  void visitMatchCast(const MatchCastNode *) override { found = true; }
-  void visitBlock(const BindingBlockNode *block) override {
-    for (const Binding &b : block->bindings) {
-      if (found)
-        return;
-      visitBinding(b.get());
-    }
-  }
-};
 
 class SymbolicVarCanonicalizer : public ExprMutator {
 public:
@@ -629,9 +615,8 @@ llvm::Expected<Function> graft::canonicalizeBindings(const Function &fn, const I
   CanonicalizeBindingsStats scratch;
   CanonicalizeBindingsStats &counts = stats ? *stats : scratch;
   Function out = fn;
-  MatchCastFinder finder;
-  finder.visitExpr(fn.get());
-  if (finder.found) {
+  // Step 1 has nothing to do without a match_cast.
+  if (containsNode<MatchCastNode>(fn.get())) {
     SymbolicVarCanonicalizer symbolic(&module, counts);
     llvm::Expected<Function> step = symbolic.rewriteFunction(out);
     if (!step)

@@ -29,6 +29,7 @@
 #include "ir/Printer.h"
 #include "ir/StructuralEqual.h"
 #include "ir/Visitor.h"
+#include "ir/Walk.h"
 #include "ir/ops/OpHandles.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -820,21 +821,6 @@ StructInfo ShapeLowerer::remapShapeVars(const StructInfo &s) const {
 // The pass.
 //===----------------------------------------------------------------------===//
 
-class NestedFunctionFinder : public ExprVisitor {
-public:
-  bool found = false;
-  void visitFunction(const FunctionNode *fn) override {
-    if (depth_++ > 0)
-      found = true;
-    else
-      ExprVisitor::visitFunction(fn);
-    --depth_;
-  }
-
-private:
-  int depth_ = 0;
-};
-
 class VMShapeLowerPass : public ModulePass {
 public:
   VMShapeLowerPass() : ModulePass(kPassName) {}
@@ -848,9 +834,7 @@ public:
   llvm::Expected<bool> runOnModule(IRModule &module, PassContext &ctx) override {
     for (const ModuleEntry &e : module.entries())
       if (const FunctionNode *fn = e.asFunction()) {
-        NestedFunctionFinder finder;
-        finder.visitExpr(fn);
-        if (finder.found)
+        if (containsNode<FunctionNode>(fn, [&](const FunctionNode *f) { return f != fn; }))
           return passNeeds("function '" + e.gvar->name + "' holds a nested function");
       }
     ShapeFuncs funcs;
