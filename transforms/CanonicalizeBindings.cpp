@@ -258,10 +258,8 @@ private:
   }
 
   llvm::Expected<Expr> branch(const SeqExpr &b) {
-    builder_.beginInnerScope();
-    llvm::Expected<Expr> out = rewriteSeqExpr(b.get());
-    builder_.endInnerScope();
-    return out;
+    BlockBuilder::InnerScope scope(builder_);
+    return rewriteSeqExpr(b.get());
   }
 
   SeqExpr restoreBranch(const SeqExprNode *seq, const StructInfo &target, const char *name) {

@@ -36,16 +36,14 @@ public:
     blocks.reserve(seq->blocks.size() + 1);
     for (const BindingBlock &block : seq->blocks) {
       blocksConverted += block->isDataflow;
-      builder_.beginBlock(false);
-      llvm::Error err = rewriteBlock(block.get());
-      BindingBlock out = builder_.endBlock();
-      if (err)
+      BlockBuilder::BlockScope scope(builder_, /*isDataflow=*/false);
+      if (llvm::Error err = rewriteBlock(block.get()))
         return err;
-      blocks.push_back(std::move(out));
+      blocks.push_back(scope.finish());
     }
-    builder_.beginBlock(false);
+    BlockBuilder::BlockScope trailingScope(builder_, /*isDataflow=*/false);
     llvm::Expected<Expr> body = rewriteExpr(seq->body);
-    BindingBlock trailing = builder_.endBlock();
+    BindingBlock trailing = trailingScope.finish();
     if (!body)
       return body.takeError();
     if (!trailing->bindings.empty())
