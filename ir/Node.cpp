@@ -15,6 +15,10 @@
 
 using namespace graft;
 
+void graft::reportCorruptNode(const char *what) {
+  llvm::report_fatal_error(what, /*gen_crash_diag=*/false);
+}
+
 void Node::destroy() const {
   switch (kind_) {
 #define GRAFT_NODE(KIND, CLASS)                                                                    \
@@ -23,5 +27,5 @@ void Node::destroy() const {
     return;
 #include "ir/NodeKinds.def"
   }
-  llvm_unreachable("unknown node kind");
+  reportCorruptNode("Node::destroy: unknown node kind");
 }

@@ -104,6 +104,12 @@ private:
   T *ptr_ = nullptr;
 };
 
+/// Stops the process with `what`: a node whose kind no dispatch knows. This is
+/// report_fatal_error, not llvm_unreachable, so a corrupt node or a kind added
+/// to the IR without its dispatch fails loudly in Release builds (and in the
+/// tests that run there) instead of being undefined behaviour.
+[[noreturn]] void reportCorruptNode(const char *what);
+
 /// Allocates a node and wraps it; the only way nodes are created.
 template <typename T, typename... Args> Ref<T> make(Args &&...args) {
   return Ref<T>(new T(std::forward<Args>(args)...));

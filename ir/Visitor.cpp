@@ -39,7 +39,7 @@ void ExprVisitor::visitExpr(const ExprNode *e) {
 #include "ir/NodeKinds.def"
     break;
   }
-  llvm_unreachable("ExprVisitor::visitExpr: not an expression node");
+  reportCorruptNode("ExprVisitor::visitExpr: not an expression node");
 }
 
 void ExprVisitor::visitShapeExpr(const ShapeExprNode *s) {
@@ -166,7 +166,7 @@ void ExprVisitor::visitStructInfo(const StructInfoNode *s, bool isDefinitionSite
 #include "ir/NodeKinds.def"
     break;
   }
-  llvm_unreachable("ExprVisitor::visitStructInfo: not a struct info node");
+  reportCorruptNode("ExprVisitor::visitStructInfo: not a struct info node");
 }
 
 //===----------------------------------------------------------------------===//
@@ -253,7 +253,7 @@ llvm::Expected<Expr> ExprMutator::rewriteExpr(const Expr &e) {
 #include "ir/NodeKinds.def"
     break;
   }
-  llvm_unreachable("ExprMutator::rewriteExpr: not an expression node");
+  reportCorruptNode("ExprMutator::rewriteExpr: not an expression node");
 }
 
 llvm::Expected<Expr> ExprMutator::rewriteShapeExpr(const ShapeExprNode *s) {
@@ -525,5 +525,5 @@ StructInfo ExprMutator::rewriteStructInfo(const StructInfo &s) {
 #include "ir/NodeKinds.def"
   break;
   }
-  llvm_unreachable("ExprMutator::rewriteStructInfo: not a struct info node");
+  reportCorruptNode("ExprMutator::rewriteStructInfo: not a struct info node");
 }

@@ -16,9 +16,9 @@
 //
 // Both dispatches are generated from ir/NodeKinds.def: every expression kind
 // there names its visit and rewrite hook, so a kind without a hook does not
-// compile, and a kind outside the list stops at llvm_unreachable instead of
-// being skipped. To find the nodes of one kind, ir/Walk.h's walk<NodeT> needs
-// no subclass.
+// compile, and a kind outside the list stops the process (reportCorruptNode, in every
+// build type) instead of being skipped. To find the nodes of one kind, ir/Walk.h's walk<NodeT>
+// needs no subclass.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAFT_IR_VISITOR_H

@@ -86,5 +86,5 @@ void detail::pushWalkChildren(const Node *n, llvm::SmallVectorImpl<const Node *>
   case NodeKind::Op:
     return;
   }
-  llvm_unreachable("walk: unknown node kind");
+  reportCorruptNode("walk: unknown node kind");
 }

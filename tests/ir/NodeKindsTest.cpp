@@ -195,8 +195,8 @@ struct CorruptExpr : ExprNode {
 };
 
 TEST(NodeKindsDeathTest, UnknownKindIsNeverSkipped) {
-#if defined(NDEBUG) || !GTEST_HAS_DEATH_TEST
-  GTEST_SKIP() << "llvm_unreachable only reports in assert builds";
+#if !GTEST_HAS_DEATH_TEST
+  GTEST_SKIP() << "no death tests on this platform";
 #else
   CorruptExpr outside(static_cast<NodeKind>(kNumNodeKinds));
   CorruptExpr notExpr(NodeKind::BindingBlock);
