@@ -203,11 +203,10 @@ llvm::Error Parser::parseFile(std::vector<std::unique_ptr<IRModule>> &modules) {
         return err;
     } else if (decoName == "R.function") {
       modName_ = "Module";
-      GlobalVar gv;
-      Function fn;
-      if (auto err = parseRelaxFunction(*mod, decoAst, true, false, &gv, &fn, nullptr))
-        return err;
-      mod->add(gv, fn);
+      auto fn = parseRelaxFunction(decoAst, FunctionRole::Define);
+      if (!fn)
+        return fn.takeError();
+      mod->add(fn->gvar, fn->fn);
     } else if (decoName == "T.prim_func") {
       modName_ = "Module";
       auto pf = parsePrimFunc(decoAst);
@@ -251,11 +250,10 @@ llvm::Error Parser::parseModuleClass(IRModule &mod, bool checkWF) {
     auto deco = parseDecorators();
     if (!deco)
       return deco.takeError();
-    GlobalVar gv = entries[i].first;
-    Function fn;
-    if (auto err = parseRelaxFunction(mod, deco->ast, true, false, &gv, &fn, nullptr))
-      return err;
-    entries[i].second = fn;
+    auto fn = parseRelaxFunction(deco->ast, FunctionRole::Define, entries[i].first);
+    if (!fn)
+      return fn.takeError();
+    entries[i].second = fn->fn;
   }
   for (auto &[gv, fn] : entries)
     if (gv && fn)
@@ -342,9 +340,10 @@ llvm::Error Parser::declareModuleFunctions(IRModule &mod, const std::vector<size
       gvars_[pf->name] = gv;
       entries[i] = {gv, Ref<Node>(pf->func.get())};
     } else if (deco->name == "R.function") {
-      GlobalVar gv;
-      if (auto err = parseRelaxFunction(mod, deco->ast, true, true, &gv, nullptr, nullptr))
-        return err;
+      auto decl = parseRelaxFunction(deco->ast, FunctionRole::Declare);
+      if (!decl)
+        return decl.takeError();
+      GlobalVar gv = decl->gvar;
       if (gvars_.count(gv->name))
         return error(deco->tok, "duplicate function '" + gv->name + "' in module");
       gvars_[gv->name] = gv;
@@ -497,9 +496,11 @@ llvm::Error Parser::prescanSymVars(size_t indentTok) {
   return llvm::Error::success();
 }
 
-llvm::Error Parser::parseSignature(std::vector<Var> &params, StructInfo &ret, size_t &bodyStart) {
+llvm::Expected<Parser::Signature> Parser::parseSignature() {
   if (auto err = expect(Tok::LParen, "'('"))
     return err;
+  Signature sig;
+  std::vector<Var> &params = sig.params;
   SInfoCtx pctx{true, true};
   while (!consume(Tok::RParen)) {
     if (kind() != Tok::Name)
@@ -532,7 +533,7 @@ llvm::Error Parser::parseSignature(std::vector<Var> &params, StructInfo &ret, si
     auto s = toSInfo(*ann, SInfoCtx{true, false});
     if (!s)
       return s.takeError();
-    ret = *s;
+    sig.ret = *s;
   }
   if (auto err = expect(Tok::Colon, "':'"))
     return err;
@@ -540,8 +541,8 @@ llvm::Error Parser::parseSignature(std::vector<Var> &params, StructInfo &ret, si
     return err;
   if (kind() != Tok::Indent)
     return errorHere("expected an indented function body");
-  bodyStart = pos_;
-  return llvm::Error::success();
+  sig.bodyStart = pos_;
+  return sig;
 }
 
 namespace {
@@ -558,10 +559,8 @@ bool readsVar(const FunctionNode &fn, const VarNode *var) {
 }
 } // namespace
 
-llvm::Error Parser::parseRelaxFunction(IRModule &mod, uint32_t decoAst, bool topLevel,
-                                       bool declOnly, GlobalVar *declOut, Function *defOut,
-                                       Var *localVar) {
-  (void)mod;
+llvm::Expected<Parser::ParsedFunction>
+Parser::parseRelaxFunction(uint32_t decoAst, FunctionRole role, GlobalVar declared) {
   DecoFlags flags;
   if (auto err = readDecoFlags(*this, decoAst, flags))
     return err;
@@ -592,42 +591,39 @@ llvm::Error Parser::parseRelaxFunction(IRModule &mod, uint32_t decoAst, bool top
   if (tok(sigEnd + 1).kind == Tok::Indent)
     if (auto err = prescanSymVars(sigEnd + 1))
       return err;
-  std::vector<Var> params;
-  StructInfo retAnn;
-  size_t bodyStart = 0;
-  if (auto err = parseSignature(params, retAnn, bodyStart))
-    return err;
+  auto sig = parseSignature();
+  if (!sig)
+    return sig.takeError();
   std::vector<StructInfo> paramSInfo;
-  for (const Var &v : params)
+  for (const Var &v : sig->params)
     paramSInfo.push_back(v->sinfo);
   StructInfo declSInfo =
-      make<FuncSInfoNode>(paramSInfo, retAnn ? retAnn : objectSInfo(), flags.pure);
-  if (declOnly) {
-    GlobalVar gv = makeAt<GlobalVarNode>(locOf(defTok), name, declSInfo);
-    *declOut = gv;
-    pos_ = skipBlockFrom(bodyStart);
-    return llvm::Error::success();
+      make<FuncSInfoNode>(paramSInfo, sig->ret ? sig->ret : objectSInfo(), flags.pure);
+  ParsedFunction out;
+  if (role == FunctionRole::Declare) {
+    out.gvar = makeAt<GlobalVarNode>(locOf(defTok), name, declSInfo);
+    pos_ = skipBlockFrom(sig->bodyStart);
+    return out;
   }
-  Var selfVar;
-  if (localVar) {
-    selfVar = make<VarNode>(name, declSInfo, locOf(defTok));
-    define(name, relaxSym(selfVar));
-    *localVar = selfVar;
+  if (role == FunctionRole::Local) {
+    out.selfVar = make<VarNode>(name, declSInfo, locOf(defTok));
+    define(name, relaxSym(out.selfVar));
   }
   ++pos_; // Indent.
-  auto fn = parseFunctionBody(
-      params, retAnn, FuncDecl{name, flags.pure, flags.isPrivate, flags.checkWF, defTok}, topLevel);
+  auto fn = parseFunctionBody(sig->params, sig->ret,
+                              FuncDecl{name, flags.pure, flags.isPrivate, flags.checkWF, defTok},
+                              role != FunctionRole::Local);
   if (!fn)
     return fn.takeError();
-  if (defOut)
-    *defOut = *fn;
-  if (declOut) {
-    if (!*declOut)
-      *declOut = make<GlobalVarNode>(name, (*fn)->sinfo);
+  out.fn = *fn;
+  if (role == FunctionRole::Define) {
+    out.gvar = declared;
+    if (!out.gvar)
+      out.gvar = make<GlobalVarNode>(name, (*fn)->sinfo);
     else
-      updateDeclaredSInfo(**declOut, (*fn)->sinfo);
+      updateDeclaredSInfo(*out.gvar, (*fn)->sinfo);
   }
-  return llvm::Error::success();
+  return out;
 }
 
 llvm::Expected<Function> Parser::parseFunctionBody(const std::vector<Var> &params,
@@ -650,16 +646,14 @@ llvm::Expected<Function> Parser::parseFunctionBody(const std::vector<Var> &param
     }
   } stateRestore{*this, savedBB, savedDF};
 
-  bb.beginFunctionScope(params);
-  std::vector<BindingBlock> blocks;
-  Expr retExpr;
-  Attrs attrs;
-  if (auto err = parseBody(blocks, retExpr, attrs, true, nullptr, nullptr, nullptr))
-    return err;
-  auto seq = bb.finalizeSeqExpr(std::move(blocks), retExpr);
+  BlockBuilder::FunctionScope scope(bb, params);
+  auto body = parseBody();
+  if (!body)
+    return body.takeError();
+  auto seq = bb.finalizeSeqExpr(std::move(body->blocks), body->ret);
   if (!seq)
     return seq.takeError();
-  bb.endFunctionScope();
+  Attrs attrs = body->attrs;
   StructInfo ret = BlockBuilder::functionRetSInfo(retAnn.get(), (*seq)->sinfo.get(), params);
   if (topLevel && !decl.isPrivate && !(attrs && attrs->lookup("global_symbol")))
     attrs = withAttr(attrs.get(), "global_symbol", AttrValue::string(decl.name));
@@ -698,32 +692,24 @@ bool isLastStatement(Parser &p) {
 
 } // namespace
 
-llvm::Error Parser::parseBody(std::vector<BindingBlock> &blocks, Expr &retExpr, Attrs &attrs,
-                              bool funcBody, std::string *lastName, Expr *lastValue,
-                              llvm::SMLoc *lastLoc) {
-  bb_->beginBlock(false);
-  bool returned = false;
-  bool sawLast = false;
+llvm::Expected<Parser::FunctionBody> Parser::parseBody() {
+  BodyState body(/*funcBody=*/true);
+  body.startBlock(*bb_, /*isDataflow=*/false);
   while (kind() != Tok::Dedent && kind() != Tok::Eof) {
-    if (returned)
+    if (body.ret)
       return errorHere("return must be the last statement of a function");
-    bool isLast = !funcBody && isLastStatement(*this);
-    if (auto err = parseStatement(blocks, attrs, returned, retExpr, isLast, funcBody, lastName,
-                                  lastValue, lastLoc))
+    if (auto err = parseStatement(body, /*isLast=*/false))
       return err;
-    sawLast |= isLast;
   }
-  blocks.push_back(bb_->endBlock());
-  if (funcBody && !returned)
+  body.closeBlock();
+  if (!body.ret)
     return errorHere("a function body must end with a return statement");
-  if (!funcBody && (!sawLast || !lastValue || !*lastValue))
-    return errorHere("an if/else branch must end with a binding");
-  return expect(Tok::Dedent, "end of block");
+  if (auto err = expect(Tok::Dedent, "end of block"))
+    return err;
+  return FunctionBody{std::move(body.blocks), body.ret, body.attrs};
 }
 
-llvm::Error Parser::parseStatement(std::vector<BindingBlock> &blocks, Attrs &attrs, bool &returned,
-                                   Expr &retExpr, bool isLast, bool funcBody, std::string *lastName,
-                                   Expr *lastValue, llvm::SMLoc *lastLoc) {
+llvm::Error Parser::parseStatement(BodyState &body, bool isLast) {
   resetAst();
   size_t start = pos_;
   if (kind() == Tok::Indent)
@@ -739,11 +725,12 @@ llvm::Error Parser::parseStatement(std::vector<BindingBlock> &blocks, Attrs &att
       return error(decoTok, "inline @T.prim_func is not supported inside a Relax function");
     if (decoName != "R.function")
       return error(decoTok, "unsupported decorator '@" + decoName + "' inside a function");
-    Var fv;
-    Function fn;
     llvm::SMLoc defLoc = loc();
-    if (auto err = parseRelaxFunction(*mod_, decoAst, false, false, nullptr, &fn, &fv))
-      return err;
+    auto local = parseRelaxFunction(decoAst, FunctionRole::Local);
+    if (!local)
+      return local.takeError();
+    Var fv = local->selfVar;
+    const Function &fn = local->fn;
     // The var declared from the signature (so a recursive body can call it)
     // stays only when the body does call it; otherwise, as in TVM, the var
     // takes the function's final struct info (the return rule may have
@@ -754,14 +741,14 @@ llvm::Error Parser::parseStatement(std::vector<BindingBlock> &blocks, Attrs &att
     return bb_->emitBinding(make<VarBindingNode>(fv, fn, defLoc));
   }
   if (isName("with"))
-    return parseDataflow(blocks);
+    return parseDataflow(body);
   if (isName("if")) {
     if (inDataflow_)
       return errorHere("if/else is not allowed inside a dataflow block");
     return parseIf(start);
   }
   if (isName("return")) {
-    if (!funcBody)
+    if (!body.funcBody)
       return errorHere("return is only allowed at the end of a function body");
     if (inDataflow_)
       return errorHere("return is not allowed inside a dataflow block");
@@ -774,8 +761,7 @@ llvm::Error Parser::parseStatement(std::vector<BindingBlock> &blocks, Attrs &att
     auto v = toExpr(*e);
     if (!v)
       return v.takeError();
-    retExpr = *v;
-    returned = true;
+    body.ret = *v;
     return llvm::Error::success();
   }
   if (isName("pass")) {
@@ -786,7 +772,7 @@ llvm::Error Parser::parseStatement(std::vector<BindingBlock> &blocks, Attrs &att
     return errorHere("unsupported statement '" + curText() + "'");
   if (kind() == Tok::Name &&
       (peekKind(1) == Tok::Assign || peekKind(1) == Tok::Colon || peekKind(1) == Tok::Comma))
-    return parseBinding(isLast, lastName, lastValue, lastLoc);
+    return parseBinding(body, isLast);
 
   // An expression statement.
   auto e = parseExpr();
@@ -799,7 +785,7 @@ llvm::Error Parser::parseStatement(std::vector<BindingBlock> &blocks, Attrs &att
   const Ast &a = node(*e);
   llvm::StringRef callee = a.kind == AK::Call ? node(kid(*e, 0)).text : llvm::StringRef();
   if (callee == "R.func_attr")
-    return parseFuncAttr(*e, attrs);
+    return parseFuncAttr(*e, body.attrs);
   if (callee == "R.output")
     return astError(*e, "R.output is only allowed at the end of a dataflow block");
   auto v = a.kind == AK::Call ? toCall(*e, nullptr) : toExpr(*e);
@@ -849,8 +835,7 @@ llvm::Expected<StructInfo> Parser::annotationSInfo(uint32_t ast, size_t firstTok
   return s;
 }
 
-llvm::Error Parser::parseBinding(bool isLastInBranch, std::string *lastName, Expr *lastValue,
-                                 llvm::SMLoc *lastLoc) {
+llvm::Error Parser::parseBinding(BodyState &body, bool isLastInBranch) {
   BindTargets targets;
   targets.push_back({curText(), pos_});
   ++pos_;
@@ -923,9 +908,7 @@ llvm::Error Parser::parseBinding(bool isLastInBranch, std::string *lastName, Exp
   if (isLastInBranch) {
     if (targets.size() != 1)
       return astError(rhs, "an if/else branch must end with a binding to one name");
-    *lastName = name.str();
-    *lastValue = value;
-    *lastLoc = bindLoc;
+    body.result = BranchResult{name.str(), value, bindLoc};
     return llvm::Error::success();
   }
   return emitTargets(targets, value, bindLoc);
@@ -1039,7 +1022,7 @@ llvm::Error Parser::emitTargets(const BindTargets &targets, Expr value, llvm::SM
   return llvm::Error::success();
 }
 
-llvm::Error Parser::parseDataflow(std::vector<BindingBlock> &blocks) {
+llvm::Error Parser::parseDataflow(BodyState &body) {
   size_t withTok = pos_++;
   auto e = parseExpr();
   if (!e)
@@ -1066,21 +1049,20 @@ llvm::Error Parser::parseDataflow(std::vector<BindingBlock> &blocks) {
   size_t outputStmt = scan.outputStmt;
   const auto &outputs = scan.outputs;
 
-  blocks.push_back(bb_->endBlock());
-  bb_->beginBlock(true);
+  body.startBlock(*bb_, /*isDataflow=*/true);
   inDataflow_ = true;
   pushScope();
-  Attrs unusedAttrs;
-  bool returned = false;
-  Expr unusedRet;
+  // The statements bind into the dataflow block just opened; a nested
+  // `with` is refused before it could open another.
+  BodyState inner(/*funcBody=*/false);
   while (pos_ < outputStmt) {
     if (kind() == Tok::Dedent || kind() == Tok::Eof)
       break;
-    if (auto err = parseStatement(blocks, unusedAttrs, returned, unusedRet, false, false, nullptr,
-                                  nullptr, nullptr))
+    size_t stmt = pos_;
+    if (auto err = parseStatement(inner, /*isLast=*/false))
       return err;
-    if (unusedAttrs)
-      return errorHere("R.func_attr is not allowed inside a dataflow block");
+    if (inner.attrs)
+      return error(stmt, "R.func_attr is not allowed inside a dataflow block");
   }
   // R.output(names)
   resetAst();
@@ -1104,8 +1086,7 @@ llvm::Error Parser::parseDataflow(std::vector<BindingBlock> &blocks) {
     define(name, s);
   outputNameToks_ = std::move(savedOutputs);
   inDataflow_ = false;
-  blocks.push_back(bb_->endBlock());
-  bb_->beginBlock(false);
+  body.startBlock(*bb_, /*isDataflow=*/false);
   return llvm::Error::success();
 }
 
@@ -1184,54 +1165,53 @@ llvm::Error Parser::parseIf(size_t stmtTok) {
     ~DepthRestore() { --d; }
   } restore{depth_};
 
-  auto branch = [&](llvm::StringRef suffix, std::string &name, SeqExpr &seq,
-                    llvm::SMLoc &bindLoc) -> llvm::Error {
+  struct ParsedBranch {
+    std::string name;
+    SeqExpr seq;
+    llvm::SMLoc loc;
+  };
+  auto branch = [&](llvm::StringRef suffix) -> llvm::Expected<ParsedBranch> {
     if (kind() != Tok::Indent)
       return errorHere("expected an indented block");
     ++pos_;
-    bb_->beginInnerScope();
+    BlockBuilder::InnerScope innerScope(*bb_);
     pushScope();
-    std::vector<BindingBlock> blocks;
-    Expr unusedRet, last;
-    Attrs attrs;
-    // parseBody closes the block before the last binding is known, so the
-    // last binding is emitted here through a wrapper.
-    bb_->beginBlock(false);
-    bool returned = false, sawLast = false;
+    BodyState body(/*funcBody=*/false);
+    body.startBlock(*bb_, /*isDataflow=*/false);
+    bool sawLast = false;
     while (kind() != Tok::Dedent && kind() != Tok::Eof) {
       bool isLast = isLastStatement(*this);
-      if (auto err = parseStatement(blocks, attrs, returned, unusedRet, isLast, false, &name, &last,
-                                    &bindLoc))
+      if (auto err = parseStatement(body, isLast))
         return err;
       sawLast |= isLast;
     }
-    if (!sawLast || !last)
+    if (!sawLast || !body.result || !body.result->value)
       return errorHere("an if/else branch must end with a binding");
-    auto norm = bb_->normalize(last);
+    const BranchResult &last = *body.result;
+    auto norm = bb_->normalize(last.value);
     if (!norm)
       return norm.takeError();
-    Expr body = *norm;
-    if (!isLeafOrTuple(body.get())) {
-      Var v = make<VarNode>(name + suffix.str(), body->sinfo, bindLoc);
+    Expr value = *norm;
+    // The branch yields a leaf or a tuple: anything else gets a var.
+    if (!isLeafOrTuple(value.get())) {
+      Var v = make<VarNode>(last.name + suffix.str(), value->sinfo, last.loc);
       bb_->freshName("gv");
-      if (auto err = bb_->emitBinding(make<VarBindingNode>(v, body, bindLoc)))
+      if (auto err = bb_->emitBinding(make<VarBindingNode>(v, value, last.loc)))
         return err;
-      body = v;
+      value = v;
     }
-    blocks.push_back(bb_->endBlock());
-    auto s = bb_->finalizeSeqExpr(std::move(blocks), body);
-    if (!s)
-      return s.takeError();
-    seq = *s;
+    body.closeBlock();
+    auto seq = bb_->finalizeSeqExpr(std::move(body.blocks), value);
+    if (!seq)
+      return seq.takeError();
     popScope();
-    bb_->endInnerScope();
-    return expect(Tok::Dedent, "end of block");
+    if (auto err = expect(Tok::Dedent, "end of block"))
+      return err;
+    return ParsedBranch{last.name, *seq, last.loc};
   };
-  std::string thenName, elseName;
-  SeqExpr thenSeq, elseSeq;
-  llvm::SMLoc thenLoc, elseLoc;
-  if (auto err = branch("_then", thenName, thenSeq, thenLoc))
-    return err;
+  auto thenBranch = branch("_then");
+  if (!thenBranch)
+    return thenBranch.takeError();
   if (!isName("else"))
     return errorHere("an if statement needs an else branch");
   ++pos_;
@@ -1239,14 +1219,15 @@ llvm::Error Parser::parseIf(size_t stmtTok) {
     return err;
   if (auto err = expect(Tok::Newline, "newline"))
     return err;
-  if (auto err = branch("_else", elseName, elseSeq, elseLoc))
-    return err;
-  if (thenName != elseName)
-    return diagError(elseLoc, "both branches of an if must end with a binding to the same "
-                              "name ('" +
-                                  thenName + "' and '" + elseName + "')");
-  auto ifNode = makeAt<IfNode>(locOf(stmtTok), *cond, thenSeq, elseSeq);
-  return emitNamed(thenName, ifNode, locOf(stmtTok), SIZE_MAX);
+  auto elseBranch = branch("_else");
+  if (!elseBranch)
+    return elseBranch.takeError();
+  if (thenBranch->name != elseBranch->name)
+    return diagError(elseBranch->loc, "both branches of an if must end with a binding to the "
+                                      "same name ('" +
+                                          thenBranch->name + "' and '" + elseBranch->name + "')");
+  auto ifNode = makeAt<IfNode>(locOf(stmtTok), *cond, thenBranch->seq, elseBranch->seq);
+  return emitNamed(thenBranch->name, ifNode, locOf(stmtTok), SIZE_MAX);
 }
 
 //===----------------------------------------------------------------------===//

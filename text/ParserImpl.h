@@ -26,6 +26,7 @@
 
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -296,27 +297,75 @@ public:
                                     ModuleEntries &entries);
   llvm::Error declareModuleFunctions(IRModule &mod, const std::vector<size_t> &items,
                                      ModuleEntries &entries);
-  llvm::Error parseRelaxFunction(IRModule &mod, uint32_t decoAst, bool topLevel, bool declOnly,
-                                 GlobalVar *declOut, Function *defOut, Var *localVar);
+  /// What one `@R.function def` is parsed for: a module function's
+  /// declaration (its signature only, the body skipped), its definition, or
+  /// a function local to another one's body.
+  enum class FunctionRole { Declare, Define, Local };
+  struct ParsedFunction {
+    GlobalVar gvar; ///< Declare, Define: the module's name for it.
+    Function fn;    ///< Define, Local.
+    Var selfVar;    ///< Local: the var it is bound to (visible in its body).
+  };
+  /// `declared` is the GlobalVar a Define gives its struct info to (null:
+  /// a fresh one).
+  llvm::Expected<ParsedFunction> parseRelaxFunction(uint32_t decoAst, FunctionRole role,
+                                                    GlobalVar declared = {});
   /// The body of a Relax function after its Indent, with its own BlockBuilder.
   llvm::Expected<Function> parseFunctionBody(const std::vector<Var> &params, StructInfo retAnn,
                                              const FuncDecl &decl, bool topLevel);
-  llvm::Error parseSignature(std::vector<Var> &params, StructInfo &ret, size_t &bodyStart);
+  struct Signature {
+    std::vector<Var> params;
+    StructInfo ret;       ///< Null without `-> annotation`.
+    size_t bodyStart = 0; ///< The body's Indent token.
+  };
+  llvm::Expected<Signature> parseSignature();
   llvm::Error prescanSymVars(size_t bodyIndent);
-  llvm::Error parseBody(std::vector<BindingBlock> &blocks, Expr &retExpr, Attrs &attrs,
-                        bool funcBody, std::string *lastName, Expr *lastValue,
-                        llvm::SMLoc *lastLoc);
-  llvm::Error parseStatement(std::vector<BindingBlock> &blocks, Attrs &attrs, bool &returned,
-                             Expr &retExpr, bool isLast, bool funcBody, std::string *lastName,
-                             Expr *lastValue, llvm::SMLoc *lastLoc);
-  llvm::Error parseDataflow(std::vector<BindingBlock> &blocks);
+  /// An if/else branch's last binding: the value the branch yields, which
+  /// parseIf binds itself.
+  struct BranchResult {
+    std::string name;
+    Expr value;
+    llvm::SMLoc loc;
+  };
+  /// The statements of one body (a function's, a branch's) as they are
+  /// parsed: its closed binding blocks and the open one, and what the
+  /// statements declared besides bindings.
+  struct BodyState {
+    explicit BodyState(bool funcBody) : funcBody(funcBody) {}
+    bool funcBody;
+    std::vector<BindingBlock> blocks;
+    std::optional<BlockBuilder::BlockScope> open;
+    Attrs attrs;                        ///< From R.func_attr.
+    Expr ret;                           ///< Set by `return`.
+    std::optional<BranchResult> result; ///< A branch's last binding.
+    /// Closes the open block (if any) into `blocks` and opens a new one.
+    void startBlock(BlockBuilder &bb, bool isDataflow) {
+      closeBlock();
+      open.emplace(bb, isDataflow);
+    }
+    void closeBlock() {
+      if (open)
+        blocks.push_back(open->finish());
+      open.reset();
+    }
+  };
+  struct FunctionBody {
+    std::vector<BindingBlock> blocks;
+    Expr ret;
+    Attrs attrs;
+  };
+  /// A function body after its Indent, through its Dedent.
+  llvm::Expected<FunctionBody> parseBody();
+  llvm::Error parseStatement(BodyState &body, bool isLast);
+  llvm::Error parseDataflow(BodyState &body);
   /// Pre-scans the dataflow block whose Indent is at `indent`.
   DataflowScan scanDataflow(size_t indent);
   /// Puts the name token of each output's last assignment in outputNameToks_.
   void markOutputTargets(const DataflowScan &scan);
   llvm::Error parseIf(size_t stmtTok);
-  llvm::Error parseBinding(bool isLastInBranch, std::string *lastName, Expr *lastValue,
-                           llvm::SMLoc *lastLoc);
+  /// A binding statement; the last one of a branch (`isLastInBranch`)
+  /// becomes `body.result` instead of a binding.
+  llvm::Error parseBinding(BodyState &body, bool isLastInBranch);
   /// `n = T.int64()` / `T.int32(is_size_var=...)` without positional arguments.
   bool isSymVarDecl(uint32_t rhs, llvm::StringRef callee) const;
   llvm::Error defineSymVar(llvm::StringRef name, uint32_t rhs, llvm::StringRef callee);

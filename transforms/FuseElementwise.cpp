@@ -303,8 +303,8 @@ private:
       map[inputs[i]] = params.back();
     }
     BlockBuilder bb(module_);
-    bb.beginFunctionScope(params);
-    bb.beginBlock(/*isDataflow=*/true);
+    BlockBuilder::FunctionScope scope(bb, params);
+    BlockBuilder::BlockScope blockScope(bb, /*isDataflow=*/true);
     Var result;
     for (const BindingNode *m : g.members) {
       const auto *call = llvm::cast<CallNode>(m->value.get());
@@ -325,11 +325,10 @@ private:
       map[m->var.get()] = var;
       result = var;
     }
-    std::vector<BindingBlock> blocks{bb.endBlock()};
+    std::vector<BindingBlock> blocks{blockScope.finish()};
     llvm::Expected<SeqExpr> body = bb.finalizeSeqExpr(std::move(blocks), result);
     if (!body)
       return body.takeError();
-    bb.endFunctionScope();
     StructInfo ret =
         BlockBuilder::functionRetSInfo(result->sinfo.get(), (*body)->sinfo.get(), params);
     Attrs attrs = withAttr(nullptr, kPrimitiveAttr, AttrValue::boolean(true));

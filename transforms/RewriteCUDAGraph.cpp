@@ -741,24 +741,18 @@ llvm::Expected<Function> CaptureFunctionBuilder::build(const Region &region) {
       dims.push_back(tirMap_.lookup(t));
     params.push_back(make<VarNode>("shape_expr", shapeSInfo(std::move(dims))));
   }
-  builder_.beginFunctionScope(params);
-  builder_.beginBlock(false);
-  llvm::Expected<Var> gv = [&]() -> llvm::Expected<Var> {
-    for (const BindingNode *b : region.bindings)
-      if (llvm::Error err = rewriteBinding(b))
-        return llvm::Expected<Var>(std::move(err));
-    std::vector<Expr> fields;
-    for (const VarNode *out : region.outputs)
-      fields.push_back(lookupVar(out));
-    return builder_.emit(tupleExpr(std::move(fields)), "gv");
-  }();
-  BindingBlock block = builder_.endBlock();
-  if (!gv) {
-    builder_.endFunctionScope();
+  BlockBuilder::FunctionScope scope(builder_, params);
+  BlockBuilder::BlockScope blockScope(builder_, /*isDataflow=*/false);
+  for (const BindingNode *b : region.bindings)
+    if (llvm::Error err = rewriteBinding(b))
+      return err;
+  std::vector<Expr> fields;
+  for (const VarNode *out : region.outputs)
+    fields.push_back(lookupVar(out));
+  llvm::Expected<Var> gv = builder_.emit(tupleExpr(std::move(fields)), "gv");
+  if (!gv)
     return gv.takeError();
-  }
-  llvm::Expected<SeqExpr> body = builder_.finalizeSeqExpr({block}, *gv);
-  builder_.endFunctionScope();
+  llvm::Expected<SeqExpr> body = builder_.finalizeSeqExpr({blockScope.finish()}, *gv);
   if (!body)
     return body.takeError();
   return make<FunctionNode>(std::move(params), std::move(*body), (*gv)->sinfo,
@@ -769,24 +763,18 @@ llvm::Expected<Function> CaptureFunctionBuilder::build(const Region &region) {
 llvm::Expected<Function> buildAllocFunction(const IRModule &module,
                                             llvm::ArrayRef<const BindingNode *> merged) {
   BlockBuilder builder(&module);
-  builder.beginFunctionScope({});
-  builder.beginBlock(false);
-  llvm::Expected<Var> gv = [&]() -> llvm::Expected<Var> {
-    std::vector<Expr> fields;
-    for (const BindingNode *b : merged) {
-      if (llvm::Error err = builder.emitBinding(Binding(b)))
-        return llvm::Expected<Var>(std::move(err));
-      fields.push_back(b->var);
-    }
-    return builder.emit(tupleExpr(std::move(fields)), "gv");
-  }();
-  BindingBlock block = builder.endBlock();
-  if (!gv) {
-    builder.endFunctionScope();
-    return gv.takeError();
+  BlockBuilder::FunctionScope scope(builder, {});
+  BlockBuilder::BlockScope blockScope(builder, /*isDataflow=*/false);
+  std::vector<Expr> fields;
+  for (const BindingNode *b : merged) {
+    if (llvm::Error err = builder.emitBinding(Binding(b)))
+      return err;
+    fields.push_back(b->var);
   }
-  llvm::Expected<SeqExpr> body = builder.finalizeSeqExpr({block}, *gv);
-  builder.endFunctionScope();
+  llvm::Expected<Var> gv = builder.emit(tupleExpr(std::move(fields)), "gv");
+  if (!gv)
+    return gv.takeError();
+  llvm::Expected<SeqExpr> body = builder.finalizeSeqExpr({blockScope.finish()}, *gv);
   if (!body)
     return body.takeError();
   return make<FunctionNode>(std::vector<Var>{}, std::move(*body), (*gv)->sinfo,

@@ -33,6 +33,7 @@
 #include "ir/ops/OpHandles.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -302,6 +303,7 @@ public:
       : ExprMutator(&module), emitErrCtx_(emitErrCtx), funcs_(funcs) {}
 
   llvm::Expected<Function> lower(const GlobalVarNode &gvar, const FunctionNode &fn);
+  llvm::Expected<Expr> lowerReturnValue(const FunctionNode &fn);
 
   int64_t checksEmitted = 0, matchesEmitted = 0;
 
@@ -355,59 +357,55 @@ llvm::Expected<Function> ShapeLowerer::lower(const GlobalVarNode &gvar, const Fu
   if (llvm::Error err = populateSlotInfo())
     return err;
 
+  BlockBuilder::FunctionScope scope(builder_, fn.params);
   std::vector<BindingBlock> blocks;
-  builder_.beginFunctionScope(fn.params);
-  auto fail = [&](llvm::Error err) -> llvm::Expected<Function> {
-    builder_.endFunctionScope();
-    return err;
-  };
-  builder_.beginBlock(false);
-  llvm::Error err = emitHeap();
-  if (!err)
-    err = checkParams(fn);
-  blocks.push_back(builder_.endBlock());
-  if (err)
-    return fail(std::move(err));
-
+  {
+    BlockBuilder::BlockScope prologue(builder_, /*isDataflow=*/false);
+    if (llvm::Error err = emitHeap())
+      return err;
+    if (llvm::Error err = checkParams(fn))
+      return err;
+    blocks.push_back(prologue.finish());
+  }
   for (const BindingBlock &block : fn.body->blocks) {
-    builder_.beginBlock(block->isDataflow);
-    llvm::Error blockErr = rewriteBlock(block.get());
-    blocks.push_back(builder_.endBlock());
-    if (blockErr)
-      return fail(std::move(blockErr));
+    BlockBuilder::BlockScope blockScope(builder_, block->isDataflow);
+    if (llvm::Error err = rewriteBlock(block.get()))
+      return err;
+    blocks.push_back(blockScope.finish());
   }
-
-  builder_.beginBlock(false);
-  llvm::Expected<Expr> body = rewriteExpr(fn.body->body);
-  if (body)
-    body = builder_.normalizeArgument(*body);
-  if (body) {
-    std::string ctx = emitErrCtx_ ? "ErrorContext(fn=" + fnName_ + ", loc=return, annotation=" +
-                                        printStructInfo(fn.retSInfo.get()) + ") "
-                                  : std::string();
-    std::vector<MatchTodo> todos;
-    err = checkMatchCast(fn.retSInfo.get(), *body, false, false, ctx, todos);
-    if (!err) {
-      // The return value's shape computations must already be done.
-      llvm::Expected<std::vector<MatchTodo>> left = runMatch(todos, true);
-      if (!left)
-        err = left.takeError();
-    }
-    bound_.clear();
-  } else {
-    err = body.takeError();
-  }
-  blocks.push_back(builder_.endBlock());
-  if (err)
-    return fail(std::move(err));
+  BlockBuilder::BlockScope epilogue(builder_, /*isDataflow=*/false);
+  llvm::Expected<Expr> body = lowerReturnValue(fn);
+  if (!body)
+    return body.takeError();
+  blocks.push_back(epilogue.finish());
   llvm::Expected<SeqExpr> seq = builder_.finalizeSeqExpr(std::move(blocks), *body);
-  builder_.endFunctionScope();
   if (!seq)
     return seq.takeError();
   StructInfo ret =
       BlockBuilder::functionRetSInfo(fn.retSInfo.get(), (*seq)->sinfo.get(), fn.params);
   return make<FunctionNode>(fn.params, *seq, std::move(ret), fn.isPure, fn.attrs, fn.loc,
                             fn.checkWellFormed);
+}
+
+/// The function's return value, its shape checks emitted: every shape
+/// computation it needs must already be done here.
+llvm::Expected<Expr> ShapeLowerer::lowerReturnValue(const FunctionNode &fn) {
+  auto clearBound = llvm::make_scope_exit([&] { bound_.clear(); });
+  llvm::Expected<Expr> body = rewriteExpr(fn.body->body);
+  if (body)
+    body = builder_.normalizeArgument(*body);
+  if (!body)
+    return body;
+  std::string ctx = emitErrCtx_ ? "ErrorContext(fn=" + fnName_ + ", loc=return, annotation=" +
+                                      printStructInfo(fn.retSInfo.get()) + ") "
+                                : std::string();
+  std::vector<MatchTodo> todos;
+  if (llvm::Error err = checkMatchCast(fn.retSInfo.get(), *body, false, false, ctx, todos))
+    return err;
+  llvm::Expected<std::vector<MatchTodo>> left = runMatch(todos, true);
+  if (!left)
+    return left.takeError();
+  return body;
 }
 
 llvm::Error ShapeLowerer::populateSlotInfo() {
