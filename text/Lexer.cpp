@@ -53,12 +53,12 @@ private:
 
   llvm::StringRef buf_;
   size_t pos_ = 0;
-  int depth_ = 0;
-  size_t outerOpen_ = 0; ///< The bracket that opened the outermost group.
-  void openBracket() {
-    if (depth_++ == 0)
-      outerOpen_ = pos_;
-  }
+  /// Offsets of the brackets still open, innermost last. Closing brackets
+  /// are matched here, as Python's tokenizer does, because a PrimFunc body
+  /// that graft keeps as tokens is never parsed: a stray or mismatched
+  /// bracket would survive into printed text that no parser reads back.
+  llvm::SmallVector<size_t, 16> open_;
+  llvm::Error closeBracket(char close);
   llvm::SmallVector<unsigned, 16> indents_{0};
   size_t tooLong_ = SIZE_MAX; ///< Start of the first token over Token::kMaxLength.
   LexResult out_;
@@ -283,11 +283,24 @@ llvm::Error Lexer::punct() {
     return error(pos_, llvm::Twine("unexpected character '") + llvm::Twine(c) + "'");
   }
   if (p->kind == Tok::LParen || p->kind == Tok::LBracket || p->kind == Tok::LBrace)
-    openBracket();
+    open_.push_back(pos_);
   else if (p->kind == Tok::RParen || p->kind == Tok::RBracket || p->kind == Tok::RBrace)
-    depth_ = depth_ > 0 ? depth_ - 1 : 0;
+    if (auto err = closeBracket(c))
+      return err;
   push(p->kind, pos_, pos_ + p->len);
   pos_ += p->len;
+  return llvm::Error::success();
+}
+
+llvm::Error Lexer::closeBracket(char close) {
+  if (open_.empty())
+    return error(pos_, "unmatched '" + llvm::Twine(close) + "'");
+  char opened = buf_[open_.back()];
+  char expected = opened == '(' ? ')' : opened == '[' ? ']' : '}';
+  if (close != expected)
+    return error(pos_, "closing parenthesis '" + llvm::Twine(close) +
+                           "' does not match opening parenthesis '" + llvm::Twine(opened) + "'");
+  open_.pop_back();
   return llvm::Error::success();
 }
 
@@ -312,7 +325,7 @@ llvm::Expected<LexResult> Lexer::run() {
       pos_ += (at(pos_) == '\r' && at(pos_ + 1) == '\n') ? 2 : 1;
     } else if (c == '\n' || c == '\r') {
       pos_ += (c == '\r' && at(pos_ + 1) == '\n') ? 2 : 1;
-      if (depth_ > 0)
+      if (!open_.empty())
         continue;
       if (!lastIsLineEnd())
         push(Tok::Newline, pos_ - 1, pos_ - 1);
@@ -342,8 +355,8 @@ llvm::Expected<LexResult> Lexer::run() {
   }
   // An open bracket joins every later line into one logical line: left open,
   // it would swallow whatever the printer puts after it.
-  if (depth_ > 0)
-    return error(outerOpen_, "'" + llvm::Twine(buf_[outerOpen_]) + "' was never closed");
+  if (!open_.empty())
+    return error(open_.front(), "'" + llvm::Twine(buf_[open_.front()]) + "' was never closed");
   if (!lastIsLineEnd())
     push(Tok::Newline, buf_.size(), buf_.size());
   while (indents_.size() > 1) {

@@ -184,7 +184,8 @@ llvm::Expected<NamedPrimFunc> Parser::parsePrimFunc(uint32_t decoAst) {
 
   if (decls->vars.empty() && parseGeneratedPrimBody(f))
     return NamedPrimFunc{std::move(name), pf.publish()};
-  collectPrimBody(f, *decls);
+  if (auto err = collectPrimBody(f, *decls))
+    return err;
   return NamedPrimFunc{std::move(name), pf.publish()};
 }
 
@@ -410,7 +411,7 @@ llvm::Error Parser::primMatchBuffer(PrimFuncNode &f, llvm::StringRef target, con
   return llvm::Error::success();
 }
 
-void Parser::collectPrimBody(PrimFuncNode &f, const PrimDecls &decls) {
+llvm::Error Parser::collectPrimBody(PrimFuncNode &f, const PrimDecls &decls) {
   // The rest of the body as canonical tokens; purity from stores into
   // parameter buffers.
   llvm::StringSet<> buffers;
@@ -433,6 +434,11 @@ void Parser::collectPrimBody(PrimFuncNode &f, const PrimDecls &decls) {
   bool stmtStart = true;
   while (kind() != Tok::Eof) {
     Tok k = kind();
+    // The body is kept as tokens, not parsed, so Python's block rules are
+    // checked here: text that breaks them would print as text that neither
+    // graft nor TVM reads back.
+    if (llvm::Error err = checkPrimBlockLayout())
+      return err;
     if (k == Tok::Dedent && --depth == 0) {
       ++pos_;
       break;
@@ -454,6 +460,19 @@ void Parser::collectPrimBody(PrimFuncNode &f, const PrimDecls &decls) {
     f.bodyTokens.push_back(curText().str());
     ++pos_;
   }
+  return llvm::Error::success();
+}
+
+llvm::Error Parser::checkPrimBlockLayout() const {
+  // Python's rule: a block opens (an Indent) exactly after a line that ends
+  // with ':' (a compound statement's header).
+  bool afterHeader =
+      pos_ >= 2 && toks_[pos_ - 1].kind == Tok::Newline && toks_[pos_ - 2].kind == Tok::Colon;
+  if (kind() == Tok::Indent && !afterHeader)
+    return errorHere("unexpected indent");
+  if (kind() != Tok::Indent && afterHeader)
+    return errorHere("expected an indented block");
+  return llvm::Error::success();
 }
 
 bool Parser::isSubscriptStore(size_t name) const {

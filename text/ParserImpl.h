@@ -392,7 +392,9 @@ public:
   llvm::Error primMatchBuffer(PrimFuncNode &f, llvm::StringRef target, const CallParts &c,
                               const SInfoCtx &sctx);
   /// The rest of a PrimFunc body as canonical tokens (bodyTokens).
-  void collectPrimBody(PrimFuncNode &f, const PrimDecls &decls);
+  llvm::Error collectPrimBody(PrimFuncNode &f, const PrimDecls &decls);
+  /// Python's block layout at the current token of a PrimFunc body kept as tokens.
+  llvm::Error checkPrimBlockLayout() const;
   /// Whether the statement starting at Name token `name` is `name[...] = `.
   bool isSubscriptStore(size_t name) const;
   /// The body of a generated PrimFunc (shape_func, compute_symbolic_expr)

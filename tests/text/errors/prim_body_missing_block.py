@@ -1,0 +1,5 @@
+# ERROR: expected an indented block
+@T.prim_func
+def add(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
+    for i in range(4):
+    B[0] = A[0]
