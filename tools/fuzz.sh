@@ -12,7 +12,7 @@ runs=${2:-1000000}
 # write their own seeds (`-write_seeds=DIR`) into an empty corpus.
 seeds_for() {
   case "$1" in
-    parser) echo tests/text tests/verify tests/diff tests/passes examples ;;
+    parser) echo fuzz/seeds/parser tests/text tests/verify tests/diff tests/passes examples ;;
     *) ;;
   esac
 }
