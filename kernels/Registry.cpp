@@ -49,8 +49,10 @@ void insert(const KernelInfo *info) {
 
 void ensureCpuKernels() {
   static const bool done = [] {
+    cpu::registerUnaryKernels();
+    cpu::registerBinaryKernels();
     cpu::registerElementwiseKernels();
-    cpu::registerElementwiseExtraKernels();
+    cpu::registerCreationKernels();
     cpu::registerReduceKernels();
     cpu::registerMatmulKernels();
     cpu::registerLayoutKernels();

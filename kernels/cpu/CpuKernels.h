@@ -17,8 +17,10 @@ namespace graft::kernels::cpu {
 /// families call this while that registration runs).
 void addKernel(const KernelInfo *info);
 
+void registerUnaryKernels();
+void registerBinaryKernels();
 void registerElementwiseKernels();
-void registerElementwiseExtraKernels();
+void registerCreationKernels();
 void registerReduceKernels();
 void registerMatmulKernels();
 void registerLayoutKernels();
