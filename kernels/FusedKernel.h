@@ -7,7 +7,7 @@
 // broadcast to the output's shape numpy-style and read through its strides,
 // so no intermediate tensor exists; each value is computed in its own dtype
 // by the same scalar functions as the op's own kernel, so the bits match
-// the unfused ops (kernels/cpu/ElementwiseFunctors.h).
+// the unfused ops (the op table, kernels/cpu/ElementwiseOps.def).
 //
 // Parsing checks everything the evaluator relies on (register numbering,
 // op names, arities and the dtype rule of each op), so a damaged program is

@@ -96,7 +96,7 @@ template <class Op> llvm::Error binaryKernel(const KernelArgs &args) {
 
 void registerBinaryKernels() {
   static const KernelInfo kernels[] = {
-#define GRAFT_BINARY_OP(Name, Symbol, Rule, ...) {Symbol, 2, 1, {}, &binaryKernel<Name>},
+#define GRAFT_BINARY_OP(Name, ...) {Name::symbol, Name::arity, 1, {}, &binaryKernel<Name>},
 #include "kernels/cpu/ElementwiseOps.def"
   };
   for (const KernelInfo &k : kernels)

@@ -5,12 +5,15 @@
 //
 //   struct elementwise::Exp {
 //     static constexpr const char *symbol = "graft.exp";
+//     static constexpr int arity = 1;
 //     static constexpr DTypeRule rule = DTypeRule::Float;
 //     template <class C> static auto apply(C x);
 //   };
 //
-// UnaryOps.cpp and BinaryOps.cpp turn each type into a kernel; nothing
-// about an op is written anywhere but its row.
+// plus kRows, the table as data. UnaryOps.cpp and BinaryOps.cpp turn each
+// type into a kernel, FusedProgram.cpp into an op of the fused program
+// format (its loop per dtype and its dtype checks); nothing about an op is
+// written anywhere but its row.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAFT_KERNELS_CPU_ELEMENTWISEOPS_H
@@ -283,16 +286,71 @@ template <class C> C shiftRight(C a, C b) {
 #define GRAFT_UNARY_OP(Name, Symbol, Rule, ...)                                                    \
   struct Name {                                                                                    \
     static constexpr const char *symbol = Symbol;                                                  \
+    static constexpr int arity = 1;                                                                \
     static constexpr DTypeRule rule = DTypeRule::Rule;                                             \
     template <class C> static auto apply(C x) { return __VA_ARGS__; }                              \
   };
 #define GRAFT_BINARY_OP(Name, Symbol, Rule, ...)                                                   \
   struct Name {                                                                                    \
     static constexpr const char *symbol = Symbol;                                                  \
+    static constexpr int arity = 2;                                                                \
     static constexpr DTypeRule rule = DTypeRule::Rule;                                             \
     template <class C> static auto apply(C a, C b) { return __VA_ARGS__; }                         \
   };
 #include "kernels/cpu/ElementwiseOps.def"
+
+//===----------------------------------------------------------------------===//
+// The table as data, for code that walks every row
+//===----------------------------------------------------------------------===//
+
+/// The registry symbol's prefix; the rest is the op's script name, the
+/// name a fused kernel program uses ("graft.nn.relu" -> "nn.relu").
+inline constexpr char kSymbolPrefix[] = "graft.";
+inline constexpr size_t kSymbolPrefixLen = sizeof(kSymbolPrefix) - 1;
+
+/// The op's script name: the symbol after its "graft." prefix.
+constexpr const char *scriptName(const char *symbol) { return symbol + kSymbolPrefixLen; }
+
+struct RowInfo {
+  const char *symbol;
+  int arity;
+  DTypeRule rule;
+};
+
+/// Every row, in table order.
+inline constexpr RowInfo kRows[] = {
+#define GRAFT_UNARY_OP(Name, ...) {Name::symbol, Name::arity, Name::rule},
+#define GRAFT_BINARY_OP(Name, ...) {Name::symbol, Name::arity, Name::rule},
+#include "kernels/cpu/ElementwiseOps.def"
+};
+inline constexpr size_t kNumRows = std::size(kRows);
+
+namespace detail {
+constexpr bool sameString(const char *a, const char *b) {
+  for (; *a && *a == *b; ++a, ++b) {
+  }
+  return *a == *b;
+}
+constexpr bool hasPrefix(const char *s) {
+  for (size_t i = 0; i < kSymbolPrefixLen; ++i)
+    if (s[i] != kSymbolPrefix[i])
+      return false;
+  return s[kSymbolPrefixLen] != 0;
+}
+/// Whether every symbol carries the prefix and no two rows share one.
+constexpr bool wellFormed() {
+  for (size_t i = 0; i < kNumRows; ++i) {
+    if (!hasPrefix(kRows[i].symbol))
+      return false;
+    for (size_t j = 0; j < i; ++j)
+      if (sameString(kRows[i].symbol, kRows[j].symbol))
+        return false;
+  }
+  return true;
+}
+} // namespace detail
+
+static_assert(detail::wellFormed(), "every row's symbol is unique and starts with \"graft.\"");
 
 } // namespace graft::kernels::cpu::elementwise
 

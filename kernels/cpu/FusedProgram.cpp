@@ -3,7 +3,10 @@
 // Parsing resolves each op line to a loop over one tile of contiguous
 // elements (a function pointer chosen for the op and its dtypes), so
 // running a tile is a handful of indirect calls, each a tight loop the
-// compiler vectorizes. Operands of another dtype than the op computes in
+// compiler vectorizes. The op set is the elementwise op table
+// (ElementwiseOps.def: each row's name, arity, dtype rule and scalar
+// function, as its own kernel has them) plus astype and where. Operands of
+// another dtype than the op computes in
 // (bool operands of arithmetic, comparisons and where; any operand of a
 // logical op) are converted first, exactly as the op's own kernel loads
 // them.
@@ -11,7 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kernels/FusedKernel.h"
-#include "kernels/cpu/ElementwiseFunctors.h"
+#include "kernels/cpu/ElementwiseOps.h"
 #include "kernels/cpu/TensorIter.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -52,100 +55,6 @@ using LoopFn = void (*)(char *out, const char *const *in, int64_t n);
   (void)b;                                                                                         \
   (void)c;
 
-enum class Family : uint8_t {
-  Arith,      ///< ew::Bin arithmetic: out t, operands t.
-  Compare,    ///< ew::Bin comparisons: out bool, operands one dtype.
-  Logical,    ///< logical_and/or/xor: out bool, operands bool.
-  LogicalNot, ///< out bool, operand bool.
-  Unary,      ///< ew::Un: out t = operand t.
-  UnaryX,     ///< ewx::Un: out t = operand t.
-  BinX,       ///< ewx::Bin (bitwise, shifts, mod): out t, operands t.
-  BitNot,     ///< out t = operand t, integers and bool.
-  Pred,       ///< isnan/isinf/isfinite: out bool, any operand.
-  Astype,     ///< any to any.
-  Where,      ///< out t; cond bool, x and y t.
-};
-
-struct OpDef {
-  const char *name; ///< As the op's script name: "add", "nn.relu".
-  Family family;
-  int code;
-  int arity;
-  bool floatOnly = false;
-};
-
-// The fusable ops, by the names of the op registry.
-const OpDef kOps[] = {
-    {"add", Family::Arith, int(ew::Bin::Add), 2},
-    {"subtract", Family::Arith, int(ew::Bin::Sub), 2},
-    {"multiply", Family::Arith, int(ew::Bin::Mul), 2},
-    {"divide", Family::Arith, int(ew::Bin::Div), 2},
-    {"floor_divide", Family::Arith, int(ew::Bin::FloorDiv), 2},
-    {"power", Family::Arith, int(ew::Bin::Pow), 2},
-    {"maximum", Family::Arith, int(ew::Bin::Max), 2},
-    {"minimum", Family::Arith, int(ew::Bin::Min), 2},
-    {"equal", Family::Compare, int(ew::Bin::Eq), 2},
-    {"not_equal", Family::Compare, int(ew::Bin::Ne), 2},
-    {"less", Family::Compare, int(ew::Bin::Lt), 2},
-    {"less_equal", Family::Compare, int(ew::Bin::Le), 2},
-    {"greater", Family::Compare, int(ew::Bin::Gt), 2},
-    {"greater_equal", Family::Compare, int(ew::Bin::Ge), 2},
-    {"logical_and", Family::Logical, 0, 2},
-    {"logical_or", Family::Logical, 1, 2},
-    {"logical_xor", Family::Logical, 2, 2},
-    {"logical_not", Family::LogicalNot, 0, 1},
-    {"negative", Family::Unary, int(ew::Un::Neg), 1},
-    {"abs", Family::Unary, int(ew::Un::Abs), 1},
-    {"nn.relu", Family::Unary, int(ew::Un::Relu), 1},
-    {"floor", Family::Unary, int(ew::Un::Floor), 1},
-    {"ceil", Family::Unary, int(ew::Un::Ceil), 1},
-    {"round", Family::Unary, int(ew::Un::Round), 1},
-    {"exp", Family::Unary, int(ew::Un::Exp), 1, true},
-    {"log", Family::Unary, int(ew::Un::Log), 1, true},
-    {"sqrt", Family::Unary, int(ew::Un::Sqrt), 1, true},
-    {"rsqrt", Family::Unary, int(ew::Un::Rsqrt), 1, true},
-    {"tanh", Family::Unary, int(ew::Un::Tanh), 1, true},
-    {"sigmoid", Family::Unary, int(ew::Un::Sigmoid), 1, true},
-    {"sin", Family::Unary, int(ew::Un::Sin), 1, true},
-    {"cos", Family::Unary, int(ew::Un::Cos), 1, true},
-    {"erf", Family::Unary, int(ew::Un::Erf), 1, true},
-    {"nn.gelu", Family::Unary, int(ew::Un::Gelu), 1, true},
-    {"nn.gelu_tanh", Family::Unary, int(ew::Un::GeluTanh), 1, true},
-    {"nn.silu", Family::Unary, int(ew::Un::Silu), 1, true},
-    {"trunc", Family::UnaryX, int(ewx::Un::Trunc), 1},
-    {"sign", Family::UnaryX, int(ewx::Un::Sign), 1},
-    {"square", Family::UnaryX, int(ewx::Un::Square), 1},
-    {"acos", Family::UnaryX, int(ewx::Un::Acos), 1, true},
-    {"acosh", Family::UnaryX, int(ewx::Un::Acosh), 1, true},
-    {"asin", Family::UnaryX, int(ewx::Un::Asin), 1, true},
-    {"asinh", Family::UnaryX, int(ewx::Un::Asinh), 1, true},
-    {"atan", Family::UnaryX, int(ewx::Un::Atan), 1, true},
-    {"atanh", Family::UnaryX, int(ewx::Un::Atanh), 1, true},
-    {"cosh", Family::UnaryX, int(ewx::Un::Cosh), 1, true},
-    {"sinh", Family::UnaryX, int(ewx::Un::Sinh), 1, true},
-    {"tan", Family::UnaryX, int(ewx::Un::Tan), 1, true},
-    {"bitwise_and", Family::BinX, int(ewx::Bin::And), 2},
-    {"bitwise_or", Family::BinX, int(ewx::Bin::Or), 2},
-    {"bitwise_xor", Family::BinX, int(ewx::Bin::Xor), 2},
-    {"left_shift", Family::BinX, int(ewx::Bin::Shl), 2},
-    {"right_shift", Family::BinX, int(ewx::Bin::Shr), 2},
-    {"mod", Family::BinX, int(ewx::Bin::Mod), 2},
-    {"floor_mod", Family::BinX, int(ewx::Bin::FloorMod), 2},
-    {"bitwise_not", Family::BitNot, 0, 1},
-    {"isnan", Family::Pred, 0, 1},
-    {"isinf", Family::Pred, 1, 1},
-    {"isfinite", Family::Pred, 2, 1},
-    {"astype", Family::Astype, 0, 1},
-    {"where", Family::Where, 0, 3},
-};
-
-const OpDef *findOp(llvm::StringRef name) {
-  for (const OpDef &op : kOps)
-    if (name == op.name)
-      return &op;
-  return nullptr;
-}
-
 //===----------------------------------------------------------------------===//
 // Tile loops
 //===----------------------------------------------------------------------===//
@@ -153,89 +62,20 @@ const OpDef *findOp(llvm::StringRef name) {
 template <class T> const char *at(const char *p, int64_t i) { return p + i * sizeof(T); }
 template <class T> char *at(char *p, int64_t i) { return p + i * sizeof(T); }
 
-template <class T, ew::Bin Op>
-GRAFT_VECTOR_CLONES void arithLoop(char *out, const char *const *in, int64_t n) {
-  GRAFT_OPERANDS(2);
+/// A row of ElementwiseOps.def computing in T: operands already in T, the
+/// result in T or, for the bool-result rules, bool. The same load, apply
+/// and store as the row's own kernel (UnaryOps.cpp, BinaryOps.cpp).
+template <class Op, class T>
+GRAFT_VECTOR_CLONES void rowLoop(char *out, const char *const *in, int64_t n) {
+  GRAFT_OPERANDS(Op::arity);
   using C = Compute<T>;
-  for (int64_t i = 0; i < n; ++i)
-    Elem<T>::store(at<T>(o, i),
-                   ew::applyArith<Op, C>(Elem<T>::load(at<T>(a, i)), Elem<T>::load(at<T>(b, i))));
-}
-
-template <class T, ew::Bin Op>
-GRAFT_VECTOR_CLONES void compareLoop(char *out, const char *const *in, int64_t n) {
-  GRAFT_OPERANDS(2);
-  using C = Compute<T>;
-  for (int64_t i = 0; i < n; ++i)
-    Elem<bool>::store(
-        o + i, ew::applyCompare<Op, C>(Elem<T>::load(at<T>(a, i)), Elem<T>::load(at<T>(b, i))));
-}
-
-template <int Op>
-GRAFT_VECTOR_CLONES void logicalLoop(char *out, const char *const *in, int64_t n) {
-  GRAFT_OPERANDS(2);
+  using Out = std::conditional_t<elementwise::hasBoolResult(Op::rule), bool, T>;
   for (int64_t i = 0; i < n; ++i) {
-    bool x = Elem<bool>::load(a + i), y = Elem<bool>::load(b + i);
-    Elem<bool>::store(o + i, Op == 0 ? (x && y) : Op == 1 ? (x || y) : (x != y));
-  }
-}
-
-GRAFT_VECTOR_CLONES void logicalNotLoop(char *out, const char *const *in, int64_t n) {
-  GRAFT_OPERANDS(1);
-  for (int64_t i = 0; i < n; ++i)
-    Elem<bool>::store(o + i, !Elem<bool>::load(a + i));
-}
-
-template <class T, ew::Un Op>
-GRAFT_VECTOR_CLONES void unaryLoop(char *out, const char *const *in, int64_t n) {
-  GRAFT_OPERANDS(1);
-  for (int64_t i = 0; i < n; ++i)
-    Elem<T>::store(at<T>(o, i), ew::applyUnary<Op>(Elem<T>::load(at<T>(a, i))));
-}
-
-template <class T, ewx::Un Op>
-GRAFT_VECTOR_CLONES void unaryXLoop(char *out, const char *const *in, int64_t n) {
-  GRAFT_OPERANDS(1);
-  for (int64_t i = 0; i < n; ++i)
-    Elem<T>::store(at<T>(o, i), ewx::applyUnary<Op>(Elem<T>::load(at<T>(a, i))));
-}
-
-template <class T, ewx::Bin Op>
-GRAFT_VECTOR_CLONES void binXLoop(char *out, const char *const *in, int64_t n) {
-  GRAFT_OPERANDS(2);
-  using C = Compute<T>;
-  for (int64_t i = 0; i < n; ++i) {
-    C x = Elem<T>::load(at<T>(a, i)), y = Elem<T>::load(at<T>(b, i));
-    if constexpr (kIsBool<T>)
-      Elem<bool>::store(o + i, Op == ewx::Bin::And  ? (x && y)
-                               : Op == ewx::Bin::Or ? (x || y)
-                                                    : (x != y));
+    if constexpr (Op::arity == 1)
+      Elem<Out>::store(at<Out>(o, i), Compute<Out>(Op::apply(C(Elem<T>::load(at<T>(a, i))))));
     else
-      Elem<T>::store(at<T>(o, i), ewx::applyBin<Op, C>(x, y));
-  }
-}
-
-template <class T>
-GRAFT_VECTOR_CLONES void bitNotLoop(char *out, const char *const *in, int64_t n) {
-  GRAFT_OPERANDS(1);
-  for (int64_t i = 0; i < n; ++i) {
-    if constexpr (kIsBool<T>)
-      Elem<bool>::store(o + i, !Elem<bool>::load(a + i));
-    else if constexpr (kIsInt<T>)
-      Elem<T>::store(at<T>(o, i), T(~Elem<T>::load(at<T>(a, i))));
-  }
-}
-
-template <class T, int Op>
-GRAFT_VECTOR_CLONES void predLoop(char *out, const char *const *in, int64_t n) {
-  GRAFT_OPERANDS(1);
-  for (int64_t i = 0; i < n; ++i) {
-    bool r = Op == 2; // Integers and bool: finite, not NaN/inf.
-    if constexpr (kIsFloat<T>) {
-      Compute<T> x = Elem<T>::load(at<T>(a, i));
-      r = Op == 0 ? std::isnan(x) : Op == 1 ? std::isinf(x) : std::isfinite(x);
-    }
-    Elem<bool>::store(o + i, r);
+      Elem<Out>::store(at<Out>(o, i), Compute<Out>(Op::apply(C(Elem<T>::load(at<T>(a, i))),
+                                                             C(Elem<T>::load(at<T>(b, i))))));
   }
 }
 
@@ -266,119 +106,75 @@ LoopFn convertFn(ScalarType from, ScalarType to) {
   });
 }
 
-#define GRAFT_CASE(NS, OP, LOOP, T)                                                                \
-  case int(NS::OP):                                                                                \
-    return &LOOP<T, NS::OP>;
+LoopFn whereFn(ScalarType t) {
+  return byType(t, [](auto tag) -> LoopFn { return &whereLoop<typename decltype(tag)::type>; });
+}
 
-/// The loop of `op` computing in element type `t`.
-LoopFn loopFor(const OpDef &op, ScalarType t) {
-  return byType(t, [&](auto tag) -> LoopFn {
+/// Row Op's loop computing in `t`; null where the row's rule refuses t.
+template <class Op> LoopFn rowLoopFor(ScalarType t) {
+  return byType(t, [](auto tag) -> LoopFn {
     using T = typename decltype(tag)::type;
-    switch (op.family) {
-    case Family::Arith:
-      if constexpr (!kIsBool<T>) {
-        switch (op.code) {
-          GRAFT_CASE(ew::Bin, Add, arithLoop, T)
-          GRAFT_CASE(ew::Bin, Sub, arithLoop, T)
-          GRAFT_CASE(ew::Bin, Mul, arithLoop, T)
-          GRAFT_CASE(ew::Bin, Div, arithLoop, T)
-          GRAFT_CASE(ew::Bin, FloorDiv, arithLoop, T)
-          GRAFT_CASE(ew::Bin, Pow, arithLoop, T)
-          GRAFT_CASE(ew::Bin, Max, arithLoop, T)
-          GRAFT_CASE(ew::Bin, Min, arithLoop, T)
-        }
-      }
+    if constexpr (elementwise::accepts(Op::rule, elementwise::kClassOf<T>))
+      return &rowLoop<Op, T>;
+    else
       return nullptr;
-    case Family::Compare:
-      switch (op.code) {
-        GRAFT_CASE(ew::Bin, Eq, compareLoop, T)
-        GRAFT_CASE(ew::Bin, Ne, compareLoop, T)
-        GRAFT_CASE(ew::Bin, Lt, compareLoop, T)
-        GRAFT_CASE(ew::Bin, Le, compareLoop, T)
-        GRAFT_CASE(ew::Bin, Gt, compareLoop, T)
-        GRAFT_CASE(ew::Bin, Ge, compareLoop, T)
-      }
-      return nullptr;
-    case Family::Logical:
-      return op.code == 0 ? &logicalLoop<0> : op.code == 1 ? &logicalLoop<1> : &logicalLoop<2>;
-    case Family::LogicalNot:
-      return &logicalNotLoop;
-    case Family::Unary:
-      if constexpr (!kIsBool<T>) {
-        switch (op.code) {
-          GRAFT_CASE(ew::Un, Neg, unaryLoop, T)
-          GRAFT_CASE(ew::Un, Abs, unaryLoop, T)
-          GRAFT_CASE(ew::Un, Relu, unaryLoop, T)
-          GRAFT_CASE(ew::Un, Floor, unaryLoop, T)
-          GRAFT_CASE(ew::Un, Ceil, unaryLoop, T)
-          GRAFT_CASE(ew::Un, Round, unaryLoop, T)
-        }
-        if constexpr (kIsFloat<T>) {
-          switch (op.code) {
-            GRAFT_CASE(ew::Un, Exp, unaryLoop, T)
-            GRAFT_CASE(ew::Un, Log, unaryLoop, T)
-            GRAFT_CASE(ew::Un, Sqrt, unaryLoop, T)
-            GRAFT_CASE(ew::Un, Rsqrt, unaryLoop, T)
-            GRAFT_CASE(ew::Un, Tanh, unaryLoop, T)
-            GRAFT_CASE(ew::Un, Sigmoid, unaryLoop, T)
-            GRAFT_CASE(ew::Un, Sin, unaryLoop, T)
-            GRAFT_CASE(ew::Un, Cos, unaryLoop, T)
-            GRAFT_CASE(ew::Un, Erf, unaryLoop, T)
-            GRAFT_CASE(ew::Un, Gelu, unaryLoop, T)
-            GRAFT_CASE(ew::Un, GeluTanh, unaryLoop, T)
-            GRAFT_CASE(ew::Un, Silu, unaryLoop, T)
-          }
-        }
-      }
-      return nullptr;
-    case Family::UnaryX:
-      if constexpr (!kIsBool<T>) {
-        switch (op.code) {
-          GRAFT_CASE(ewx::Un, Trunc, unaryXLoop, T)
-          GRAFT_CASE(ewx::Un, Sign, unaryXLoop, T)
-          GRAFT_CASE(ewx::Un, Square, unaryXLoop, T)
-        }
-        if constexpr (kIsFloat<T>) {
-          switch (op.code) {
-            GRAFT_CASE(ewx::Un, Acos, unaryXLoop, T)
-            GRAFT_CASE(ewx::Un, Acosh, unaryXLoop, T)
-            GRAFT_CASE(ewx::Un, Asin, unaryXLoop, T)
-            GRAFT_CASE(ewx::Un, Asinh, unaryXLoop, T)
-            GRAFT_CASE(ewx::Un, Atan, unaryXLoop, T)
-            GRAFT_CASE(ewx::Un, Atanh, unaryXLoop, T)
-            GRAFT_CASE(ewx::Un, Cosh, unaryXLoop, T)
-            GRAFT_CASE(ewx::Un, Sinh, unaryXLoop, T)
-            GRAFT_CASE(ewx::Un, Tan, unaryXLoop, T)
-          }
-        }
-      }
-      return nullptr;
-    case Family::BinX:
-      switch (op.code) {
-        GRAFT_CASE(ewx::Bin, And, binXLoop, T)
-        GRAFT_CASE(ewx::Bin, Or, binXLoop, T)
-        GRAFT_CASE(ewx::Bin, Xor, binXLoop, T)
-        GRAFT_CASE(ewx::Bin, Shl, binXLoop, T)
-        GRAFT_CASE(ewx::Bin, Shr, binXLoop, T)
-        GRAFT_CASE(ewx::Bin, Mod, binXLoop, T)
-        GRAFT_CASE(ewx::Bin, FloorMod, binXLoop, T)
-      }
-      return nullptr;
-    case Family::BitNot:
-      return &bitNotLoop<T>;
-    case Family::Pred:
-      return op.code == 0 ? &predLoop<T, 0> : op.code == 1 ? &predLoop<T, 1> : &predLoop<T, 2>;
-    case Family::Where:
-      return &whereLoop<T>;
-    case Family::Astype:
-      return nullptr; // A conversion: convertFn.
-    }
-    return nullptr;
   });
 }
 
-#undef GRAFT_CASE
 #undef GRAFT_OPERANDS
+
+//===----------------------------------------------------------------------===//
+// The op set: every row of ElementwiseOps.def, then astype and where
+//===----------------------------------------------------------------------===//
+
+enum class Family : uint8_t {
+  Row,    ///< A row of ElementwiseOps.def; its DTypeRule gives the checks.
+  Astype, ///< Any dtype to any.
+  Where,  ///< Out t; cond bool, x and y t (or bool).
+};
+
+struct OpDef {
+  const char *name; ///< The op's script name: "add", "nn.relu".
+  int arity;
+  Family family;
+  elementwise::DTypeRule rule = {};        ///< Rows only.
+  LoopFn (*loopFor)(ScalarType) = nullptr; ///< Rows only: the loop per compute dtype.
+};
+
+template <class Op> constexpr OpDef rowDef() {
+  return {elementwise::scriptName(Op::symbol), Op::arity, Family::Row, Op::rule, &rowLoopFor<Op>};
+}
+
+// The table's rows, by the names of the op registry, then the two ops
+// whose operands no DTypeRule describes.
+constexpr OpDef kOps[] = {
+#define GRAFT_UNARY_OP(Name, ...) rowDef<elementwise::Name>(),
+#define GRAFT_BINARY_OP(Name, ...) rowDef<elementwise::Name>(),
+#include "kernels/cpu/ElementwiseOps.def"
+    {"astype", 1, Family::Astype},
+    {"where", 3, Family::Where},
+};
+
+/// Whether kOps starts with exactly the table's rows, in table order.
+constexpr bool opsAreTheTable() {
+  if (std::size(kOps) != elementwise::kNumRows + 2)
+    return false;
+  for (size_t i = 0; i < elementwise::kNumRows; ++i) {
+    const elementwise::RowInfo &row = elementwise::kRows[i];
+    if (kOps[i].family != Family::Row || kOps[i].arity != row.arity || kOps[i].rule != row.rule ||
+        !elementwise::detail::sameString(kOps[i].name, elementwise::scriptName(row.symbol)))
+      return false;
+  }
+  return true;
+}
+static_assert(opsAreTheTable(), "every row of ElementwiseOps.def is a fused program op");
+
+const OpDef *findOp(llvm::StringRef name) {
+  for (const OpDef &op : kOps)
+    if (name == op.name)
+      return &op;
+  return nullptr;
+}
 
 } // namespace
 
@@ -604,64 +400,14 @@ private:
   llvm::Error resolve(const OpDef &def, ScalarType out, llvm::ArrayRef<unsigned> regs,
                       FusedProgram::Instr &instr) const {
     auto typeOf = [&](unsigned i) { return p_.regType[regs[i]]; };
-    auto name = [](ScalarType t) { return dtypeName(dlTypeOf(t)); };
-    auto bad = [&](const llvm::Twine &why) {
-      return error("'" + llvm::Twine(def.name) + "' " + why);
-    };
     // The dtype every operand is converted to (or taken as).
     llvm::SmallVector<ScalarType, 3> want;
     ScalarType compute = out;
     switch (def.family) {
-    case Family::Arith:
-    case Family::BinX:
-      if (out == ScalarType::Bool && def.family == Family::Arith)
-        return bad("does not take bool");
-      if (def.family == Family::BinX) {
-        bool ok = out == ScalarType::Bool ? def.code <= int(ewx::Bin::Xor)
-                  : isFloatType(out)      ? def.code >= int(ewx::Bin::Mod)
-                                          : true;
-        if (!ok)
-          return bad("does not take " + name(out));
-      }
-      for (size_t i = 0; i < regs.size(); ++i) {
-        if (typeOf(i) != out && typeOf(i) != ScalarType::Bool)
-          return bad("operand " + llvm::Twine(i) + " has dtype " + name(typeOf(i)) + ", expected " +
-                     name(out));
-        want.push_back(out);
-      }
-      break;
-    case Family::Compare: {
-      if (out != ScalarType::Bool)
-        return bad("gives bool, not " + name(out));
-      ScalarType a = typeOf(0), b = typeOf(1);
-      if (a != b && a != ScalarType::Bool && b != ScalarType::Bool)
-        return bad("operand dtypes " + name(a) + " and " + name(b) + " differ");
-      compute = a == ScalarType::Bool ? b : a;
-      want = {compute, compute};
-      break;
-    }
-    case Family::Logical:
-    case Family::LogicalNot:
-      if (out != ScalarType::Bool)
-        return bad("gives bool, not " + name(out));
-      want.assign(regs.size(), ScalarType::Bool);
-      break;
-    case Family::Unary:
-    case Family::UnaryX:
-    case Family::BitNot:
-      if (typeOf(0) != out)
-        return bad("keeps its operand's dtype: " + name(typeOf(0)) + ", not " + name(out));
-      if (def.family == Family::BitNot
-              ? isFloatType(out)
-              : out == ScalarType::Bool || (def.floatOnly && !isFloatType(out)))
-        return bad("does not take " + name(out));
-      want.push_back(out);
-      break;
-    case Family::Pred:
-      if (out != ScalarType::Bool)
-        return bad("gives bool, not " + name(out));
-      compute = typeOf(0);
-      want.push_back(compute);
+    case Family::Row:
+      if (llvm::Error err = rowOperands(def, out, regs, want, compute))
+        return err;
+      instr.fn = def.loopFor(compute);
       break;
     case Family::Astype:
       instr.fn = convertFn(typeOf(0), out);
@@ -670,18 +416,61 @@ private:
     case Family::Where:
       for (size_t i = 1; i < 3; ++i)
         if (typeOf(i) != out && typeOf(i) != ScalarType::Bool)
-          return bad("operand " + llvm::Twine(i) + " has dtype " + name(typeOf(i)) + ", expected " +
-                     name(out));
+          return opError(def, "operand " + llvm::Twine(i) + " has dtype " + name(typeOf(i)) +
+                                  ", expected " + name(out));
       want = {ScalarType::Bool, out, out};
+      instr.fn = whereFn(out);
       break;
     }
-    instr.fn = loopFor(def, compute);
     if (!instr.fn)
-      return bad("does not take " + name(compute));
+      return opError(def, "does not take " + name(compute));
     for (size_t i = 0; i < regs.size(); ++i)
       instr.operands.push_back(
           {regs[i], typeOf(i) == want[i] ? nullptr : convertFn(typeOf(i), want[i])});
     return llvm::Error::success();
+  }
+
+  /// A table row's DTypeRule: the dtype the row computes in and the dtype
+  /// of each operand (ElementwiseOps.h).
+  llvm::Error rowOperands(const OpDef &def, ScalarType out, llvm::ArrayRef<unsigned> regs,
+                          llvm::SmallVectorImpl<ScalarType> &want, ScalarType &compute) const {
+    using elementwise::DTypeRule;
+    auto typeOf = [&](unsigned i) { return p_.regType[regs[i]]; };
+    if (elementwise::hasBoolResult(def.rule) && out != ScalarType::Bool)
+      return opError(def, "gives bool, not " + name(out));
+    switch (def.rule) {
+    case DTypeRule::Compare: {
+      ScalarType a = typeOf(0), b = typeOf(1);
+      if (a != b && a != ScalarType::Bool && b != ScalarType::Bool)
+        return opError(def, "operand dtypes " + name(a) + " and " + name(b) + " differ");
+      compute = a == ScalarType::Bool ? b : a;
+      break;
+    }
+    case DTypeRule::Logical:
+      compute = ScalarType::Bool;
+      break;
+    case DTypeRule::Predicate:
+      compute = typeOf(0);
+      break;
+    default: // The same-dtype rules compute in the output's dtype.
+      if (def.arity == 1 && typeOf(0) != out)
+        return opError(def, "keeps its operand's dtype: " + name(typeOf(0)) + ", not " + name(out));
+      if (!elementwise::accepts(def.rule, elementwise::classOf(out)))
+        return opError(def, "does not take " + name(out));
+      for (size_t i = 0; i < regs.size(); ++i)
+        if (typeOf(i) != out && typeOf(i) != ScalarType::Bool)
+          return opError(def, "operand " + llvm::Twine(i) + " has dtype " + name(typeOf(i)) +
+                                  ", expected " + name(out));
+      break;
+    }
+    want.assign(regs.size(), compute);
+    return llvm::Error::success();
+  }
+
+  static std::string name(ScalarType t) { return dtypeName(dlTypeOf(t)); }
+
+  llvm::Error opError(const OpDef &def, const llvm::Twine &why) const {
+    return error("'" + llvm::Twine(def.name) + "' " + why);
   }
 
   FusedProgram &p_;

@@ -4,7 +4,7 @@
 // tensors. Statistics are computed in double and each output is rounded
 // once to its dtype, so half types lose nothing beyond their final store.
 // (The elementwise activations nn.relu/gelu/gelu_tanh/silu live with the
-// unary ops in Elementwise.cpp.)
+// unary rows of ElementwiseOps.def.)
 //
 //===----------------------------------------------------------------------===//
 

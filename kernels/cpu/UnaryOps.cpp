@@ -73,7 +73,7 @@ template <class Op> llvm::Error unaryKernel(const KernelArgs &args) {
 
 void registerUnaryKernels() {
   static const KernelInfo kernels[] = {
-#define GRAFT_UNARY_OP(Name, Symbol, Rule, ...) {Symbol, 1, 1, {}, &unaryKernel<Name>},
+#define GRAFT_UNARY_OP(Name, ...) {Name::symbol, Name::arity, 1, {}, &unaryKernel<Name>},
 #include "kernels/cpu/ElementwiseOps.def"
   };
   for (const KernelInfo &k : kernels)

@@ -1,34 +1,28 @@
-//===- tests/kernels/ElementwiseTableTest.cpp - Every row's dtype rule ----===//
+//===- tests/kernels/ElementwiseTableTest.cpp - Every row, both consumers -===//
 //
-// Reads kernels/cpu/ElementwiseOps.def and runs each row's kernel on one
-// dtype its rule accepts and one it refuses, so a row whose rule or kernel
-// drifts fails here.
+// Reads kernels/cpu/ElementwiseOps.def (as elementwise::kRows) and runs each
+// row's kernel on one dtype its rule accepts and one it refuses, so a row
+// whose rule or kernel drifts fails here; then runs each row as a one-op
+// fused program, which must give the kernel's bits and refuse the same
+// dtypes.
 //
 //===----------------------------------------------------------------------===//
 
 #include "KernelTestUtil.h"
 
+#include "kernels/FusedKernel.h"
 #include "kernels/cpu/ElementwiseOps.h"
 
+#include <cstring>
 #include <set>
 
 using namespace graft::kernels;
 using namespace graft::kernels::test;
 using graft::kernels::cpu::elementwise::DTypeRule;
+using graft::kernels::cpu::elementwise::kRows;
+using Row = graft::kernels::cpu::elementwise::RowInfo;
 
 namespace {
-
-struct Row {
-  const char *symbol;
-  int arity;
-  DTypeRule rule;
-};
-
-const Row kRows[] = {
-#define GRAFT_UNARY_OP(Name, Symbol, Rule, ...) {Symbol, 1, DTypeRule::Rule},
-#define GRAFT_BINARY_OP(Name, Symbol, Rule, ...) {Symbol, 2, DTypeRule::Rule},
-#include "kernels/cpu/ElementwiseOps.def"
-};
 
 /// One run of a row's kernel: input dtypes, output dtype, and the expected
 /// error ("" for success).
@@ -68,23 +62,51 @@ std::pair<Case, Case> casesFor(const Row &row) {
   return {};
 }
 
-std::string run(const Row &row, const Case &c) {
-  TestTensor a(c.in0, {2}, {1, 2});
-  TestTensor b(c.in1, {2}, {2, 1});
-  TestTensor o(c.out, {2});
-  if (row.arity == 1)
-    return runKernel(row.symbol, {&a}, {&o});
-  // Arithmetic's accepted case mixes a bool operand into a float64 op.
-  if (row.rule == DTypeRule::Arithmetic && c.error.empty()) {
-    TestTensor flag(BOOL, {2}, {1, 0});
-    return runKernel(row.symbol, {&a, &flag}, {&o});
+/// The operands of a case: Arithmetic's accepted case mixes a bool operand
+/// into a float64 op.
+std::vector<TestTensor> operandsFor(const Row &row, const Case &c) {
+  std::vector<TestTensor> v;
+  v.reserve(2);
+  v.emplace_back(c.in0, std::vector<int64_t>{4}, std::vector<double>{1, 2, -3, 0.5});
+  if (row.arity == 2) {
+    bool flag = row.rule == DTypeRule::Arithmetic && c.error.empty();
+    v.emplace_back(flag ? BOOL : c.in1, std::vector<int64_t>{4},
+                   std::vector<double>{2, 1, 3, flag ? 0 : -0.5});
   }
-  return runKernel(row.symbol, {&a, &b}, {&o});
+  return v;
+}
+
+std::vector<TestTensor *> pointers(std::vector<TestTensor> &v) {
+  std::vector<TestTensor *> p;
+  for (TestTensor &t : v)
+    p.push_back(&t);
+  return p;
+}
+
+std::string run(const Row &row, const Case &c) {
+  std::vector<TestTensor> in = operandsFor(row, c);
+  TestTensor o(c.out, {4});
+  return runKernel(row.symbol, pointers(in), {&o});
+}
+
+const char *nameOf(const Row &row) { return cpu::elementwise::scriptName(row.symbol); }
+
+/// The row as a one-op fused program over `in`.
+std::string programOf(const Row &row, std::vector<TestTensor> &in, DLDataType out) {
+  std::string text = "fused 1\n";
+  for (size_t i = 0; i < in.size(); ++i)
+    text += "input %" + std::to_string(i) + " " + cpu::dtypeName(in[i].dl()->dtype) + " 1\n";
+  std::string r = "%" + std::to_string(in.size());
+  text += r + " = " + nameOf(row) + " " + cpu::dtypeName(out);
+  for (size_t i = 0; i < in.size(); ++i)
+    text += " %" + std::to_string(i);
+  return text + "\noutput " + r + "\n";
 }
 
 TEST(ElementwiseTable, EveryRowIsRegisteredOnceWithItsArity) {
   std::set<std::string> seen;
   for (const Row &row : kRows) {
+    EXPECT_EQ(llvm::StringRef(row.symbol), "graft." + std::string(nameOf(row)));
     EXPECT_TRUE(seen.insert(row.symbol).second) << row.symbol;
     const KernelInfo *k = lookupKernel(row.symbol);
     ASSERT_NE(k, nullptr) << row.symbol;
@@ -92,6 +114,7 @@ TEST(ElementwiseTable, EveryRowIsRegisteredOnceWithItsArity) {
     EXPECT_EQ(k->numOutputs, 1) << row.symbol;
     EXPECT_TRUE(k->attrNames.empty()) << row.symbol;
   }
+  EXPECT_EQ(seen.size(), cpu::elementwise::kNumRows);
   EXPECT_EQ(seen.size(), 59u);
 }
 
@@ -100,6 +123,35 @@ TEST(ElementwiseTable, EveryRowAcceptsAndRefusesPerItsRule) {
     auto [ok, bad] = casesFor(row);
     EXPECT_EQ(run(row, ok), "") << row.symbol;
     EXPECT_EQ(run(row, bad), bad.error) << row.symbol;
+  }
+}
+
+TEST(ElementwiseTable, EveryRowIsAFusedOpWithTheKernelsBitsAndRules) {
+  for (const Row &row : kRows) {
+    SCOPED_TRACE(row.symbol);
+    EXPECT_TRUE(isFusedProgramOp(nameOf(row)));
+    auto [ok, bad] = casesFor(row);
+    std::vector<TestTensor> in = operandsFor(row, ok);
+    TestTensor want(ok.out, {4}), got(ok.out, {4});
+    ASSERT_EQ(runKernel(row.symbol, pointers(in), {&want}), "");
+    std::string text = programOf(row, in, ok.out);
+    auto program = parseFusedProgram(text);
+    ASSERT_TRUE(bool(program)) << text << llvm::toString(program.takeError());
+    std::vector<DLTensor *> ins, outs{got.dl()};
+    for (TestTensor &t : in)
+      ins.push_back(t.dl());
+    llvm::Error err = runFusedProgram(**program, KernelArgs{ins, outs, {}, {}}, "graft.fused.row");
+    ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
+    size_t bytes = 4 * (ok.out.bits / 8);
+    EXPECT_EQ(std::memcmp(got.dl()->data, want.dl()->data, bytes), 0) << text;
+
+    // The dtypes the kernel refuses are a load-time error naming the op.
+    std::vector<TestTensor> badIn = operandsFor(row, bad);
+    std::string badText = programOf(row, badIn, bad.out);
+    auto refused = parseFusedProgram(badText);
+    ASSERT_FALSE(bool(refused)) << badText;
+    std::string msg = llvm::toString(refused.takeError());
+    EXPECT_NE(msg.find("'" + std::string(nameOf(row)) + "' "), std::string::npos) << msg;
   }
 }
 

@@ -9,6 +9,8 @@
 
 #include "KernelTestUtil.h"
 
+#include "kernels/cpu/ElementwiseOps.h"
+
 #include <atomic>
 #include <cstdlib>
 #include <new>
@@ -112,6 +114,35 @@ TEST(NoAllocation, ElementwiseReduceLayoutAndNN) {
   EXPECT_EQ(allocationsOf("graft.permute_dims", {&a}, {&t}, {Ints{1, 0}}), 0);
   EXPECT_EQ(allocationsOf("graft.matmul", {&a, &t}, {&m}), 0);
   EXPECT_EQ(allocationsOf("graft.nn.softmax", {&a}, {&o}, {int64_t(-1)}), 0);
+}
+
+TEST(NoAllocation, EveryRowOfTheElementwiseTable) {
+  using cpu::elementwise::DTypeRule;
+  TestTensor fa(F32, {4, 3}), fb(F32, {3}), ia(I32, {4, 3}), ib(I32, {3});
+  TestTensor fo(F32, {4, 3}), io(I32, {4, 3}), bo(BOOL, {4, 3});
+  for (const cpu::elementwise::RowInfo &row : cpu::elementwise::kRows) {
+    bool ints = row.rule == DTypeRule::Int || row.rule == DTypeRule::IntOrBool;
+    TestTensor *a = ints ? &ia : &fa, *b = ints ? &ib : &fb;
+    TestTensor *o = cpu::elementwise::hasBoolResult(row.rule) ? &bo : ints ? &io : &fo;
+    std::vector<TestTensor *> in{a};
+    if (row.arity == 2)
+      in.push_back(b);
+    EXPECT_EQ(allocationsOf(row.symbol, in, {o}), 0) << row.symbol;
+  }
+}
+
+TEST(NoAllocation, CreationAndTheOtherElementwiseKernels) {
+  TestTensor a(F32, {4, 3}), o(F32, {4, 3}), r(F32, {12}), fill(I32, {}, {7});
+  TestTensor c(BOOL, {4, 3}), n(I64, {});
+  EXPECT_EQ(allocationsOf("graft.zeros", {}, {&o}), 0);
+  EXPECT_EQ(allocationsOf("graft.ones", {}, {&o}), 0);
+  EXPECT_EQ(allocationsOf("graft.full", {&fill}, {&o}), 0);
+  EXPECT_EQ(allocationsOf("graft.zeros_like", {&a}, {&o}), 0);
+  EXPECT_EQ(allocationsOf("graft.ones_like", {&a}, {&o}), 0);
+  EXPECT_EQ(allocationsOf("graft.arange", {}, {&r}, {int64_t(1), int64_t(2)}), 0);
+  EXPECT_EQ(allocationsOf("graft.size", {&a}, {&n}), 0);
+  EXPECT_EQ(allocationsOf("graft.astype", {&a}, {&c}), 0);
+  EXPECT_EQ(allocationsOf("graft.clip", {&a}, {&o}, {0.0, 1.0}), 0);
 }
 
 } // namespace
