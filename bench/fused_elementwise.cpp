@@ -127,6 +127,8 @@ void BM_Fused6(benchmark::State &state) {
   DLTensor *in[2] = {&f.x.t, &f.y.t};
   DLTensor *out[1] = {&f.out.t};
   KernelArgs args{in, out, {}, {}};
+  std::vector<char> ws(fusedProgramWorkspaceBytes(**program, args));
+  args.workspace = {ws.data(), ws.size()};
   for (auto _ : state) {
     if (llvm::Error err = runFusedProgram(**program, args, "graft.fused.bench"))
       return fail(state, std::move(err));

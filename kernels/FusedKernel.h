@@ -35,9 +35,16 @@ llvm::Expected<std::shared_ptr<const FusedProgram>> parseFusedProgram(llvm::Stri
 /// Runs `program` with args.inputs in the program's input order (their
 /// dtypes and ranks as declared, shapes broadcasting to the output's) into
 /// args.outputs[0] (the program's output dtype). `symbol` names the kernel
-/// in errors.
+/// in errors. Like every kernel it allocates nothing: its tiles come from
+/// args.workspace, which must hold fusedProgramWorkspaceBytes (else
+/// `<symbol>: needs a workspace of N bytes, got M`).
 llvm::Error runFusedProgram(const FusedProgram &program, const KernelArgs &args,
                             llvm::StringRef symbol);
+
+/// The workspace runFusedProgram needs for `args` (any alignment): one
+/// 8 KiB tile per register and per operand conversion, plus a few words
+/// per dim of the output and per input.
+size_t fusedProgramWorkspaceBytes(const FusedProgram &program, const KernelArgs &args);
 
 /// Whether the program format has the op `name` (the op registry's script
 /// name: "add", "nn.relu").

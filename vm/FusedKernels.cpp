@@ -2,6 +2,7 @@
 
 #include "vm/FusedKernels.h"
 
+#include "vm/VM.h"
 #include "vm/Value.h"
 
 #include "kernels/FusedKernel.h"
@@ -21,7 +22,7 @@ llvm::Error kernelError(const FusedKernels::Kernel &k, const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), "kernel " + k.name + ": " + msg);
 }
 
-llvm::Expected<Value> callFused(VirtualMachine &, const void *data, llvm::ArrayRef<Value> args) {
+llvm::Expected<Value> callFused(VirtualMachine &vm, const void *data, llvm::ArrayRef<Value> args) {
   const auto &k = *static_cast<const FusedKernels::Kernel *>(data);
   size_t inputs = graft::kernels::fusedProgramInputs(*k.program);
   if (args.size() != inputs + 1)
@@ -39,7 +40,20 @@ llvm::Expected<Value> callFused(VirtualMachine &, const void *data, llvm::ArrayR
                                    llvm::ArrayRef<DLTensor *>(tensors).take_back(),
                                    {},
                                    {}};
-  if (llvm::Error err = graft::kernels::runFusedProgram(*k.program, kargs, k.name))
+  // The evaluator's tiles come from the CPU allocator's pool, as a registry
+  // kernel's workspace does (kernels never allocate).
+  size_t bytes = graft::kernels::fusedProgramWorkspaceBytes(*k.program, kargs);
+  auto dev = vm.findDevice(DLDevice{kDLCPU, 0});
+  if (!dev)
+    return kernelError(k, "workspace: " + llvm::toString(dev.takeError()));
+  CachingAllocator &alloc = *vm.allocator(*dev);
+  auto mem = alloc.allocate(bytes);
+  if (!mem)
+    return kernelError(k, "workspace: " + llvm::toString(mem.takeError()));
+  kargs.workspace = {*mem, bytes};
+  llvm::Error err = graft::kernels::runFusedProgram(*k.program, kargs, k.name);
+  alloc.free(*mem, bytes);
+  if (err)
     return kernelError(k, llvm::toString(std::move(err)));
   return Value();
 }

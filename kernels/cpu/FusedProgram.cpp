@@ -483,41 +483,44 @@ private:
 
 /// The output's index space with every operand's byte strides, dims of
 /// extent 1 dropped and dims merged where every operand is contiguous
-/// across them, so a dense chain runs as one long row.
+/// across them, so a dense chain runs as one long row. The arrays are in
+/// the caller's workspace: `cap` dims per operand, operand 0 the output.
 struct Space {
-  Dims shape;
-  std::vector<Dims> strides; ///< [operand][dim]; operand 0 is the output.
+  int64_t *shape;
+  int64_t *strides; ///< [operand * cap + dim].
+  size_t cap;
+  size_t ndim = 0;
+
+  int64_t &stride(size_t k, size_t d) const { return strides[k * cap + d]; }
 };
 
-Space coalesce(const View &out, llvm::ArrayRef<View> ins) {
-  Space s;
-  size_t ops = ins.size() + 1;
-  s.strides.resize(ops);
-  auto strideOf = [&](size_t k, size_t d) {
-    return k == 0 ? out.strides[d] : ins[k - 1].strides[d];
-  };
-  for (size_t d = 0; d < out.shape.size(); ++d) {
-    if (out.shape[d] == 1)
+/// Coalesces in place: on entry stride(k, d) is operand k's byte stride
+/// along output dim d; a merged dim is written at an index no greater than
+/// the dims still to be read.
+void coalesce(llvm::ArrayRef<int64_t> outShape, size_t ops, Space &s) {
+  for (size_t d = 0; d < outShape.size(); ++d) {
+    if (outShape[d] == 1)
       continue;
-    bool merge = !s.shape.empty();
+    bool merge = s.ndim > 0;
     for (size_t k = 0; merge && k < ops; ++k)
-      merge = s.strides[k].back() == strideOf(k, d) * out.shape[d];
+      merge = s.stride(k, s.ndim - 1) == s.stride(k, d) * outShape[d];
     if (merge) {
-      s.shape.back() *= out.shape[d];
+      s.shape[s.ndim - 1] *= outShape[d];
       for (size_t k = 0; k < ops; ++k)
-        s.strides[k].back() = strideOf(k, d);
+        s.stride(k, s.ndim - 1) = s.stride(k, d);
       continue;
     }
-    s.shape.push_back(out.shape[d]);
+    s.shape[s.ndim] = outShape[d];
     for (size_t k = 0; k < ops; ++k)
-      s.strides[k].push_back(strideOf(k, d));
+      s.stride(k, s.ndim) = s.stride(k, d);
+    ++s.ndim;
   }
-  if (s.shape.empty()) { // A single element.
-    s.shape.push_back(1);
+  if (s.ndim == 0) { // A single element.
+    s.shape[0] = 1;
     for (size_t k = 0; k < ops; ++k)
-      s.strides[k].push_back(0);
+      s.stride(k, 0) = 0;
+    s.ndim = 1;
   }
-  return s;
 }
 
 /// Reads `n` elements of `size` bytes at `stride` into `dst`; returns where
@@ -571,6 +574,39 @@ bool isFusedProgramOp(llvm::StringRef name) { return findOp(name) != nullptr; }
 
 size_t fusedProgramInputs(const FusedProgram &program) { return program.inputs.size(); }
 
+namespace {
+
+/// One tile per register, plus conversion tiles; 8 bytes per element
+/// covers every dtype.
+constexpr int64_t kTileBytes = kFusedTileElems * 8;
+
+/// The workspace of one run, carved in this order (every part a multiple
+/// of 8 bytes): tiles, register pointers, the coalesced shape, the strides,
+/// the odometer index, the operand base pointers.
+struct Scratch {
+  size_t tileBytes, regBytes, dimBytes, strideBytes, baseBytes;
+
+  Scratch(const FusedProgram &p, size_t outRank) {
+    size_t cap = std::max<size_t>(outRank, 1), ops = p.inputs.size() + 1;
+    tileBytes = (p.regType.size() + p.maxConverted) * size_t(kTileBytes);
+    regBytes = p.regType.size() * sizeof(const char *);
+    dimBytes = cap * sizeof(int64_t);
+    strideBytes = ops * dimBytes;
+    baseBytes = ops * sizeof(char *);
+  }
+  /// With slack to align the start to a cache line.
+  size_t total() const {
+    return 64 + tileBytes + regBytes + 2 * dimBytes + strideBytes + baseBytes;
+  }
+};
+
+} // namespace
+
+size_t fusedProgramWorkspaceBytes(const FusedProgram &p, const KernelArgs &args) {
+  size_t rank = args.outputs.empty() || !args.outputs[0] ? 0 : size_t(args.outputs[0]->ndim);
+  return Scratch(p, rank).total();
+}
+
 llvm::Error runFusedProgram(const FusedProgram &p, const KernelArgs &args, llvm::StringRef symbol) {
   Ctx ctx(args, symbol);
   if (!ctx.checkArity(int(p.inputs.size()), 1))
@@ -585,44 +621,60 @@ llvm::Error runFusedProgram(const FusedProgram &p, const KernelArgs &args, llvm:
   if (!ctx.expectSameType(ctx.outType(0), p.regType[p.output], "output 0"))
     return ctx.error();
   View out = ctx.outView(0);
-  llvm::SmallVector<View, 4> ins;
-  for (size_t i = 0; i < p.inputs.size(); ++i) {
+  Scratch layout(p, out.shape.size());
+  if (!ctx.needWorkspace(layout.total()))
+    return ctx.error();
+  char *ws = alignUp(static_cast<char *>(args.workspace.data), 64);
+  auto carve = [&](size_t bytes) {
+    char *part = ws;
+    ws += bytes;
+    return part;
+  };
+  char *tiles = carve(layout.tileBytes);
+  auto **reg = reinterpret_cast<const char **>(carve(layout.regBytes));
+  Space space{reinterpret_cast<int64_t *>(carve(layout.dimBytes)),
+              reinterpret_cast<int64_t *>(carve(layout.strideBytes)),
+              std::max<size_t>(out.shape.size(), 1)};
+  auto *idx = reinterpret_cast<int64_t *>(carve(layout.dimBytes));
+  auto **base = reinterpret_cast<char **>(carve(layout.baseBytes));
+
+  // Operand k's strides along the output's dims (0 where it broadcasts).
+  size_t nins = p.inputs.size(), nops = nins + 1;
+  base[0] = out.data;
+  for (size_t d = 0; d < out.shape.size(); ++d)
+    space.stride(0, d) = out.strides[d];
+  for (size_t i = 0; i < nins; ++i) {
     std::optional<View> v = ctx.broadcast(ctx.inView(i), out.shape, "input " + llvm::Twine(i));
     if (!v)
       return ctx.error();
-    ins.push_back(std::move(*v));
+    base[i + 1] = v->data;
+    for (size_t d = 0; d < out.shape.size(); ++d)
+      space.stride(i + 1, d) = v->strides[d];
   }
   if (out.numel() == 0)
     return llvm::Error::success();
-  Space space = coalesce(out, ins);
+  coalesce(out.shape, nops, space);
 
-  // One tile per register, plus conversion tiles; 8 bytes per element
-  // covers every dtype.
-  constexpr int64_t kTileBytes = kFusedTileElems * 8;
+  auto tileOf = [&](size_t r) { return tiles + r * kTileBytes; };
   size_t nregs = p.regType.size();
-  std::vector<char> scratch((nregs + p.maxConverted) * kTileBytes);
-  auto tileOf = [&](size_t r) { return scratch.data() + r * kTileBytes; };
-  std::vector<const char *> reg(nregs, nullptr);
+  std::fill(reg, reg + nregs, nullptr);
   for (const auto &[r, tile] : p.constants)
     reg[r] = tile.data();
   int64_t outSize = out.elemSize();
   bool stream = out.numel() * outSize >= kStreamOutputBytes;
 
-  size_t ndim = space.shape.size(), nops = ins.size() + 1;
+  size_t ndim = space.ndim;
   int64_t inner = space.shape[ndim - 1];
-  Dims idx(ndim, 0);
-  llvm::SmallVector<char *, 8> base(nops);
-  base[0] = out.data;
-  for (size_t k = 1; k < nops; ++k)
-    base[k] = ins[k - 1].data;
+  std::fill(idx, idx + ndim, 0);
   while (true) {
     for (int64_t start = 0; start < inner; start += kFusedTileElems) {
       int64_t n = std::min(kFusedTileElems, inner - start);
-      for (size_t i = 0; i < ins.size(); ++i) {
-        int64_t stride = space.strides[i + 1][ndim - 1];
-        reg[i] = gather(base[i + 1] + start * stride, stride, ins[i].elemSize(), n, tileOf(i));
+      for (size_t i = 0; i < nins; ++i) {
+        int64_t stride = space.stride(i + 1, ndim - 1);
+        reg[i] =
+            gather(base[i + 1] + start * stride, stride, elemBytes(p.inputs[i].type), n, tileOf(i));
       }
-      int64_t outStride = space.strides[0][ndim - 1];
+      int64_t outStride = space.stride(0, ndim - 1);
       char *outTile = base[0] + start * outStride;
       bool contiguous = outStride == outSize;
       bool direct = contiguous && !stream;
@@ -654,11 +706,11 @@ llvm::Error runFusedProgram(const FusedProgram &p, const KernelArgs &args, llvm:
     int64_t d = int64_t(ndim) - 2;
     for (; d >= 0; --d) {
       for (size_t k = 0; k < nops; ++k)
-        base[k] += space.strides[k][d];
+        base[k] += space.stride(k, d);
       if (++idx[d] < space.shape[d])
         break;
       for (size_t k = 0; k < nops; ++k)
-        base[k] -= space.strides[k][d] * space.shape[d];
+        base[k] -= space.stride(k, d) * space.shape[d];
       idx[d] = 0;
     }
     if (d < 0)

@@ -140,7 +140,10 @@ TEST(ElementwiseTable, EveryRowIsAFusedOpWithTheKernelsBitsAndRules) {
     std::vector<DLTensor *> ins, outs{got.dl()};
     for (TestTensor &t : in)
       ins.push_back(t.dl());
-    llvm::Error err = runFusedProgram(**program, KernelArgs{ins, outs, {}, {}}, "graft.fused.row");
+    KernelArgs args{ins, outs, {}, {}};
+    std::vector<char> ws(fusedProgramWorkspaceBytes(**program, args));
+    args.workspace = {ws.data(), ws.size()};
+    llvm::Error err = runFusedProgram(**program, args, "graft.fused.row");
     ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
     size_t bytes = 4 * (ok.out.bits / 8);
     EXPECT_EQ(std::memcmp(got.dl()->data, want.dl()->data, bytes), 0) << text;

@@ -102,6 +102,8 @@ std::string runProgram(const std::string &text, std::vector<TestTensor *> inputs
     in.push_back(t->dl());
   std::vector<DLTensor *> outs{out.dl()};
   KernelArgs args{in, outs, {}, {}};
+  std::vector<char> ws(fusedProgramWorkspaceBytes(**program, args));
+  args.workspace = {ws.data(), ws.size()};
   llvm::Error err = runFusedProgram(**program, args, "graft.fused.test");
   return err ? llvm::toString(std::move(err)) : "";
 }
@@ -286,6 +288,26 @@ TEST(FusedProgram, RunErrorsNameTheArgument) {
   TestTensor x2(F32, {2, 2});
   EXPECT_NE(runProgram(prog, {&x2, &y}, out).find("input 0 has rank 2, expected 1"),
             std::string::npos);
+}
+
+TEST(FusedProgram, NeedsItsWorkspace) {
+  auto p = parseFusedProgram("fused 1\ninput %0 float32 1\n%1 = exp float32 %0\n"
+                             "%2 = sin float32 %1\noutput %2\n");
+  ASSERT_TRUE(bool(p)) << llvm::toString(p.takeError());
+  TestTensor x(F32, {3}, {1, 2, 3}), out(F32, {3});
+  std::vector<DLTensor *> in{x.dl()}, outs{out.dl()};
+  KernelArgs args{in, outs, {}, {}};
+  // Alignment slack, three 8 KiB register tiles (no conversion), three
+  // register pointers, the shape and the odometer of one dim, the strides
+  // and base pointers of two operands.
+  size_t bytes = fusedProgramWorkspaceBytes(**p, args);
+  EXPECT_EQ(bytes, 64 + 3 * 8192 + 3 * 8 + 2 * 8 + 2 * 8 + 2 * 8);
+  std::vector<char> ws(bytes - 1);
+  args.workspace = {ws.data(), ws.size()};
+  llvm::Error err = runFusedProgram(**p, args, "graft.fused.test");
+  EXPECT_EQ(llvm::toString(std::move(err)), "graft.fused.test: needs a workspace of " +
+                                                std::to_string(bytes) + " bytes, got " +
+                                                std::to_string(bytes - 1));
 }
 
 TEST(FusedProgram, DamagedProgramsAreParseErrors) {

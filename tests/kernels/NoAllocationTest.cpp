@@ -9,6 +9,7 @@
 
 #include "KernelTestUtil.h"
 
+#include "kernels/FusedKernel.h"
 #include "kernels/cpu/ElementwiseOps.h"
 
 #include <atomic>
@@ -143,6 +144,30 @@ TEST(NoAllocation, CreationAndTheOtherElementwiseKernels) {
   EXPECT_EQ(allocationsOf("graft.size", {&a}, {&n}), 0);
   EXPECT_EQ(allocationsOf("graft.astype", {&a}, {&c}), 0);
   EXPECT_EQ(allocationsOf("graft.clip", {&a}, {&o}, {0.0, 1.0}), 0);
+}
+
+TEST(NoAllocation, FusedProgramUsesTheWorkspace) {
+  // A broadcast input, an immediate, a bool operand converted for where,
+  // and a transposed output.
+  auto program = parseFusedProgram("fused 1\ninput %0 float32 2\ninput %1 float32 1\n"
+                                   "const %2 float32 0.5\n%3 = add float32 %0 %1\n"
+                                   "%4 = multiply float32 %3 %2\n%5 = less bool %4 %1\n"
+                                   "%6 = where float32 %5 %4 %1\noutput %6\n");
+  ASSERT_TRUE(bool(program)) << llvm::toString(program.takeError());
+  TestTensor a(F32, {4, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}), b(F32, {3}, {1, 2, 3});
+  TestTensor o(F32, {4, 3}, {}, {1, 0});
+  std::vector<DLTensor *> in{a.dl(), b.dl()}, out{o.dl()};
+  KernelArgs args{in, out, {}, {}};
+  std::vector<char> ws(fusedProgramWorkspaceBytes(**program, args));
+  args.workspace = {ws.data(), ws.size()};
+  allocations = 0;
+  counting = true;
+  llvm::Error err = runFusedProgram(**program, args, "graft.fused.test");
+  counting = false;
+  EXPECT_FALSE(bool(err)) << llvm::toString(std::move(err));
+  EXPECT_EQ(allocations, 0);
+  // (a + b) * 0.5 < b never holds here, so where takes b everywhere.
+  EXPECT_EQ(o.values(), (std::vector<double>{1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3}));
 }
 
 } // namespace
