@@ -4,6 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+
 #include <gtest/gtest.h>
 
 #include <array>
@@ -37,8 +40,19 @@ Result graft(const std::string &args) {
 
 std::string src(const std::string &rel) { return std::string(GRAFT_SOURCE_DIR) + "/" + rel; }
 
+/// A fresh path ending in `name` (ctest runs tests in parallel processes,
+/// and other checkouts may run the same tests at once).
+std::string tempPath(const std::string &name) {
+  llvm::SmallString<128> path;
+  llvm::StringRef file(name);
+  if (llvm::sys::fs::createTemporaryFile("graft-cli-" + file.rsplit('.').first,
+                                         file.rsplit('.').second, path))
+    ADD_FAILURE() << "cannot create a temporary file for " << name;
+  return std::string(path);
+}
+
 std::string writeTemp(const std::string &name, const std::string &text) {
-  std::string path = ::testing::TempDir() + name;
+  std::string path = tempPath(name);
   std::ofstream(path) << text;
   return path;
 }
@@ -163,7 +177,7 @@ TEST(Cli, BadPassOptionValueSaysWhatItExpects) {
 }
 
 TEST(Cli, VerifyEachNamesTheCulprit) {
-  std::string repro = ::testing::TempDir() + "repro.py";
+  std::string repro = tempPath("repro.py");
   Result r = graft("opt " + src("examples/mlp.py") + " -p test-drop-binding --reproducer " + repro);
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(

@@ -9,6 +9,9 @@
 #include "vm/Npy.h"
 #include "vm/Value.h"
 
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+
 #include <gtest/gtest.h>
 
 #include <array>
@@ -42,11 +45,22 @@ Result graft(const std::string &args) {
   return r;
 }
 
-/// A path of this test's own (ctest runs tests in parallel processes).
+/// A fresh directory of this process's own: ctest runs tests in parallel
+/// processes, and other checkouts may run the same tests at once.
+const std::string &tempDir() {
+  static const std::string dir = [] {
+    llvm::SmallString<128> path;
+    if (llvm::sys::fs::createUniqueDirectory("graft-runcli", path))
+      ADD_FAILURE() << "cannot create a temporary directory";
+    return std::string(path) + "/";
+  }();
+  return dir;
+}
+
+/// A path of this test's own.
 std::string tempPath(const std::string &name) {
   const auto *info = ::testing::UnitTest::GetInstance()->current_test_info();
-  return ::testing::TempDir() + "graft_" + info->test_suite_name() + "_" + info->name() + "_" +
-         name;
+  return tempDir() + info->test_suite_name() + "_" + info->name() + "_" + name;
 }
 
 std::string writeTemp(const std::string &name, const std::string &text) {

@@ -4,6 +4,8 @@
 
 #include "kernels/Kernel.h"
 
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <gtest/gtest.h>
@@ -117,14 +119,16 @@ TEST(Npy, FileRoundTrip) {
   float v[] = {1, 2, 3};
   int64_t shape[] = {3};
   DLTensor t{v, {kDLCPU, 0}, 1, {kDLFloat, 32, 1}, shape, nullptr, 0};
-  std::string path = testing::TempDir() + "graft_npy_test.npy";
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("graft-npy-test", "npy", path));
   ASSERT_FALSE(bool(writeNpy(path, t)));
   auto a = readNpy(path);
   ASSERT_TRUE(bool(a));
   EXPECT_EQ(elems<float>(*a), (std::vector<float>{1, 2, 3}));
-  auto missing = readNpy(path + ".missing");
+  auto missing = readNpy((path + ".missing").str());
   ASSERT_FALSE(bool(missing));
   EXPECT_NE(llvm::toString(missing.takeError()).find("cannot read"), std::string::npos);
+  llvm::sys::fs::remove(path);
 }
 
 TEST(Npy, RejectsMalformedInput) {
