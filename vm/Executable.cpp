@@ -2,6 +2,11 @@
 
 #include "vm/Executable.h"
 
+#include "vm/FusedKernels.h"
+#include "vm/ScalarProgram.h"
+
+#include "kernels/FusedKernel.h"
+
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -234,7 +239,34 @@ static llvm::Error verifyFunction(const Executable &exe, const FuncInfo &fn) {
   return FunctionVerifier(exe, fn).run();
 }
 
+/// Kernel sources the VM runs itself (fused kernels, scalar programs) must
+/// parse, so a damaged one is refused on load rather than when the VM is
+/// created or the kernel called; other sources (CUDA C) are opaque here.
+static llvm::Error verifyKernelSources(const Executable &exe) {
+  llvm::StringSet<> names;
+  for (const KernelSource &k : exe.kernelSources) {
+    if (k.name.empty())
+      return fail("a kernel source has an empty name");
+    if (!names.insert(k.name).second)
+      return fail("kernel source '{0}' appears twice", k.name);
+    if (isFusedKernelSource(k)) {
+      auto program = graft::kernels::parseFusedProgram(k.text);
+      if (!program)
+        return fail("kernel source '{0}': {1}", k.name, llvm::toString(program.takeError()));
+    } else if (isScalarProgram(k.text)) {
+      auto program = ScalarProgram::parse(k.name, k.text);
+      if (!program)
+        return fail("kernel source '{0}': {1}", k.name, llvm::toString(program.takeError()));
+    } else if (llvm::StringRef(k.name).startswith(kFusedSymbolPrefix)) {
+      return fail("kernel source '{0}' is not a fused kernel program", k.name);
+    }
+  }
+  return llvm::Error::success();
+}
+
 llvm::Error Executable::verify() const {
+  if (auto err = verifyKernelSources(*this))
+    return err;
   llvm::StringSet<> names;
   for (const FuncInfo &fn : functions) {
     if (fn.name.empty())

@@ -25,6 +25,9 @@ class FusedProgram;
 
 namespace graft::vm {
 
+/// The name prefix of fused kernels (ir/AttrKeys.h, fusedKernelSymbol).
+inline constexpr llvm::StringLiteral kFusedSymbolPrefix = "graft.fused.";
+
 /// Whether a kernel source holds a fused kernel program.
 bool isFusedKernelSource(const KernelSource &source);
 

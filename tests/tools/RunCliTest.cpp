@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "vm/Npy.h"
+#include "vm/Serialize.h"
 #include "vm/Value.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -335,6 +336,101 @@ TEST_F(RunCli, DamagedExecutable) {
   EXPECT_NE(r.out.find("invalid executable:"), std::string::npos) << r.out;
 }
 
+/// `bytes` with `from` replaced by `to` (same length) in the payload and the
+/// checksum recomputed, so that only the section parsers can object.
+std::string patchPayload(std::string bytes, const std::string &from, const std::string &to) {
+  size_t at = bytes.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at == std::string::npos || from.size() != to.size())
+    return bytes;
+  bytes.replace(at, from.size(), to);
+  uint64_t sum = graft::vm::fnv1a64(llvm::StringRef(bytes).drop_front(graft::vm::kExecHeaderBytes));
+  for (int i = 0; i < 8; ++i)
+    bytes[24 + i] = static_cast<char>(sum >> (8 * i));
+  return bytes;
+}
+
+const char *kFusedProgram = R"(from tvm.script import ir as I, relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+        with R.dataflow():
+            y = R.add(x, x)
+            z = R.nn.relu(y)
+            R.output(z)
+        return z
+)";
+
+TEST(RunCliDamaged, FusedProgramIsRefusedOnLoad) {
+  std::string exe = tempPath("fused.gexe");
+  Result r = graft("build " + writeTemp("fused.py", kFusedProgram) + " -o " + exe);
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::string damaged = patchPayload(readFile(exe), "nn.relu", "nn.relx");
+  r = graft("run " + writeTemp("damaged.gexe", damaged) + " --random");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("invalid executable: kernel source 'graft.fused.fused_add_nn_relu': fused "
+                       "kernel program, line 4: unknown op 'nn.relx'"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(RunCliDump, FusedKernelsShowTheirProgram) {
+  Result r = graft("run " + writeTemp("fused.py", kFusedProgram) + " --dump");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find(" graft.fused.fused_add_nn_relu: fused kernel (kernel source)\n"
+                       "      fused 1\n"
+                       "      input %0 float32 1\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("unresolved"), std::string::npos) << r.out;
+}
+
+TEST(RunCliDamaged, UnknownPackedFunctionIsExitTwo) {
+  std::string exe = tempPath("unknown.gexe");
+  Result r = graft("build " + writeTemp("unknown.py", R"(from tvm.script import ir as I, relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2,), "float32")) -> R.Tensor((2,), "float32"):
+        y = R.call_dps_packed("my.unknown_kernel", (x,), out_sinfo=R.Tensor((2,), "float32"))
+        return y
+)") + " -o " + exe);
+  ASSERT_EQ(r.code, 0) << r.out;
+  r = graft("run " + exe + " --random");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find(": cannot load the executable: packed function 'my.unknown_kernel' is not "
+                       "registered"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(RunCliModule, RunPicksAModuleOfASourceFile) {
+  std::string two = std::string(kFusedProgram) + "\n\n@I.ir_module\nclass Other:\n    @R.function\n"
+                                                 "    def main(x: R.Tensor((2,), \"int32\")) -> "
+                                                 "R.Tensor((2,), \"int32\"):\n        return x\n";
+  std::string path = writeTemp("two.py", two);
+  Result r = graft("run " + path + " --random");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("holds modules Module, Other: pick one with --module"), std::string::npos)
+      << r.out;
+  r = graft("run " + path + " --module Other --random");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.out.rfind("output: int32 [2]", 0), 0u) << r.out;
+  r = graft("run " + path + " --module Nope --random");
+  EXPECT_EQ(r.code, 2);
+  std::string exe = tempPath("module.gexe");
+  ASSERT_EQ(graft("build " + path + " --module Module -o " + exe).code, 0);
+  r = graft("run " + exe + " --module Module --random");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(
+      r.out.find("--module picks a module of a source file, but " + exe + " is an executable"),
+      std::string::npos)
+      << r.out;
+}
+
 TEST_F(RunCli, UnknownFunction) {
   Result r = graft("run " + exe + " --fn nope --random");
   EXPECT_EQ(r.code, 2);
@@ -369,6 +465,7 @@ TEST_F(RunCli, RepeatAndProfile) {
   EXPECT_NE(r.out.find("graft.add                                       3 "), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("output_1_1: int64 3"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("time outside kernels: median "), std::string::npos) << r.out;
 }
 
 TEST_F(RunCli, UnknownDevice) {

@@ -109,15 +109,15 @@ TEST(ScalarProgram, RunsAsAKernelSourceOfAnExecutable) {
   EXPECT_EQ(take(vm->invoke("main", {Value::integer(6)})).getInt(), 37);
 }
 
-TEST(ScalarProgram, BadKernelSourceFailsAtCreate) {
+TEST(ScalarProgram, BadKernelSourceIsRefusedByTheVerifier) {
   ExecBuilder b;
   b.beginFunction("main", {"n"});
   b.emitCall("bad", {Arg::reg(0)}, 1);
   b.emitRet(1);
   b.endFunction();
   b.addKernelSource("bad", (kScalarProgramHeader + "\nparams 1\nadd\nret int64\n").str());
-  EXPECT_EQ(errorOf(VirtualMachine::create(finish(b))),
-            "scalar program 'bad' instruction 0: needs 2 operands but the stack holds 0");
+  EXPECT_EQ(errorOf(b.finish()), "kernel source 'bad': scalar program 'bad' instruction 0: needs 2 "
+                                 "operands but the stack holds 0");
 }
 
 TEST(Profile, CountsPackedCalls) {

@@ -87,6 +87,7 @@ int runBuild(const OptArgs &args, llvm::StringRef target);
 struct RunArgs {
   std::string file; ///< An executable, or source built in memory.
   std::string function = "main";
+  std::string moduleName;          ///< A source file's module to build.
   std::vector<std::string> inputs; ///< NAME=PATH.npy
   bool random = false;
   uint64_t seed = 0;

@@ -10,6 +10,7 @@
 
 #include "kernels/Kernel.h"
 #include "kernels/cpu/TensorIter.h"
+#include "vm/FusedKernels.h"
 #include "vm/Npy.h"
 #include "vm/ScalarProgram.h"
 
@@ -201,11 +202,16 @@ void driver::printKernelTable(const vm::Executable &exe, llvm::raw_ostream &os) 
     if (fn.kind != vm::FuncKind::Packed)
       continue;
     os << "  f[" << i << "] " << fn.name << ": ";
-    bool program = llvm::any_of(exe.kernelSources, [&](const vm::KernelSource &k) {
-      return k.name == fn.name && vm::isScalarProgram(k.text);
-    });
-    if (program) {
+    const vm::KernelSource *source = nullptr;
+    for (const vm::KernelSource &k : exe.kernelSources)
+      if (k.name == fn.name)
+        source = &k;
+    if (source && vm::isScalarProgram(source->text)) {
       os << "scalar program (kernel source)\n";
+    } else if (source && vm::isFusedKernelSource(*source)) {
+      os << "fused kernel (kernel source)\n";
+      for (llvm::StringRef line : llvm::split(llvm::StringRef(source->text).rtrim(), '\n'))
+        os << "      " << line << "\n";
     } else if (vm::PackedRegistry::global().find(fn.name)) {
       os << "builtin\n";
     } else if (const kernels::KernelInfo *k = kernels::lookupKernel(fn.name, kDLCPU)) {

@@ -94,6 +94,8 @@ cl::opt<unsigned> runRepeat("repeat", cl::desc("Time N calls after one warm-up")
 cl::opt<bool> runProfile("profile", cl::desc("Time per kernel and builtin"), cl::sub(runCmd));
 cl::opt<std::string> runOut("out", cl::desc("Write outputs as .npy files here"),
                             cl::value_desc("DIR"), cl::sub(runCmd));
+cl::opt<std::string> runModuleName("module", cl::desc("The module of a source FILE to build"),
+                                   cl::value_desc("NAME"), cl::sub(runCmd));
 cl::opt<bool> runDump("dump", cl::desc("Print the bytecode and kernel table instead of running"),
                       cl::sub(runCmd));
 
@@ -201,6 +203,7 @@ int main(int argc, char **argv) {
     RunArgs args;
     args.file = runFile;
     args.function = runFn;
+    args.moduleName = runModuleName;
     args.inputs.assign(runInputs.begin(), runInputs.end());
     args.random = runRandom;
     args.seed = runSeed;
