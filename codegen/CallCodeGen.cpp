@@ -2,8 +2,9 @@
 //
 // TVM's CodeGenVM call rules (codegen_vm.cc): the VM intrinsics that
 // survive `finalize` (call_builtin_with_ctx, vm.alloc_storage,
-// vm.alloc_tensor, vm.kill_object) plus R.assert_op, which becomes
-// vm.builtin.assert; calls of module functions, extern functions and
+// vm.alloc_tensor, vm.kill_object) plus R.assert_op and R.print, which
+// become vm.builtin.assert and vm.builtin.print (TVM's relax.run.assert_op
+// and relax.run.print); calls of module functions, extern functions and
 // kernels go through the function table; a call of a var invokes a closure.
 //
 //===----------------------------------------------------------------------===//
@@ -101,6 +102,12 @@ llvm::Expected<Arg> FunctionCodeGen::emitOpCall(const CallNode &call, const OpNo
     if (auto err = leaves(call.args, args))
       return err;
     return emitPackedCall("vm.builtin.assert", args, call, var);
+  }
+  if (isCallTo(call, ops::print())) {
+    // print's args are (format, values...), vm.builtin.print's order.
+    if (auto err = leaves(call.args, args))
+      return err;
+    return emitPackedCall("vm.builtin.print", args, call, var);
   }
   return error(loc_, "R." + op.info->scriptName() +
                          " must be lowered before code generation (graft build runs "

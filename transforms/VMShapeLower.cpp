@@ -114,7 +114,9 @@ struct SlotTable {
     return it == byExpr.end() ? nullptr : it->second;
   }
   void add(const PrimExpr &e) {
-    if (!e || llvm::isa<IntImmNode>(e.get()) || byExpr.count(e.get()))
+    // Constants need no slot (a FloatImm could not live in the int64 heap).
+    if (!e || llvm::isa<IntImmNode>(e.get()) || llvm::isa<FloatImmNode>(e.get()) ||
+        byExpr.count(e.get()))
       return;
     auto slot = std::make_unique<Slot>();
     slot->expr = e;
@@ -496,7 +498,9 @@ llvm::Error ShapeLowerer::checkMatchCast(const StructInfoNode *s, const Expr &va
       if (llvm::Error err = emitBuiltin("vm.builtin.check_prim_value_info",
                                         {value, dataTypeImm(p->dtype), errCtx(ctx)}))
         return err;
-    if (p->value)
+    // match_prim_value compares int64s: a float constant is checked by its
+    // dtype only.
+    if (p->value && !llvm::isa<FloatImmNode>(p->value.get()))
       todos.push_back({value, {p->value}, ctx});
     return llvm::Error::success();
   }

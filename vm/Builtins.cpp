@@ -10,6 +10,7 @@
 #include "vm/VM.h"
 
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
 
@@ -592,6 +593,16 @@ Expected<Value> assertBuiltin(VirtualMachine &, const void *name, ArrayRef<Value
   return r.error(formatAssert(fmt->value, args.drop_front(2)));
 }
 
+/// TVM's relax.run.print: the formatted line on standard output.
+Expected<Value> printBuiltin(VirtualMachine &, const void *name, ArrayRef<Value> args) {
+  ArgReader r(name, args);
+  GRAFT_CHECK(r.arity(1, SIZE_MAX));
+  GRAFT_TRY(fmt, r.get<StringObj>(0, "a format string"));
+  llvm::outs() << formatAssert(fmt->value, args.drop_front(1)) << '\n';
+  llvm::outs().flush();
+  return Value();
+}
+
 struct Builtin {
   const char *name;
   Impl impl;
@@ -623,6 +634,7 @@ const Builtin kBuiltins[] = {
     {"vm.builtin.tensor_to_shape", tensorToShape},
     {"vm.builtin.to_device", toDevice},
     {"vm.builtin.assert", assertBuiltin},
+    {"vm.builtin.print", printBuiltin},
 };
 
 } // namespace

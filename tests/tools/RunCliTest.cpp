@@ -502,12 +502,50 @@ TEST(BuildCli, UnloweredOpIsBadInput) {
 class Module:
     @R.function(pure=False)
     def main(x: R.Tensor((2,), "float32")) -> R.Tensor((2,), "float32"):
-        R.print(x, format="x={}")
+        y = R.hint_on_device(x, R.device(1, 0))
         return x
 )") + " -o " + tempPath("u.gexe"));
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.out.find("R.print must be lowered before code generation"), std::string::npos)
+  EXPECT_NE(r.out.find(":7:9: error: codegen: function 'main': R.hint_on_device must be lowered "
+                       "before code generation"),
+            std::string::npos)
       << r.out;
+}
+
+TEST(RunCliPrint, PrintRunsAsABuiltin) {
+  std::string exe = tempPath("print.gexe");
+  Result r = graft("build " + writeTemp("print.py", R"(from tvm.script import ir as I, relax as R
+
+@I.ir_module
+class Module:
+    @R.function(pure=False)
+    def main(x: R.Tensor((2,), "float32")) -> R.Tensor((2,), "float32"):
+        R.print(x, R.prim_value(3), format="x={} n={} {{literal}}")
+        return x
+)") + " -o " + exe);
+  ASSERT_EQ(r.code, 0) << r.out;
+  r = graft("run " + exe + " --random");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.out.rfind("x=tensor<float32[2], cpu:0> n=3 {literal}\noutput: float32 [2] ", 0), 0u)
+      << r.out;
+  r = graft("run " + exe + " --dump");
+  EXPECT_NE(r.out.find("call vm.builtin.print in: c["), std::string::npos) << r.out;
+}
+
+TEST(RunCliPrimValue, FloatPrimValuesBuildAndRun) {
+  // vm-shape-lower once gave the float constant a heap slot nothing computed.
+  Result r =
+      graft("run " + writeTemp("fprim.py", R"(from tvm.script import ir as I, relax as R, tir as T
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2,), "float32"), p: R.Prim(value=T.float64(0.5))) -> R.Tuple(R.Tensor((2,), "float32"), R.Prim(value=T.float64(0.5))):
+        h = R.prim_value(T.float64(0.5))
+        return (x, h)
+)") + " --random --seed 3");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("output_1: float64 0.5\n"), std::string::npos) << r.out;
 }
 
 TEST(BuildCli, TwoModulesNeedModule) {
