@@ -1,14 +1,28 @@
 #!/usr/bin/env python3
-"""End-to-end tests of legalize-ops: small Relax programs through `graft run`
+"""End-to-end tests of the CPU build: Relax programs through `graft run`
 (build-cpu: fuse-elementwise, legalize-ops, finalize; then the VM and the CPU
 kernels), each result compared with numpy.
 
-    python3 tests/e2e/run_legalize_e2e.py PATH/TO/graft [CASE_SUBSTRING]
+    python3 tests/e2e/run_legalize_e2e.py PATH/TO/graft PATH/TO/graft-e2e-op-table [FILTER]
 
-Exits 0 when every case passes, 1 on a failure, 77 (ctest's skip code) when
+Two parts (docs/testing.md, "End-to-end suite"):
+
+- The op matrix: every op of the compiler's op -> kernel table (printed by
+  graft-e2e-op-table) in every dtype its kernel takes, one function per
+  (op, dtype) from tests/e2e/op_cases.py, batched into a few modules whose
+  `main` calls them all; each batch is run from source with static shapes and
+  again with symbolic ones, built to an executable, loaded and run again
+  (identical bytes). An op of the table without a case, or a case for an op
+  the table does not have, fails; every dtype an op does not take is built
+  and run too and must be refused (exit 1 or 2).
+- Program cases below: if, match_cast, host reads, symbolic shapes, tuples.
+
+FILTER keeps the op-matrix ops and program cases whose name contains it.
+Exits 0 when everything passes, 1 on a failure, 77 (ctest's skip code) when
 numpy is not installed (tools/setup.sh installs Debian's python3-numpy).
 """
 
+import concurrent.futures
 import math
 import os
 import subprocess
@@ -346,65 +360,288 @@ for flag in (True, False):
 ''', {"x": g4, "c": np.array(flag)}, lambda x, c: ((np.sqrt(np.abs(x)) if c else -x),))
 
 
-def tolerance(dtype):
-    if dtype == np.float16:
-        return 2e-2, 2e-2
-    if dtype == np.float32:
-        return 2e-5, 2e-6
-    return 1e-12, 1e-12
+
+# --------------------------------------------------------------------------
+# Running graft
+# --------------------------------------------------------------------------
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import op_cases  # noqa: E402  (needs numpy, checked above)
+
+BATCH = 160  # fragments per module: a few graft processes for the whole matrix
+
+
+def graft_cmd(graft, *args):
+    proc = subprocess.run([graft] + list(args), capture_output=True, text=True)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def input_flags(workdir, tag, values):
+    """Writes each (name, dtype, array) as TAG.NAME.npy; the --input flags."""
+    flags = []
+    for name, dt, value in values:
+        path = os.path.join(workdir, "%s.%s.npy" % (tag, name))
+        op_cases.save(path, value, dt)
+        flags += ["--input", "%s=%s" % (name, path)]
+    return flags
+
+
+def same_files(dir_a, dir_b):
+    """'' when both dirs hold the same files with the same bytes."""
+    names_a, names_b = sorted(os.listdir(dir_a)), sorted(os.listdir(dir_b))
+    if names_a != names_b:
+        return "outputs %s vs %s" % (names_a, names_b)
+    for n in names_a:
+        with open(os.path.join(dir_a, n), "rb") as fa, open(os.path.join(dir_b, n), "rb") as fb:
+            if fa.read() != fb.read():
+                return "%s differs between the source run and the executable's" % n
+    return ""
+
+
+def run_saved_and_loaded(graft, src, flags, workdir, tag):
+    """Runs SRC, then builds it to TAG.gexe and runs that: (rc, output dir,
+    problem). The two runs must write identical bytes."""
+    out_src = os.path.join(workdir, tag + ".src")
+    rc, text = graft_cmd(graft, "run", src, "--out", out_src, *flags)
+    if rc != 0:
+        return rc, out_src, "graft run exited %d:\n%s" % (rc, text)
+    exe = os.path.join(workdir, tag + ".gexe")
+    rc, text = graft_cmd(graft, "build", src, "-o", exe)
+    if rc != 0:
+        return rc, out_src, "graft build exited %d:\n%s" % (rc, text)
+    out_exe = os.path.join(workdir, tag + ".exe")
+    rc, text = graft_cmd(graft, "run", exe, "--out", out_exe, *flags)
+    if rc != 0:
+        return rc, out_src, "graft run %s exited %d:\n%s" % (exe, rc, text)
+    return 0, out_src, same_files(out_src, out_exe)
+
+
+def compare(path, want_dt, want):
+    """'' when the .npy at PATH holds WANT (dtype name, values)."""
+    if not os.path.exists(path):
+        return "no output %s" % os.path.basename(path)
+    got_dt, got = op_cases.load(path)
+    want = np.asarray(want)
+    if got_dt != want_dt:
+        return "dtype %s, expected %s" % (got_dt, want_dt)
+    if got.shape != want.shape:
+        return "shape %s, expected %s" % (got.shape, want.shape)
+    tol = op_cases.tolerance(want_dt)
+    if tol:
+        ok = np.allclose(got.astype(np.float64), want.astype(np.float64), rtol=tol[0],
+                         atol=tol[1], equal_nan=True)
+    else:
+        ok = np.array_equal(got, want)
+    return "" if ok else "values differ\n got %s\nwant %s" % (got, want)
+
+
+# --------------------------------------------------------------------------
+# The op matrix
+# --------------------------------------------------------------------------
+
+
+def read_op_table(table_tool):
+    """[(op, rule)] from graft-e2e-op-table."""
+    text = subprocess.run([table_tool], capture_output=True, text=True, check=True).stdout
+    rows = []
+    for line in text.splitlines():
+        op, _symbol, _host, rule = line.split()
+        rows.append((op, rule))
+    return rows
+
+
+def op_dtypes(op, rule):
+    """The dtypes op's kernel takes: its elementwise rule, else the case's list."""
+    declared = op_cases.SPECS[op][0]
+    if rule != "-":
+        if declared is not None:
+            raise ValueError("%s: an elementwise-table op takes its dtypes from its rule %s"
+                             % (op, rule))
+        return op_cases.RULE_DTYPES[rule]
+    if declared is None:
+        raise ValueError("%s: not in the elementwise table; its case must list its dtypes" % op)
+    return declared
+
+
+def coverage_problems(table):
+    ops = [op for op, _ in table]
+    problems = []
+    missing = [op for op in ops if op not in op_cases.SPECS]
+    if missing:
+        problems.append("ops of the op -> kernel table without an end-to-end case in "
+                        "tests/e2e/op_cases.py: " + ", ".join(missing))
+    stale = sorted(set(op_cases.SPECS) - set(ops))
+    if stale:
+        problems.append("cases for ops the op -> kernel table does not have: " + ", ".join(stale))
+    return problems
+
+
+def batch_module(frags, sym):
+    """A module: one function per fragment and a main that calls them all."""
+    text = HEADER
+    calls, params = [], []
+    for k, (_name, frag) in enumerate(frags):
+        text += frag.function("f%d" % k, sym) + "\n"
+        if frag.params:
+            params.append(frag.signature("p%d_" % k, "n%d" % k, sym))
+        args = ", ".join("p%d_%s" % (k, n) for n, _, _ in frag.params)
+        calls.append("        r%d = cls.f%d(%s)" % (k, k, args))
+    text += "    @R.function\n    def main(%s):\n        cls = Module\n" % ", ".join(params)
+    text += "\n".join(calls) + "\n"
+    text += "        return (%s,)\n" % ", ".join("r%d" % k for k in range(len(frags)))
+    return text
+
+
+def run_batch(graft, frags, sym, workdir, tag):
+    """Problems [(name, message)] of one batch."""
+    src = os.path.join(workdir, tag + ".py")
+    with open(src, "w") as f:
+        f.write(batch_module(frags, sym))
+    flags = []
+    for k, (_name, frag) in enumerate(frags):
+        flags += input_flags(workdir, "%s.%d" % (tag, k),
+                             [("p%d_%s" % (k, n), dt, a) for n, dt, a in frag.params])
+    rc, out_dir, problem = run_saved_and_loaded(graft, src, flags, workdir, tag)
+    if rc != 0 and len(frags) > 1:
+        # Find the fragments that fail on their own.
+        found = []
+        for k, item in enumerate(frags):
+            found += run_batch(graft, [item], sym, workdir, "%s.%d" % (tag, k))
+        return found or [(tag, problem)]
+    if problem:
+        return [(frags[0][0] if len(frags) == 1 else tag, problem)]
+    found = []
+    for k, (name, frag) in enumerate(frags):
+        try:
+            wants = frag.expect()
+        except Exception as e:  # a broken oracle is a failure of its case, not of the run
+            found.append((name, "oracle raised %r" % e))
+            continue
+        for j, (want_dt, want) in enumerate(wants):
+            msg = compare(os.path.join(out_dir, "output_%d_%d.npy" % (k, j)), want_dt, want)
+            if msg:
+                found.append((name, "output %s: %s" % (frag.outs[j], msg)))
+    return found
+
+
+def run_refusal(graft, name, frag, workdir, tag):
+    """A dtype the kernel does not take: graft must refuse it, exit 1 or 2."""
+    src = os.path.join(workdir, tag + ".py")
+    with open(src, "w") as f:
+        f.write(batch_module([(name, frag)], False))
+    flags = input_flags(workdir, tag, [("p0_%s" % n, dt, a) for n, dt, a in frag.params])
+    rc, text = graft_cmd(graft, "run", src, "--out", os.path.join(workdir, tag), *flags)
+    if rc == 0:
+        return "runs, but the kernel's dtype rule does not take this dtype"
+    if rc not in (1, 2):
+        return "exit %d (a crash?), expected a refusal with exit 1 or 2:\n%s" % (rc, text)
+    return ""
+
+
+def run_known_gap(graft, name, frag, gap, workdir, tag):
+    """A pair listed in op_cases.KNOWN_GAPS: it must still fail as listed."""
+    src = os.path.join(workdir, tag + ".py")
+    with open(src, "w") as f:
+        f.write(batch_module([(name, frag)], False))
+    flags = input_flags(workdir, tag, [("p0_%s" % n, dt, a) for n, dt, a in frag.params])
+    rc, text = graft_cmd(graft, "run", src, "--out", os.path.join(workdir, tag), *flags)
+    if rc == 0:
+        return "runs now: take it off op_cases.KNOWN_GAPS (%s)" % gap[1]
+    if rc not in (1, 2) or gap[0] not in text:
+        return "a known gap fails differently (exit %d), expected '%s':\n%s" % (rc, gap[0], text)
+    return ""
+
+
+def op_matrix(graft, table_tool, only, workdir, pool):
+    """(number of (op, dtype) pairs run, failures [(name, message)])."""
+    table = read_op_table(table_tool)
+    failures = [("coverage", p) for p in coverage_problems(table)]
+    accepted, refused, gaps = [], [], []
+    for op, rule in table:
+        if op not in op_cases.SPECS or only not in op:
+            continue
+        try:
+            dtypes = op_dtypes(op, rule)
+        except ValueError as e:
+            failures.append((op, str(e)))
+            continue
+        build = op_cases.SPECS[op][1]
+        for dt in op_cases.ALL:
+            item = ("%s/%s" % (op, dt), build(dt))
+            if (op, dt) in op_cases.KNOWN_GAPS:
+                gaps.append(item + (op_cases.KNOWN_GAPS[(op, dt)],))
+            else:
+                (accepted if dt in dtypes else refused).append(item)
+    jobs = []
+    for sym in (False, True):
+        frags = [f for f in accepted if f[1].sym or not sym]
+        for b in range(0, len(frags), BATCH):
+            tag = "batch%d%s" % (b // BATCH, "-sym" if sym else "")
+            jobs.append(pool.submit(run_batch, graft, frags[b:b + BATCH], sym, workdir, tag))
+    probes = [(name + " (not taken)", pool.submit(run_refusal, graft, name, frag, workdir, "refuse%d" % i))
+              for i, (name, frag) in enumerate(refused)]
+    probes += [(name + " (known gap)", pool.submit(run_known_gap, graft, name, frag, gap,
+                                                   workdir, "gap%d" % i))
+               for i, (name, frag, gap) in enumerate(gaps)]
+    for job in jobs:
+        failures += job.result()
+    for name, job in probes:
+        msg = job.result()
+        if msg:
+            failures.append((name, msg))
+    return len(accepted), len(refused), len(gaps), failures
+
+
+# --------------------------------------------------------------------------
+# Program cases
+# --------------------------------------------------------------------------
 
 
 def run_case(graft, name, body, inputs, expect, workdir):
     src = os.path.join(workdir, name + ".py")
     with open(src, "w") as f:
         f.write(HEADER + body.lstrip("\n"))
-    cmd = [graft, "run", src, "--out", os.path.join(workdir, name)]
+    values = []
     for pname, value in inputs.items():
-        path = os.path.join(workdir, "%s.%s.npy" % (name, pname))
-        np.save(path, np.asarray(value))
-        cmd += ["--input", "%s=%s" % (pname, path)]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        return "graft run exited %d:\n%s%s" % (proc.returncode, proc.stdout, proc.stderr)
-    want = expect(*inputs.values())
+        value = np.asarray(value)
+        values.append((pname, str(value.dtype), value))
+    flags = input_flags(workdir, name, values)
+    rc, out_dir, problem = run_saved_and_loaded(graft, src, flags, workdir, name)
+    if problem:
+        return problem
     problems = []
-    for i, w in enumerate(want):
+    for i, w in enumerate(expect(*inputs.values())):
         w = np.asarray(w)
-        got = np.load(os.path.join(workdir, name, "output_%d.npy" % i))
-        if got.dtype != w.dtype:
-            problems.append("output %d: dtype %s, expected %s" % (i, got.dtype, w.dtype))
-        elif got.shape != w.shape:
-            problems.append("output %d: shape %s, expected %s" % (i, got.shape, w.shape))
-        elif np.issubdtype(w.dtype, np.floating):
-            rtol, atol = tolerance(w.dtype)
-            if not np.allclose(got, w, rtol=rtol, atol=atol, equal_nan=True):
-                problems.append("output %d: values differ\n got %s\nwant %s" % (i, got, w))
-        elif not np.array_equal(got, w):
-            problems.append("output %d: values differ\n got %s\nwant %s" % (i, got, w))
+        msg = compare(os.path.join(out_dir, "output_%d.npy" % i), str(w.dtype), w)
+        if msg:
+            problems.append("output %d: %s" % (i, msg))
     return "\n".join(problems)
 
 
 def main():
-    if len(sys.argv) < 2:
+    if len(sys.argv) < 3:
         print(__doc__)
         return 2
-    graft = sys.argv[1]
-    only = sys.argv[2] if len(sys.argv) > 2 else ""
-    failed = 0
-    ran = 0
-    with tempfile.TemporaryDirectory() as workdir:
-        for name, body, inputs, expect in CASES:
-            if only not in name:
-                continue
-            ran += 1
-            problem = run_case(graft, name, body, inputs, expect, workdir)
+    graft, table_tool = sys.argv[1], sys.argv[2]
+    only = sys.argv[3] if len(sys.argv) > 3 else ""
+    failures = []
+    with tempfile.TemporaryDirectory() as workdir, \
+            concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        ran, refused, gaps, matrix_failures = op_matrix(graft, table_tool, only, workdir, pool)
+        failures += matrix_failures
+        cases = [c for c in CASES if only in c[0]]
+        jobs = [(c[0], pool.submit(run_case, graft, *c, workdir)) for c in cases]
+        for name, job in jobs:
+            problem = job.result()
             if problem:
-                failed += 1
-                print("FAIL %s: %s" % (name, problem))
-            else:
-                print("ok   %s" % name)
-    print("%d passed, %d failed" % (ran - failed, failed))
-    return 1 if failed else 0
+                failures.append((name, problem))
+    for name, problem in failures:
+        print("FAIL %s: %s" % (name, problem))
+    print("op matrix: %d (op, dtype) pairs run and compared with numpy, static and symbolic, "
+          "saved and loaded; %d refused as expected; %d known gaps (op_cases.KNOWN_GAPS)"
+          % (ran, refused, gaps))
+    print("program cases: %d; %d failure(s)" % (len(cases), len(failures)))
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,707 @@
+"""One end-to-end case per op of the op -> kernel table, per dtype, with its
+numpy oracle. Used by run_legalize_e2e.py, which takes the list of ops to
+cover and each elementwise op's dtype rule from graft-e2e-op-table
+(tests/e2e/OpTable.cpp) and fails when an op of that list has no entry here.
+
+An entry is `spec(OP, DTYPES)(builder)`: `builder(dt)` returns a Frag for
+dtype `dt` (a program fragment plus a lazy oracle). DTYPES is None for an
+op of the elementwise table (its rule decides) and otherwise the dtypes the
+kernel takes; the runner also builds every other dtype and expects graft to
+refuse it (exit 1 or 2), so a declared set that is too small or too large
+fails as well.
+
+Arrays here are numpy arrays; a bfloat16 array is a float32 array holding
+bfloat16-exact values (numpy has no bfloat16), written to and read from the
+.npy form graft uses (docs/kernels.md, "Runtime: .npy files").
+"""
+
+import math
+
+import numpy as np
+
+INTS = ["int8", "int16", "int32", "int64", "uint8"]
+FLOATS = ["float16", "bfloat16", "float32", "float64"]
+ALL = ["bool"] + INTS + FLOATS
+NON_BOOL = INTS + FLOATS
+
+# The dtype rules of kernels/cpu/ElementwiseOps.h, by name.
+RULE_DTYPES = {
+    "Numeric": NON_BOOL,
+    "Arithmetic": NON_BOOL,
+    "Float": FLOATS,
+    "IntOrBool": ["bool"] + INTS,
+    "Int": INTS,
+    "Compare": ALL,
+    "Logical": ALL,
+    "Predicate": ALL,
+}
+
+rng = np.random.default_rng(20261203)
+
+# --------------------------------------------------------------------------
+# dtypes and arrays
+# --------------------------------------------------------------------------
+
+
+def bf16_bits(x):
+    """float32 -> bfloat16 bits, rounding to nearest even."""
+    b = np.atleast_1d(np.asarray(x, np.float32)).view(np.uint32).astype(np.uint64)
+    u = np.uint64
+    bits = ((b + u(0x7FFF) + ((b >> u(16)) & u(1))) >> u(16)).astype(np.uint16)
+    return bits.reshape(np.shape(x))
+
+
+def bf16_from_bits(bits):
+    wide = np.atleast_1d(np.asarray(bits)).astype(np.uint32) << np.uint32(16)
+    return wide.view(np.float32).reshape(np.shape(bits))
+
+
+def cast(x, dt):
+    """Values as dtype `dt` (bfloat16: float32 holding rounded values)."""
+    x = np.asarray(x)
+    if dt == "bfloat16":
+        return bf16_from_bits(bf16_bits(x.astype(np.float32)))
+    with np.errstate(all="ignore"):
+        return x.astype(dt)
+
+
+def up(x, dt):
+    """What an oracle computes on: float64 for floats, the array otherwise."""
+    return np.asarray(x, np.float64) if dt in FLOATS else np.asarray(x)
+
+
+def is_float(dt):
+    return dt in FLOATS
+
+
+def gen(dt, shape, kind="any"):
+    """Random values of `dt`. kind: any, pos (floats > 0.5), unit (|x| < 0.9),
+    ge1 (x > 1.1), small (integers 0..3), nz (integers without 0)."""
+    if dt == "bool":
+        return rng.random(shape) < 0.5
+    if dt in FLOATS:
+        lo, hi = {"any": (-2, 2), "pos": (0.5, 3), "unit": (-0.9, 0.9), "ge1": (1.1, 3),
+                  "small": (0, 3), "nz": (0.5, 3), "wide": (0, 10)}[kind]
+        return cast(rng.uniform(lo, hi, shape), dt)
+    unsigned = dt == "uint8"
+    lo, hi = {"any": (0 if unsigned else -9, 20 if unsigned else 10), "pos": (1, 10),
+              "unit": (0, 2), "ge1": (1, 10), "small": (0, 4), "wide": (0, 11),
+              "nz": (1, 10)}[kind]
+    x = rng.integers(lo, hi, shape).astype(dt)
+    if kind == "nz" and not unsigned:
+        x = x * np.where(rng.random(shape) < 0.5, -1, 1).astype(dt)
+    return x
+
+
+def save(path, x, dt):
+    if dt == "bfloat16":
+        s = np.zeros(np.shape(x), dtype=[("bfloat16", "<u2")])
+        s["bfloat16"] = bf16_bits(x)
+        np.save(path, s)
+    else:
+        np.save(path, np.asarray(x).astype(dt))
+
+
+def load(path):
+    """(dtype name, values) of a .npy graft wrote."""
+    a = np.load(path)
+    if a.dtype.names == ("bfloat16",):
+        return "bfloat16", bf16_from_bits(a["bfloat16"])
+    return str(a.dtype), a
+
+
+def tolerance(dt):
+    return {"float16": (1e-2, 1e-2), "bfloat16": (3e-2, 3e-2), "float32": (2e-5, 2e-6),
+            "float64": (1e-10, 1e-12)}.get(dt)
+
+
+# --------------------------------------------------------------------------
+# fragments
+# --------------------------------------------------------------------------
+
+
+def rtype(shape, dt, sym=False, sym_name="n"):
+    dims = [str(d) for d in shape]
+    if sym and dims:
+        dims[0] = '"%s"' % sym_name
+    inner = "(" + ", ".join(dims) + ("," if len(dims) == 1 else "") + ")"
+    return 'R.Tensor(%s, "%s")' % (inner, dt)
+
+
+class Frag:
+    """A function body over named tensor params and the expected outputs.
+
+    params: [(name, dtype, array)]; body: lines binding the outputs; outs:
+    the output var names; expect(): [(dtype, array)] in the order of outs;
+    sym: whether the params' first dim may be symbolic (the body names no
+    shape literal that depends on it)."""
+
+    def __init__(self, params, body, outs, expect, sym=False):
+        self.params, self.body, self.outs, self.expect, self.sym = params, body, outs, expect, sym
+
+    def symbolic(self, i, sym):
+        """Whether param i's first dim is symbolic: those of the first param's
+        rank and first dim, when the fragment is built symbolic."""
+        if not sym or not self.params:
+            return False
+        first, shape = np.shape(self.params[0][2]), np.shape(self.params[i][2])
+        return len(shape) == len(first) and len(shape) > 0 and shape[0] == first[0]
+
+    def signature(self, prefix="", sym_name="n", sym=False):
+        return ", ".join("%s%s: %s" % (prefix, n, rtype(np.shape(a), dt, self.symbolic(i, sym),
+                                                        sym_name))
+                         for i, (n, dt, a) in enumerate(self.params))
+
+    def function(self, fname, sym=False):
+        lines = ["    @R.function", "    def %s(%s):" % (fname, self.signature(sym=sym))]
+        lines += ["        " + b for b in self.body]
+        lines.append("        return (%s,)" % ", ".join(self.outs))
+        return "\n".join(lines) + "\n"
+
+
+def out(dt, x):
+    return (dt, cast(x, dt))
+
+
+SPECS = {}
+
+# (op, dtype) pairs the kernel takes that do not build and run yet: each is
+# run on its own and must still fail with the message given; one that passes
+# fails the suite until it is taken off this list.
+_LOGICAL_GAP = ("output 0 has dtype", "the op registry gives a logical op on a non-bool "
+                "dtype an output of that dtype; the kernel (rule Logical) writes bool only")
+KNOWN_GAPS = {(op, dt): _LOGICAL_GAP
+              for op in ("logical_not", "logical_and", "logical_or", "logical_xor")
+              for dt in NON_BOOL}
+
+
+def spec(op, dtypes=None):
+    def register(builder):
+        SPECS[op] = (dtypes, builder)
+        return builder
+    return register
+
+
+def errstate(f):
+    def wrapped(*a):
+        with np.errstate(all="ignore"):
+            return f(*a)
+    return wrapped
+
+
+# --------------------------------------------------------------------------
+# the elementwise table
+# --------------------------------------------------------------------------
+
+
+def _erf(x):
+    return np.vectorize(math.erf, otypes=[np.float64])(x)
+
+
+def _int_identity(f):
+    return lambda x, dt: f(x) if is_float(dt) else x
+
+
+UNARY = {
+    # op: (oracle on up(x) and dt, input kind)
+    "abs": (lambda x, dt: np.abs(x), "any"),
+    "negative": (lambda x, dt: np.negative(x), "any"),
+    "nn.relu": (lambda x, dt: np.maximum(x, x.dtype.type(0)), "any"),
+    "floor": (_int_identity(np.floor), "any"),
+    "ceil": (_int_identity(np.ceil), "any"),
+    "round": (_int_identity(np.round), "any"),
+    "trunc": (_int_identity(np.trunc), "any"),
+    "sign": (lambda x, dt: np.sign(x), "any"),
+    "square": (lambda x, dt: np.square(x), "any"),
+    "exp": (lambda x, dt: np.exp(x), "any"),
+    "log": (lambda x, dt: np.log(x), "pos"),
+    "sqrt": (lambda x, dt: np.sqrt(x), "pos"),
+    "rsqrt": (lambda x, dt: 1 / np.sqrt(x), "pos"),
+    "tanh": (lambda x, dt: np.tanh(x), "any"),
+    "sigmoid": (lambda x, dt: 1 / (1 + np.exp(-x)), "any"),
+    "sin": (lambda x, dt: np.sin(x), "any"),
+    "cos": (lambda x, dt: np.cos(x), "any"),
+    "tan": (lambda x, dt: np.tan(x), "unit"),
+    "asin": (lambda x, dt: np.arcsin(x), "unit"),
+    "acos": (lambda x, dt: np.arccos(x), "unit"),
+    "atan": (lambda x, dt: np.arctan(x), "any"),
+    "sinh": (lambda x, dt: np.sinh(x), "any"),
+    "cosh": (lambda x, dt: np.cosh(x), "any"),
+    "asinh": (lambda x, dt: np.arcsinh(x), "any"),
+    "acosh": (lambda x, dt: np.arccosh(x), "ge1"),
+    "atanh": (lambda x, dt: np.arctanh(x), "unit"),
+    "erf": (lambda x, dt: _erf(x), "any"),
+    "nn.gelu": (lambda x, dt: 0.5 * x * (1 + _erf(x / math.sqrt(2))), "any"),
+    "nn.gelu_tanh": (lambda x, dt: 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) *
+                                                          (x + 0.044715 * x ** 3))), "any"),
+    "nn.silu": (lambda x, dt: x / (1 + np.exp(-x)), "any"),
+    "bitwise_not": (lambda x, dt: np.invert(x), "any"),
+    "logical_not": (lambda x, dt: np.logical_not(x), "any"),
+    "isnan": (lambda x, dt: np.isnan(x) if is_float(dt) else np.zeros(x.shape, bool), "any"),
+    "isinf": (lambda x, dt: np.isinf(x) if is_float(dt) else np.zeros(x.shape, bool), "any"),
+    "isfinite": (lambda x, dt: np.isfinite(x) if is_float(dt) else np.ones(x.shape, bool),
+                 "any"),
+}
+
+
+def _trunc_div(a, b, dt):
+    if is_float(dt):
+        return a / b
+    q = np.floor_divide(a, b)
+    fix = (np.remainder(a, b) != 0) & ((a < 0) != (b < 0))
+    return (q + fix.astype(q.dtype)).astype(q.dtype)
+
+
+BINARY = {
+    # op: (oracle on up(a), up(b) and dt, kind of a, kind of b)
+    "add": (lambda a, b, dt: a + b, "any", "any"),
+    "subtract": (lambda a, b, dt: a - b, "any", "any"),
+    "multiply": (lambda a, b, dt: a * b, "any", "any"),
+    "divide": (_trunc_div, "any", "nz"),
+    "floor_divide": (lambda a, b, dt: np.floor_divide(a, b), "any", "nz"),
+    "power": (lambda a, b, dt: np.power(a, b), "small", "small"),
+    "mod": (lambda a, b, dt: np.fmod(a, b), "any", "nz"),
+    "floor_mod": (lambda a, b, dt: np.mod(a, b), "any", "nz"),
+    "maximum": (lambda a, b, dt: np.maximum(a, b), "any", "any"),
+    "minimum": (lambda a, b, dt: np.minimum(a, b), "any", "any"),
+    "logical_and": (lambda a, b, dt: np.logical_and(a, b), "any", "any"),
+    "logical_or": (lambda a, b, dt: np.logical_or(a, b), "any", "any"),
+    "logical_xor": (lambda a, b, dt: np.logical_xor(a, b), "any", "any"),
+    "bitwise_and": (lambda a, b, dt: np.bitwise_and(a, b), "any", "any"),
+    "bitwise_or": (lambda a, b, dt: np.bitwise_or(a, b), "any", "any"),
+    "bitwise_xor": (lambda a, b, dt: np.bitwise_xor(a, b), "any", "any"),
+    "left_shift": (lambda a, b, dt: np.left_shift(a, b), "any", "small"),
+    "right_shift": (lambda a, b, dt: np.right_shift(a, b), "any", "small"),
+    "equal": (lambda a, b, dt: a == b, "any", "any"),
+    "not_equal": (lambda a, b, dt: a != b, "any", "any"),
+    "less": (lambda a, b, dt: a < b, "any", "any"),
+    "less_equal": (lambda a, b, dt: a <= b, "any", "any"),
+    "greater": (lambda a, b, dt: a > b, "any", "any"),
+    "greater_equal": (lambda a, b, dt: a >= b, "any", "any"),
+}
+
+
+def _result(dt, value):
+    """An elementwise result: bool stays bool, anything else is cast to dt."""
+    value = np.asarray(value)
+    return out("bool", value) if value.dtype == bool else out(dt, value)
+
+
+def _unary(op, f, kind):
+    def build(dt):
+        x = gen(dt, (2, 3), kind)
+        if op in ("isnan", "isinf", "isfinite") and is_float(dt):
+            x.flat[0], x.flat[4] = np.nan, np.inf
+        return Frag([("x", dt, x)], ["r = R.%s(x)" % op], ["r"],
+                    errstate(lambda: [_result(dt, f(up(x, dt), dt))]), sym=True)
+    return build
+
+
+def _binary(op, f, ka, kb):
+    def build(dt):
+        a, b = gen(dt, (2, 3), ka), gen(dt, (3,), kb)
+        if ka == "any" and kb == "any" and dt != "bool":
+            b[0] = a[1, 0]  # an equal pair for the comparisons
+        return Frag([("a", dt, a), ("b", dt, b)], ["r = R.%s(a, b)" % op], ["r"],
+                    errstate(lambda: [_result(dt, f(up(a, dt), up(b, dt), dt))]), sym=True)
+    return build
+
+
+for _op, (_f, _k) in UNARY.items():
+    spec(_op)(_unary(_op, _f, _k))
+for _op, (_f, _ka, _kb) in BINARY.items():
+    spec(_op)(_binary(_op, _f, _ka, _kb))
+
+# --------------------------------------------------------------------------
+# other elementwise kernels
+# --------------------------------------------------------------------------
+
+
+@spec("clip", NON_BOOL)
+def _clip(dt):
+    x = gen(dt, (2, 5), "wide")
+    return Frag([("x", dt, x)], ["r = R.clip(x, 2, 7)"], ["r"],
+                lambda: [out(dt, np.clip(up(x, dt), 2, 7))], sym=True)
+
+
+def _astype_oracle(x, src, dst):
+    v = up(x, src)
+    if dst == "bool":
+        return v != 0
+    if dst in FLOATS or src not in FLOATS:
+        return v
+    return np.trunc(v).astype(np.int64)  # then wraps to the target width
+
+
+@spec("astype", ALL)
+def _astype(dt):
+    x = gen(dt, (2, 3)) if dt not in FLOATS else cast(rng.uniform(-6, 6, (2, 3)), dt)
+    outs = ["r_%s" % t for t in ALL]
+    body = ['r_%s = R.astype(x, "%s")' % (t, t) for t in ALL]
+    return Frag([("x", dt, x)], body, outs,
+                errstate(lambda: [out(t, _astype_oracle(x, dt, t)) for t in ALL]), sym=True)
+
+
+@spec("where", ALL)
+def _where(dt):
+    c, a, b = gen("bool", (2, 3)), gen(dt, (2, 3)), gen(dt, (3,))
+    return Frag([("c", "bool", c), ("a", dt, a), ("b", dt, b)], ["r = R.where(c, a, b)"], ["r"],
+                lambda: [out(dt, np.where(c, a, b))], sym=True)
+
+
+# --------------------------------------------------------------------------
+# nn
+# --------------------------------------------------------------------------
+
+
+def _softmax(x, axis):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+@spec("nn.softmax", FLOATS)
+def _nn_softmax(dt):
+    x = gen(dt, (2, 4))
+    return Frag([("x", dt, x)], ["r = R.nn.softmax(x, axis=0)", "s = R.nn.softmax(x)"],
+                ["r", "s"], lambda: [out(dt, _softmax(up(x, dt), 0)),
+                                     out(dt, _softmax(up(x, dt), -1))], sym=True)
+
+
+@spec("nn.log_softmax", FLOATS)
+def _nn_log_softmax(dt):
+    x = gen(dt, (2, 4))
+    return Frag([("x", dt, x)], ["r = R.nn.log_softmax(x)"], ["r"],
+                lambda: [out(dt, np.log(_softmax(up(x, dt), -1)))], sym=True)
+
+
+@spec("nn.layer_norm", FLOATS)
+def _nn_layer_norm(dt):
+    x, g, b = gen(dt, (2, 4)), gen(dt, (4,)), gen(dt, (4,))
+
+    def expect():
+        v = up(x, dt)
+        m = v.mean(axis=-1, keepdims=True)
+        var = ((v - m) ** 2).mean(axis=-1, keepdims=True)
+        return [out(dt, (v - m) / np.sqrt(var + 1e-5) * up(g, dt) + up(b, dt))]
+    return Frag([("x", dt, x), ("g", dt, g), ("b", dt, b)],
+                ["r = R.nn.layer_norm(x, g, b, axes=[-1], epsilon=1e-5)"], ["r"], expect,
+                sym=True)
+
+
+@spec("nn.rms_norm", FLOATS)
+def _nn_rms_norm(dt):
+    x, w = gen(dt, (2, 4)), gen(dt, (4,))
+
+    def expect():
+        v = up(x, dt)
+        return [out(dt, v / np.sqrt((v * v).mean(axis=-1, keepdims=True) + 1e-5) * up(w, dt))]
+    return Frag([("x", dt, x), ("w", dt, w)], ["r = R.nn.rms_norm(x, w)"], ["r"], expect,
+                sym=True)
+
+
+# --------------------------------------------------------------------------
+# reductions and scans
+# --------------------------------------------------------------------------
+
+
+def _reduce(op, f, dtypes, kind="any"):
+    @spec(op, dtypes)
+    def build(dt):
+        x = gen(dt, (2, 3, 4), kind)
+        body = ["r = R.%s(x, axis=[1, 2])" % op, "s = R.%s(x, axis=[0], keepdims=True)" % op,
+                "t = R.%s(x)" % op]
+        return Frag([("x", dt, x)], body, ["r", "s", "t"], errstate(lambda: [
+            out(dt, f(x, dt, (1, 2), False)), out(dt, f(x, dt, (0,), True)),
+            out(dt, f(x, dt, None, False))]), sym=True)
+    return build
+
+
+def _count(x, axis):
+    return x.size if axis is None else int(np.prod([x.shape[a] for a in axis]))
+
+
+def _sum(x, dt, axis, keep):
+    return up(x, dt).sum(axis=axis, keepdims=keep, dtype=None if is_float(dt) else dt)
+
+
+def _mean(x, dt, axis, keep):
+    if is_float(dt):
+        return up(x, dt).mean(axis=axis, keepdims=keep)
+    s = _sum(x, dt, axis, keep)
+    return _trunc_div(s, np.asarray(_count(x, axis)).astype(dt), dt)
+
+
+def _prod(x, dt, axis, keep):
+    return up(x, dt).prod(axis=axis, keepdims=keep, dtype=None if is_float(dt) else dt)
+
+
+def _stat(fn):
+    def f(x, dt, axis, keep):
+        v = getattr(np.asarray(x, np.float64), fn)(axis=axis, keepdims=keep)
+        return v if is_float(dt) else np.trunc(v)
+    return f
+
+
+_reduce("sum", _sum, NON_BOOL)
+_reduce("mean", _mean, NON_BOOL)
+_reduce("prod", _prod, NON_BOOL, "unit")
+_reduce("variance", _stat("var"), NON_BOOL)
+_reduce("std", _stat("std"), NON_BOOL)
+_reduce("max", lambda x, dt, axis, keep: np.max(x, axis=axis, keepdims=keep), ALL)
+_reduce("min", lambda x, dt, axis, keep: np.min(x, axis=axis, keepdims=keep), ALL)
+
+
+# The kernels refuse bool (docs/kernels.md's table says "any").
+def _arg(op, f):
+    @spec(op, NON_BOOL)
+    def build(dt):
+        x = gen(dt, (3, 4))
+        return Frag([("x", dt, x)], ["r = R.%s(x, axis=1)" % op, "s = R.%s(x)" % op,
+                                     "t = R.%s(x, axis=0, keepdims=True)" % op],
+                    ["r", "s", "t"], lambda: [
+                        out("int64", f(up(x, dt), axis=1)), out("int64", f(up(x, dt))),
+                        out("int64", f(up(x, dt), axis=0)[None, :])], sym=True)
+
+
+_arg("argmax", np.argmax)
+_arg("argmin", np.argmin)
+
+
+def _scan(op, f):
+    @spec(op, ALL)
+    def build(dt):
+        x = gen(dt, (2, 4), "unit" if op == "cumprod" else "any")
+        odt = "int32" if dt == "bool" else dt
+        attr = ', dtype="int32"' if dt == "bool" else ""
+
+        def expect():
+            v = up(x, dt).astype(np.float64 if is_float(dt) else odt)
+            incl = f(v, axis=1)
+            excl = np.concatenate([np.full((2, 1), 1 if op == "cumprod" else 0, v.dtype),
+                                   incl[:, :-1]], axis=1)
+            return [out(odt, incl), out(odt, excl), out(odt, f(v.reshape(-1)))]
+        return Frag([("x", dt, x)], [
+            "r = R.%s(x, axis=1%s)" % (op, attr),
+            "s = R.%s(x, axis=1%s, exclusive=True)" % (op, attr),
+            "t = R.%s(x%s)" % (op, attr)], ["r", "s", "t"], errstate(expect), sym=True)
+
+
+_scan("cumsum", np.cumsum)
+_scan("cumprod", np.cumprod)
+
+
+def _stable_order(x, dt, descending):
+    key = up(x, dt).astype(np.float64)
+    return np.argsort(-key if descending else key, axis=-1, kind="stable")
+
+
+@spec("sort", ALL)
+def _sort(dt):
+    x = gen(dt, (2, 6))
+    return Frag([("x", dt, x)], ["r = R.sort(x)", "s = R.sort(x, axis=1, descending=True)"],
+                ["r", "s"], lambda: [
+                    out(dt, np.take_along_axis(x, _stable_order(x, dt, False), -1)),
+                    out(dt, np.take_along_axis(x, _stable_order(x, dt, True), -1))], sym=True)
+
+
+@spec("argsort", ALL)
+def _argsort(dt):
+    x = gen(dt, (2, 6))
+    return Frag([("x", dt, x)], ['r = R.argsort(x, dtype="int64")',
+                                 'r32 = R.argsort(x, descending=True, dtype="int32")'],
+                ["r", "r32"], lambda: [out("int64", _stable_order(x, dt, False)),
+                                       out("int32", _stable_order(x, dt, True))], sym=True)
+
+
+@spec("size", ALL)
+def _size(dt):
+    x = gen(dt, (2, 3))
+    return Frag([("x", dt, x)], ["r = R.size(x)"], ["r"], lambda: [out("int64", x.size)])
+
+
+# --------------------------------------------------------------------------
+# linear algebra and layout
+# --------------------------------------------------------------------------
+
+
+@spec("matmul", NON_BOOL)
+def _matmul(dt):
+    a, b, v = gen(dt, (2, 3, 4), "small"), gen(dt, (4, 5), "small"), gen(dt, (4,), "small")
+
+    def mm(p, q):
+        r = np.matmul(up(p, dt), up(q, dt))
+        return r if is_float(dt) else np.matmul(p.astype(np.int64), q.astype(np.int64))
+    return Frag([("a", dt, a), ("b", dt, b), ("v", dt, v)],
+                ["r = R.matmul(a, b)", "s = R.matmul(a, v)"], ["r", "s"],
+                errstate(lambda: [out(dt, mm(a, b)), out(dt, mm(a, v))]), sym=True)
+
+
+def _layout(op, body, f, sym=True, shape=(2, 3, 4)):
+    @spec(op, ALL)
+    def build(dt):
+        x = gen(dt, shape)
+        results = f(x)
+        outs = ["r%d" % i for i in range(len(results))]
+        return Frag([("x", dt, x)], body, outs, lambda: [out(dt, r) for r in results], sym=sym)
+
+
+_layout("permute_dims", ["r0 = R.permute_dims(x, axes=[2, 0, 1])", "r1 = R.permute_dims(x)"],
+        lambda x: [x.transpose(2, 0, 1), x.transpose()])
+_layout("reshape", ["r0 = R.reshape(x, (6, 4))", "r1 = R.reshape(x, (4, -1))"],
+        lambda x: [x.reshape(6, 4), x.reshape(4, -1)], sym=False)
+_layout("broadcast_to", ["r0 = R.broadcast_to(x, (5, 2, 3, 4))"],
+        lambda x: [np.broadcast_to(x, (5, 2, 3, 4))], sym=False)
+_layout("expand_dims", ["r0 = R.expand_dims(x, axis=[0, -1])", "r1 = R.expand_dims(x, 1)"],
+        lambda x: [x[None, ..., None], x[:, None]])
+# Not symbolic: squeeze without an axis cannot know whether "n" is 1, so the
+# output's rank is unknown and legalize-ops refuses the call (exit 2).
+_layout("squeeze", ["r0 = R.squeeze(x)", "r1 = R.squeeze(x, axis=[2])"],
+        lambda x: [x.reshape(2, 3), x.reshape(2, 3)], sym=False, shape=(2, 3, 1))
+_layout("flatten", ["r0 = R.flatten(x)"], lambda x: [x.reshape(-1)])
+_layout("strided_slice", [
+    "r0 = R.strided_slice(x, axes=[1, 2], begin=[0, -1], end=[2, 0], strides=[1, -1])",
+    "r1 = R.strided_slice(x, axes=[2], begin=[1], end=[100])"],
+    lambda x: [x[:, 0:2, -1:0:-1], x[:, :, 1:]])
+_layout("tril", ["r0 = R.tril(x, 1)", "r1 = R.tril(x)"],
+        lambda x: [np.tril(x, 1), np.tril(x)])
+_layout("triu", ["r0 = R.triu(x, -1)", "r1 = R.triu(x)"],
+        lambda x: [np.triu(x, -1), np.triu(x)])
+
+
+@spec("concat", ALL)
+def _concat(dt):
+    x, y = gen(dt, (2, 3)), gen(dt, (2, 2))
+    return Frag([("x", dt, x), ("y", dt, y)], ["r = R.concat((x, y, x), axis=1)"], ["r"],
+                lambda: [out(dt, np.concatenate([x, y, x], axis=1))], sym=True)
+
+
+@spec("split", ALL)
+def _split(dt):
+    x = gen(dt, (6, 4))
+    return Frag([("x", dt, x)], ["s = R.split(x, 2, axis=1)", "t = R.split(x, [1, 3])",
+                                 "r0 = s[0]", "r1 = s[1]", "r2 = t[0]", "r3 = t[1]", "r4 = t[2]"],
+                ["r0", "r1", "r2", "r3", "r4"],
+                lambda: [out(dt, p) for p in np.split(x, 2, axis=1) + np.split(x, [1, 3])])
+
+
+# --------------------------------------------------------------------------
+# indexing
+# --------------------------------------------------------------------------
+
+
+@spec("take", ALL)
+def _take(dt):
+    x, i = gen(dt, (4, 3)), np.array([3, -1, 0], np.int64)
+    return Frag([("x", dt, x), ("i", "int64", i)], [
+        "r = R.take(x, i, axis=0)",
+        'c = R.take(x, R.const([5, -7], "int64"), axis=1, mode="clip")',
+        'w = R.take(x, R.const([4, -5], "int32"), axis=1, mode="wrap")'],
+        ["r", "c", "w"], lambda: [out(dt, x[[3, -1, 0]]), out(dt, x[:, [2, 0]]),
+                                  out(dt, x[:, [1, 1]])])
+
+
+@spec("index_tensor", ALL)
+def _index_tensor(dt):
+    x, i = gen(dt, (4, 3)), np.array([2, 0, 2], np.int64)
+    m = np.array([True, False, True, True])
+    return Frag([("x", dt, x), ("i", "int64", i), ("m", "bool", m)], [
+        "r = R.index_tensor(x, (i,))", "s = R.index_tensor(x, (i, i))",
+        "t = R.index_tensor(x, (m,))"], ["r", "s", "t"],
+        lambda: [out(dt, x[i]), out(dt, x[i, i]), out(dt, x[m])])
+
+
+@spec("index_put", ALL)
+def _index_put(dt):
+    x, v = gen(dt, (4, 3)), gen(dt, (3,))
+    r, c = np.array([0, 2, 0], np.int64), np.array([1, 1, 1], np.int64)
+    acc = dt != "bool"
+
+    def expect():
+        put = x.copy()
+        if acc:
+            put64 = up(put, dt).copy()
+            np.add.at(put64, (r, c), up(v, dt))
+            put = put64
+        else:
+            put[r, c] = v
+        return [out(dt, put)]
+    return Frag([("x", dt, x), ("r", "int64", r), ("c", "int64", c), ("v", dt, v)],
+                ["o = R.index_put(x, (r, c), v, accumulate=%s)" % acc], ["o"], errstate(expect))
+
+
+@spec("scatter_elements", ALL)
+def _scatter_elements(dt):
+    x, u = gen(dt, (4, 3)), gen(dt, (2, 3))
+    i = np.array([[0, 3, 1], [2, 3, 1]], np.int64)
+    reduction = "update" if dt == "bool" else "add"
+
+    def expect():
+        o = up(x, dt).copy()
+        for pos in np.ndindex(*i.shape):
+            tgt = (i[pos], pos[1])
+            o[tgt] = u[pos] if reduction == "update" else o[tgt] + up(u, dt)[pos]
+        return [out(dt, o)]
+    return Frag([("x", dt, x), ("i", "int64", i), ("u", dt, u)],
+                ['r = R.scatter_elements(x, i, u, axis=0, reduction="%s")' % reduction], ["r"],
+                errstate(expect))
+
+
+@spec("nonzero", ALL)
+def _nonzero(dt):
+    x = gen(dt, (3, 4))
+    x[rng.random((3, 4)) < 0.4] = 0
+    return Frag([("x", dt, x)], ["r = R.nonzero(x)"], ["r"],
+                lambda: [out("int64", np.stack(np.nonzero(x)))])
+
+
+# --------------------------------------------------------------------------
+# creation
+# --------------------------------------------------------------------------
+
+
+def _fill(op, value):
+    @spec(op, ALL)
+    def build(dt):
+        return Frag([], ['r = R.%s((2, 3), "%s")' % (op, dt)], ["r"],
+                    lambda: [out(dt, np.full((2, 3), value))])
+
+
+_fill("zeros", 0)
+_fill("ones", 1)
+
+
+@spec("full", ALL)
+def _full(dt):
+    return Frag([], ['r = R.full((2, 3), R.const(1, "int32"), "%s")' % dt,
+                     's = R.full((4,), R.const(0, "float32"), "%s")' % dt], ["r", "s"],
+                lambda: [out(dt, np.ones((2, 3))), out(dt, np.zeros(4))])
+
+
+def _fill_like(op, value):
+    @spec(op, ALL)
+    def build(dt):
+        x = gen(dt, (2, 3))
+        return Frag([("x", dt, x)], ["r = R.%s(x)" % op, 's = R.%s(x, dtype="int32")' % op],
+                    ["r", "s"], lambda: [out(dt, np.full((2, 3), value)),
+                                         out("int32", np.full((2, 3), value))], sym=True)
+
+
+_fill_like("zeros_like", 0)
+_fill_like("ones_like", 1)
+
+
+@spec("full_like", ALL)
+def _full_like(dt):
+    x = gen(dt, (2, 3))
+    return Frag([("x", dt, x)], ['r = R.full_like(x, R.const(1, "int32"))',
+                                 's = R.full_like(x, R.const(2.5, "float32"), dtype="float32")'],
+                ["r", "s"], lambda: [out(dt, np.ones((2, 3))),
+                                     out("float32", np.full((2, 3), 2.5))], sym=True)
+
+
+# bool included: the kernel takes it (docs/kernels.md's table says "any but bool").
+@spec("arange", ALL)
+def _arange(dt):
+    return Frag([], ['r = R.arange(1, 10, 2, dtype="%s")' % dt,
+                     's = R.arange(5, dtype="%s")' % dt], ["r", "s"],
+                lambda: [out(dt, np.arange(1, 10, 2)), out(dt, np.arange(5))])
