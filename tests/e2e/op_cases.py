@@ -383,9 +383,15 @@ def _nn_layer_norm(dt):
         m = v.mean(axis=-1, keepdims=True)
         var = ((v - m) ** 2).mean(axis=-1, keepdims=True)
         return [out(dt, (v - m) / np.sqrt(var + 1e-5) * up(g, dt) + up(b, dt))]
-    return Frag([("x", dt, x), ("g", dt, g), ("b", dt, b)],
-                ["r = R.nn.layer_norm(x, g, b, axes=[-1], epsilon=1e-5)"], ["r"], expect,
-                sym=True)
+    def expect_plain():
+        v = up(x, dt)
+        m = v.mean(axis=0, keepdims=True)
+        var = ((v - m) ** 2).mean(axis=0, keepdims=True)
+        return out(dt, (v - m) / np.sqrt(var + 1e-3))
+    return Frag([("x", dt, x), ("g", dt, g), ("b", dt, b), ("g2", dt, g[:2]), ("b2", dt, b[:2])],
+                ["r = R.nn.layer_norm(x, g, b, axes=[-1], epsilon=1e-5)",
+                 "s = R.nn.layer_norm(x, g2, b2, axes=[0], epsilon=1e-3, center=False, "
+                 "scale=False)"], ["r", "s"], lambda: expect() + [expect_plain()])
 
 
 @spec("nn.rms_norm", FLOATS)
@@ -531,9 +537,15 @@ def _matmul(dt):
     def mm(p, q):
         r = np.matmul(up(p, dt), up(q, dt))
         return r if is_float(dt) else np.matmul(p.astype(np.int64), q.astype(np.int64))
+    # out_dtype: the kernel accumulates in float for half types, in the dtype
+    # otherwise, and converts once; these targets keep the oracle exact.
+    wide = {"float16": "float32", "bfloat16": "float32", "float32": "float16",
+            "float64": "float32"}.get(dt, "int64")
     return Frag([("a", dt, a), ("b", dt, b), ("v", dt, v)],
-                ["r = R.matmul(a, b)", "s = R.matmul(a, v)"], ["r", "s"],
-                errstate(lambda: [out(dt, mm(a, b)), out(dt, mm(a, v))]), sym=True)
+                ["r = R.matmul(a, b)", "s = R.matmul(a, v)",
+                 'w = R.matmul(a, b, out_dtype="%s")' % wide], ["r", "s", "w"],
+                errstate(lambda: [out(dt, mm(a, b)), out(dt, mm(a, v)), out(wide, mm(a, b))]),
+                sym=True)
 
 
 def _layout(op, body, f, sym=True, shape=(2, 3, 4)):
@@ -589,7 +601,6 @@ def _split(dt):
 # --------------------------------------------------------------------------
 
 
-@spec("take", ALL)
 def _take(dt):
     x, i = gen(dt, (4, 3)), np.array([3, -1, 0], np.int64)
     return Frag([("x", dt, x), ("i", "int64", i)], [
@@ -598,6 +609,19 @@ def _take(dt):
         'w = R.take(x, R.const([4, -5], "int32"), axis=1, mode="wrap")'],
         ["r", "c", "w"], lambda: [out(dt, x[[3, -1, 0]]), out(dt, x[:, [2, 0]]),
                                   out(dt, x[:, [1, 1]])])
+
+
+# mode="nan" (float data only): an index out of range gives NaN.
+@spec("take", ALL)
+def _take_all_modes(dt):
+    frag = _take(dt)
+    if dt in FLOATS:
+        frag.body.append('q = R.take(x, R.const([1, 3], "int64"), axis=1, mode="nan")')
+        frag.outs.append("q")
+        base = frag.expect
+        x = frag.params[0][2]
+        frag.expect = lambda: base() + [out(dt, np.stack([x[:, 1], np.full(4, np.nan)], 1))]
+    return frag
 
 
 @spec("index_tensor", ALL)
@@ -614,36 +638,60 @@ def _index_tensor(dt):
 def _index_put(dt):
     x, v = gen(dt, (4, 3)), gen(dt, (3,))
     r, c = np.array([0, 2, 0], np.int64), np.array([1, 1, 1], np.int64)
+    m = np.array([[True, False, False], [False, False, True], [False, True, False],
+                  [False, False, False]])
     acc = dt != "bool"
 
     def expect():
-        put = x.copy()
+        put = up(x, dt).copy()
         if acc:
-            put64 = up(put, dt).copy()
-            np.add.at(put64, (r, c), up(v, dt))
-            put = put64
+            np.add.at(put, (r, c), up(v, dt))
         else:
-            put[r, c] = v
-        return [out(dt, put)]
-    return Frag([("x", dt, x), ("r", "int64", r), ("c", "int64", c), ("v", dt, v)],
-                ["o = R.index_put(x, (r, c), v, accumulate=%s)" % acc], ["o"], errstate(expect))
+            for k in range(len(r)):  # in index order: the last write wins
+                put[r[k], c[k]] = v[k]
+        masked = x.copy()
+        masked[m] = v
+        return [out(dt, put), out(dt, masked)]
+    return Frag([("x", dt, x), ("r", "int64", r), ("c", "int64", c), ("v", dt, v),
+                 ("m", "bool", m)],
+                ["o = R.index_put(x, (r, c), v, accumulate=%s)" % acc,
+                 "p = R.index_put(x, (m,), v)"], ["o", "p"], errstate(expect))
+
+
+SCATTER_REDUCTIONS = ["update", "add", "mul", "mean", "max", "min"]
 
 
 @spec("scatter_elements", ALL)
 def _scatter_elements(dt):
-    x, u = gen(dt, (4, 3)), gen(dt, (2, 3))
-    i = np.array([[0, 3, 1], [2, 3, 1]], np.int64)
-    reduction = "update" if dt == "bool" else "add"
+    """ATen's scatter_reduce with include_self (docs/kernels.md): updates in
+    row-major order of the indices; mean divides by 1 + the number of updates
+    (integers with floor)."""
+    x, u = gen(dt, (4, 3), "unit" if dt in FLOATS else "any"), gen(dt, (2, 3))
+    i = np.array([[0, 3, 1], [0, -1, 1]], np.int64)
+    reductions = ["update", "add"] if dt == "bool" else SCATTER_REDUCTIONS
 
-    def expect():
-        o = up(x, dt).copy()
+    def expect_one(reduction):
+        o, n = up(x, dt).copy(), np.ones(x.shape, np.int64)
         for pos in np.ndindex(*i.shape):
-            tgt = (i[pos], pos[1])
-            o[tgt] = u[pos] if reduction == "update" else o[tgt] + up(u, dt)[pos]
-        return [out(dt, o)]
-    return Frag([("x", dt, x), ("i", "int64", i), ("u", dt, u)],
-                ['r = R.scatter_elements(x, i, u, axis=0, reduction="%s")' % reduction], ["r"],
-                errstate(expect))
+            tgt = (i[pos] % x.shape[0], pos[1])
+            v = up(u, dt)[pos]
+            if reduction == "update":
+                o[tgt] = v
+            elif reduction in ("add", "mean"):
+                o[tgt] = o[tgt] + v
+                n[tgt] += 1
+            elif reduction == "mul":
+                o[tgt] = o[tgt] * v
+            else:
+                o[tgt] = (np.maximum if reduction == "max" else np.minimum)(o[tgt], v)
+        if reduction == "mean":
+            o = o / n if is_float(dt) else np.floor_divide(o, n.astype(dt))
+        return out(dt, o)
+    body = ['r_%s = R.scatter_elements(x, i, u, axis=0, reduction="%s")' % (r, r)
+            for r in reductions]
+    return Frag([("x", dt, x), ("i", "int64", i), ("u", dt, u)], body,
+                ["r_" + r for r in reductions],
+                errstate(lambda: [expect_one(r) for r in reductions]))
 
 
 @spec("nonzero", ALL)

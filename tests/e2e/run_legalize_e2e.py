@@ -589,7 +589,8 @@ def op_matrix(graft, table_tool, only, workdir, pool):
         msg = job.result()
         if msg:
             failures.append((name, msg))
-    return len(accepted), len(refused), len(gaps), failures
+    symbolic = sum(1 for _, f in accepted if f.sym)
+    return len(accepted), symbolic, len(refused), len(gaps), failures
 
 
 # --------------------------------------------------------------------------
@@ -627,7 +628,8 @@ def main():
     failures = []
     with tempfile.TemporaryDirectory() as workdir, \
             concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        ran, refused, gaps, matrix_failures = op_matrix(graft, table_tool, only, workdir, pool)
+        ran, symbolic, refused, gaps, matrix_failures = op_matrix(graft, table_tool, only,
+                                                                  workdir, pool)
         failures += matrix_failures
         cases = [c for c in CASES if only in c[0]]
         jobs = [(c[0], pool.submit(run_case, graft, *c, workdir)) for c in cases]
@@ -637,9 +639,9 @@ def main():
                 failures.append((name, problem))
     for name, problem in failures:
         print("FAIL %s: %s" % (name, problem))
-    print("op matrix: %d (op, dtype) pairs run and compared with numpy, static and symbolic, "
-          "saved and loaded; %d refused as expected; %d known gaps (op_cases.KNOWN_GAPS)"
-          % (ran, refused, gaps))
+    print("op matrix: %d (op, dtype) pairs run and compared with numpy with static shapes, %d of "
+          "them with symbolic ones too, each from source and from a saved executable; %d refused "
+          "as expected; %d known gaps (op_cases.KNOWN_GAPS)" % (ran, symbolic, refused, gaps))
     print("program cases: %d; %d failure(s)" % (len(cases), len(failures)))
     return 1 if failures else 0
 
