@@ -5,11 +5,19 @@
 // it on. A file that loads is dumped, saved and loaded again, which must
 // succeed and give the same bytes; anything else is a loader bug.
 //
-// Seeds: `graft-fuzz-exe_loader -write_seeds=DIR` writes valid executables
-// and truncations of them (with a consistent header) into DIR and exits.
+// Seeds: `graft-fuzz-exe_loader -write_seeds=DIR [-seed_sources=P,...]`
+// writes valid executables and truncations of them (with a consistent
+// header) into DIR and exits. With -seed_sources, every module of every `.py`
+// file under the comma-separated paths that `graft build` can build is a
+// seed too (so the corpus covers what codegen writes: constants of every
+// dtype, fused kernel programs, scalar programs, parameter tables), built
+// afresh so the seeds never go stale when the format changes.
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/Build.h"
+#include "text/Parser.h"
+#include "transforms/Passes.h"
 #include "vm/ExecBuilder.h"
 #include "vm/Serialize.h"
 
@@ -17,6 +25,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -85,36 +94,88 @@ void writeFile(const std::string &path, llvm::StringRef bytes) {
     os << bytes;
 }
 
-/// Each valid file plus truncations whose header matches the cut.
-void writeSeeds(const std::string &dir) {
+/// `bytes`, then truncations of it whose header matches the cut.
+void writeWithCuts(const std::string &dir, const std::string &bytes, int &n) {
+  writeFile(dir + "/valid-" + std::to_string(n++), bytes);
+  size_t step = std::max<size_t>(13, bytes.size() / 16);
+  for (size_t len = kExecHeaderBytes; len < bytes.size(); len += step) {
+    std::string cut = bytes.substr(0, len);
+    llvm::support::endian::write64le(&cut[16], len - kExecHeaderBytes);
+    llvm::support::endian::write64le(&cut[24],
+                                     fnv1a64(llvm::StringRef(cut).drop_front(kExecHeaderBytes)));
+    writeFile(dir + "/cut-" + std::to_string(n++), cut);
+  }
+}
+
+/// The `.py` files under `path` (or `path` itself).
+std::vector<std::string> sourceFiles(llvm::StringRef path) {
+  std::vector<std::string> files;
+  if (!llvm::sys::fs::is_directory(path)) {
+    files.push_back(path.str());
+    return files;
+  }
+  std::error_code ec;
+  for (llvm::sys::fs::recursive_directory_iterator it(path, ec), end; it != end && !ec;
+       it.increment(ec))
+    if (llvm::StringRef(it->path()).endswith(".py"))
+      files.push_back(it->path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+/// Every module of `file` that builds, as executable bytes.
+std::vector<std::string> buildAll(const std::string &file) {
+  std::vector<std::string> out;
+  auto parsed = graft::parseFile(file);
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
+    return out;
+  }
+  for (auto &module : parsed->modules) {
+    auto exe = graft::codegen::buildExecutable(*module);
+    if (!exe) {
+      llvm::consumeError(exe.takeError());
+      continue;
+    }
+    out.push_back(saveToBytes(**exe));
+  }
+  return out;
+}
+
+void writeSeeds(const std::string &dir, llvm::StringRef sources) {
   llvm::sys::fs::create_directories(dir);
   int n = 0;
-  for (auto *make : {seedWithEverything, seedMinimal}) {
-    auto exe = make();
-    if (!exe)
-      continue;
-    std::string bytes = saveToBytes(*exe);
-    writeFile(dir + "/valid-" + std::to_string(n++), bytes);
-    for (size_t len = kExecHeaderBytes; len < bytes.size(); len += 13) {
-      std::string cut = bytes.substr(0, len);
-      llvm::support::endian::write64le(&cut[16], len - kExecHeaderBytes);
-      llvm::support::endian::write64le(&cut[24],
-                                       fnv1a64(llvm::StringRef(cut).drop_front(kExecHeaderBytes)));
-      writeFile(dir + "/cut-" + std::to_string(n++), cut);
-    }
-  }
-  llvm::outs() << "wrote " << n << " seeds to " << dir << '\n';
+  for (auto *make : {seedWithEverything, seedMinimal})
+    if (auto exe = make())
+      writeWithCuts(dir, saveToBytes(*exe), n);
+  if (!sources.empty())
+    graft::registerAllPasses();
+  llvm::SmallVector<llvm::StringRef, 4> paths;
+  sources.split(paths, ',', -1, false);
+  int built = 0;
+  for (llvm::StringRef path : paths)
+    for (const std::string &file : sourceFiles(path))
+      for (const std::string &bytes : buildAll(file)) {
+        writeWithCuts(dir, bytes, n);
+        ++built;
+      }
+  llvm::outs() << "wrote " << n << " seeds (" << built << " built from sources) to " << dir << '\n';
 }
 
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  std::string seedDir, sources;
   for (int i = 1; i < *argc; ++i) {
     llvm::StringRef arg((*argv)[i]);
-    if (arg.consume_front("-write_seeds=")) {
-      writeSeeds(arg.str());
-      std::exit(0);
-    }
+    if (arg.consume_front("-write_seeds="))
+      seedDir = arg.str();
+    else if (arg.consume_front("-seed_sources="))
+      sources = arg.str();
+  }
+  if (!seedDir.empty()) {
+    writeSeeds(seedDir, sources);
+    std::exit(0);
   }
   return 0;
 }

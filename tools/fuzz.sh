@@ -9,7 +9,8 @@ runs=${2:-1000000}
 [ "$mode" = smoke ] && runs=3000
 
 # Seed folders per target: the text corpora for the parser; the other targets
-# write their own seeds (`-write_seeds=DIR`) into an empty corpus.
+# write their own seeds (`-write_seeds=DIR`) into an empty corpus; exe_loader
+# also builds every module of the sources below that `graft build` accepts.
 seeds_for() {
   case "$1" in
     parser) echo fuzz/seeds/parser tests/text tests/verify tests/diff tests/passes examples ;;
@@ -24,14 +25,17 @@ for target in build-fuzz/fuzz/graft-fuzz-*; do
   corpus="build-fuzz/corpus-$name"
   mkdir -p "$corpus" "build-fuzz/artifacts-$name"
   if [ "$name" != parser ] && [ -z "$(ls -A "$corpus")" ]; then
-    "$target" -write_seeds="$corpus" >/dev/null 2>&1 || true
+    "$target" -write_seeds="$corpus" -seed_sources=examples,fuzz/seeds/exe_loader,tests/passes \
+      >/dev/null 2>&1 || true
   fi
+  max_len=4096
+  [ "$name" = exe_loader ] && max_len=16384 # built executables run to several KiB
   for dir in $(seeds_for "$name"); do
     [ -d "$dir" ] && find "$dir" -maxdepth 2 -type f -size -64k -exec cp -n {} "$corpus"/ \;
   done
   log="build-fuzz/fuzz-$name.log"
   echo "fuzz: $name, $runs runs"
-  if ! UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$target" "$corpus" -runs="$runs" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+  if ! UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$target" "$corpus" -runs="$runs" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
       -print_final_stats=1 -artifact_prefix="build-fuzz/artifacts-$name/" >"$log" 2>&1; then
     status=1
     tail -40 "$log"

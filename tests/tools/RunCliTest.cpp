@@ -336,17 +336,22 @@ TEST_F(RunCli, DamagedExecutable) {
   EXPECT_NE(r.out.find("invalid executable:"), std::string::npos) << r.out;
 }
 
-/// `bytes` with `from` replaced by `to` (same length) in the payload and the
-/// checksum recomputed, so that only the section parsers can object.
+/// Rewrites the header's checksum to match the payload, so that only the
+/// section parsers can object to a change.
+void reseal(std::string &bytes) {
+  uint64_t sum = graft::vm::fnv1a64(llvm::StringRef(bytes).drop_front(graft::vm::kExecHeaderBytes));
+  for (int i = 0; i < 8; ++i)
+    bytes[24 + i] = static_cast<char>(sum >> (8 * i));
+}
+
+/// `bytes` with `from` replaced by `to` (same length), resealed.
 std::string patchPayload(std::string bytes, const std::string &from, const std::string &to) {
   size_t at = bytes.find(from);
   EXPECT_NE(at, std::string::npos) << from;
   if (at == std::string::npos || from.size() != to.size())
     return bytes;
   bytes.replace(at, from.size(), to);
-  uint64_t sum = graft::vm::fnv1a64(llvm::StringRef(bytes).drop_front(graft::vm::kExecHeaderBytes));
-  for (int i = 0; i < 8; ++i)
-    bytes[24 + i] = static_cast<char>(sum >> (8 * i));
+  reseal(bytes);
   return bytes;
 }
 
@@ -374,6 +379,26 @@ TEST(RunCliDamaged, FusedProgramIsRefusedOnLoad) {
                        "kernel program, line 4: unknown op 'nn.relx'"),
             std::string::npos)
       << r.out;
+}
+
+TEST(RunCliDamaged, ResealedFlipsAreExitTwoOrRunNeverCrash) {
+  std::string exe = tempPath("fused.gexe");
+  ASSERT_EQ(graft("build " + writeTemp("fused.py", kFusedProgram) + " -o " + exe).code, 0);
+  std::string bytes = readFile(exe);
+  size_t refused = 0;
+  for (size_t at = graft::vm::kExecHeaderBytes; at < bytes.size(); at += bytes.size() / 24) {
+    std::string flipped = bytes;
+    flipped[at] = static_cast<char>(flipped[at] ^ 0xff);
+    reseal(flipped);
+    Result r = graft("run " + writeTemp("flipped.gexe", flipped) + " --random");
+    // 2: refused on load; 0 or 1: it loaded and ran (a flipped name or value).
+    EXPECT_TRUE(r.code == 0 || r.code == 1 || r.code == 2) << "flip at " << at << ": " << r.out;
+    if (r.code == 2) {
+      EXPECT_NE(r.out.find("graft run: error: "), std::string::npos) << r.out;
+      ++refused;
+    }
+  }
+  EXPECT_GT(refused, 12u);
 }
 
 TEST(RunCliDump, FusedKernelsShowTheirProgram) {
