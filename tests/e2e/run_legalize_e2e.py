@@ -577,8 +577,10 @@ def op_matrix(graft, table_tool, only, workdir, pool):
         frags = [f for f in accepted if f[1].sym or not sym]
         for b in range(0, len(frags), BATCH):
             tag = "batch%d%s" % (b // BATCH, "-sym" if sym else "")
-            jobs.append(pool.submit(run_batch, graft, frags[b:b + BATCH], sym, workdir, tag))
-    probes = [(name + " (not taken)", pool.submit(run_refusal, graft, name, frag, workdir, "refuse%d" % i))
+            batch = [(name + (" (symbolic)" if sym else ""), f) for name, f in frags[b:b + BATCH]]
+            jobs.append(pool.submit(run_batch, graft, batch, sym, workdir, tag))
+    probes = [(name + " (not taken)",
+               pool.submit(run_refusal, graft, name, frag, workdir, "refuse%d" % i))
               for i, (name, frag) in enumerate(refused)]
     probes += [(name + " (known gap)", pool.submit(run_known_gap, graft, name, frag, gap,
                                                    workdir, "gap%d" % i))
