@@ -365,6 +365,7 @@ for flag in (True, False):
 # Running graft
 # --------------------------------------------------------------------------
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import op_cases  # noqa: E402  (needs numpy, checked above)
 
