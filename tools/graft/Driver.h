@@ -97,8 +97,11 @@ struct RunArgs {
   bool profile = false;
   std::string outDir;
   bool dump = false;
+  bool interpret = false; ///< Run the source with the reference interpreter.
 };
 int runRun(const RunArgs &args);
+/// graft run --interpret: the reference interpreter on a source file.
+int runInterpret(const RunArgs &args);
 int runPasses(bool all);
 int runTest(const std::vector<std::string> &paths);
 

@@ -98,6 +98,10 @@ cl::opt<std::string> runModuleName("module", cl::desc("The module of a source FI
                                    cl::value_desc("NAME"), cl::sub(runCmd));
 cl::opt<bool> runDump("dump", cl::desc("Print the bytecode and kernel table instead of running"),
                       cl::sub(runCmd));
+cl::opt<bool> runInterpretFlag("interpret",
+                               cl::desc("Run the source with the reference interpreter (no "
+                                        "build pipeline)"),
+                               cl::sub(runCmd));
 
 /// The debugging flags opt and build share.
 graft::PassManagerOptions debugFlags() {
@@ -213,7 +217,8 @@ int main(int argc, char **argv) {
     args.profile = runProfile;
     args.outDir = runOut;
     args.dump = runDump;
-    return runRun(args);
+    args.interpret = runInterpretFlag;
+    return args.interpret ? runInterpret(args) : runRun(args);
   }
   llvm::errs() << "graft: error: no command given (try 'graft --help')\n";
   return kBadInput;

@@ -1,0 +1,93 @@
+//===- tests/tools/InterpretCliTest.cpp - graft run --interpret ------------===//
+//
+// Runs the built `graft` binary with --interpret: the same outputs as the
+// built program, and the exit codes of graft run (2 for bad input and for
+// what the interpreter does not run, 1 for a runtime error).
+//
+//===----------------------------------------------------------------------===//
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+
+struct Result {
+  int code;
+  std::string out; ///< stdout and stderr together
+};
+
+Result graft(const std::string &args) {
+  std::string cmd = std::string(GRAFT_BINARY) + " " + args + " 2>&1";
+  Result r{-1, ""};
+  FILE *pipe = popen(cmd.c_str(), "r");
+  if (!pipe)
+    return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
+    r.out.append(buf.data(), n);
+  int status = pclose(pipe);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string writeTemp(const std::string &name, const std::string &text) {
+  const auto *info = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string path = ::testing::TempDir() + "graft_" + info->name() + "_" + name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+const std::string kExamples = std::string(GRAFT_SOURCE_DIR) + "/examples/";
+
+TEST(InterpretCli, PrintsWhatTheBuiltProgramPrints) {
+  for (const char *example : {"dynamic_shape.py", "mlp.py", "transformer_block.py"}) {
+    std::string args = kExamples + example + " --random --seed 7 --dim batch=3 --dim seq=5";
+    Result built = graft("run " + args);
+    Result interpreted = graft("run --interpret " + args);
+    EXPECT_EQ(built.code, 0) << built.out;
+    EXPECT_EQ(interpreted.code, 0) << interpreted.out;
+    EXPECT_EQ(built.out, interpreted.out) << example;
+  }
+}
+
+TEST(InterpretCli, ExitCodes) {
+  Result r = graft("run --interpret " + kExamples + "call_tir.py --random --dim n=2");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("is not supported by the interpreter"), std::string::npos) << r.out;
+
+  r = graft("run --interpret " + kExamples + "mlp.py --random");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("symbolic dim 'batch' has no size"), std::string::npos) << r.out;
+
+  std::string assertFile =
+      writeTemp("assert.py", R"(from tvm.script import ir as I, relax as R, tir as T
+
+@I.ir_module
+class Module:
+    @R.function(pure=False)
+    def main(x: R.Prim("int64")) -> R.Prim("int64"):
+        v = T.int64()
+        y = R.match_cast(x, R.Prim(value=v))
+        _ = R.assert_op(R.prim_value(v < 0), y, format="x is {}")
+        return y
+)");
+  r = graft("run --interpret " + assertFile + " --random --seed 1");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("graft run: error: binding '_' of function 'main': x is "),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(graft("run " + assertFile + " --random --seed 1").code, 1);
+
+  r = graft("run --interpret " + kExamples + "mlp.py --dump");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("--interpret takes none of --dump, --repeat, --profile"), std::string::npos)
+      << r.out;
+}
+
+} // namespace
