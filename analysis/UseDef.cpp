@@ -17,12 +17,13 @@ public:
   UseDefInfo info;
 
   void visitVarDef(const VarNode *var, const BindingNode *binding) override {
-    UseDefInfo::VarInfo &v = info.vars[indexOf(var)];
+    unsigned idx = indexOf(var);
+    UseDefInfo::VarInfo &v = info.vars[idx];
     if (v.defined)
       return;
     v.defined = true;
     v.binding = binding;
-    info.defOrder.push_back(info.index[var]);
+    info.defOrder.push_back(idx);
   }
 
   void visitVarUse(const VarNode *var) override {
@@ -65,12 +66,13 @@ public:
 
 private:
   unsigned indexOf(const VarNode *var) {
-    auto [it, inserted] = info.index.try_emplace(var, info.vars.size());
-    if (inserted) {
+    uint32_t &slot = info.index[var->id];
+    if (slot == 0) {
       info.vars.emplace_back();
       info.vars.back().var = var;
+      slot = info.vars.size();
     }
-    return it->second;
+    return slot - 1;
   }
 
   unsigned user_ = kNone;
@@ -82,7 +84,7 @@ private:
 } // namespace
 
 /// The top-level vars of a function, known from block sizes without a walk:
-/// reserving for them spares the rehashes of a growing 200k-entry map.
+/// reserving for them spares regrowing 200k-entry vectors.
 static size_t expectedVars(const ExprNode *e) {
   const auto *fn = llvm::dyn_cast_or_null<FunctionNode>(e);
   if (!fn || !fn->body)
@@ -97,7 +99,6 @@ UseDefInfo graft::computeUseDef(const ExprNode *e) {
   UseDefCollector collector;
   size_t expected = expectedVars(e);
   collector.info.vars.reserve(expected);
-  collector.info.index.reserve(expected);
   collector.info.defOrder.reserve(expected);
   collector.visitExpr(e);
   return std::move(collector.info);

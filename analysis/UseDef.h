@@ -14,9 +14,9 @@
 #ifndef GRAFT_ANALYSIS_USEDEF_H
 #define GRAFT_ANALYSIS_USEDEF_H
 
+#include "ir/DenseId.h"
 #include "ir/Expr.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <vector>
@@ -24,8 +24,10 @@
 namespace graft {
 
 /// Vars are numbered in order of first occurrence (definition or use); the
-/// per-var data lives in vectors indexed by that number, so a 200k-binding
-/// function costs one hash lookup per occurrence and no per-var maps.
+/// per-var data lives in vectors indexed by that number. The number of a var
+/// is found through its DenseId (ir/DenseId.h), an array index rather than a
+/// hash probe: a 200k-binding function's pointer-keyed map was 8 MiB probed
+/// at random, three times per binding (docs/performance.md).
 struct UseDefInfo {
   struct VarInfo {
     const VarNode *var = nullptr;
@@ -41,15 +43,19 @@ struct UseDefInfo {
   };
 
   std::vector<VarInfo> vars;
-  llvm::DenseMap<const VarNode *, unsigned> index;
+  /// Number + 1 by DenseId (0: not met).
+  DenseIdMap<uint32_t> index;
   /// Indices of the vars defined in the expression, in definition order.
   std::vector<unsigned> defOrder;
   /// Indices of the vars read outside any VarBinding value, first-use order.
   std::vector<unsigned> outputs;
 
   const VarInfo *lookup(const VarNode *v) const {
-    auto it = index.find(v);
-    return it == index.end() ? nullptr : &vars[it->second];
+    uint32_t slot = index.lookup(v->id);
+    // A var made after the walk may have taken the number of one that died.
+    if (slot == 0 || vars[slot - 1].var != v)
+      return nullptr;
+    return &vars[slot - 1];
   }
   unsigned uses(const VarNode *v) const {
     const VarInfo *info = lookup(v);

@@ -73,20 +73,25 @@ unsigned removeUnreachable(IRModule &module, const llvm::StringSet<> &entries) {
   for (const ModuleEntry &e : module.entries())
     if (entries.count(e.gvar->name) && reachable.insert(e.gvar->name).second)
       work.push_back(e.gvar->name);
-  while (!work.empty()) {
+  // Once every function is reached, nothing can be removed: the remaining
+  // walks (each a full pass over a function body) are skipped. A module
+  // whose functions are all entries is not walked at all.
+  // Only names of the module enter `reachable`, so its size tells when all
+  // are reached.
+  while (!work.empty() && reachable.size() < module.entries().size()) {
     std::string name = std::move(work.back());
     work.pop_back();
-    const ModuleEntry *entry = module.lookup(name);
-    if (!entry)
-      return 0; // A callee outside the module: the graph is incomplete.
-    const FunctionNode *fn = entry->asFunction();
+    const FunctionNode *fn = module.lookup(name)->asFunction();
     if (!fn)
       continue; // PrimFunc bodies are opaque tokens; ExternFuncs call nothing.
     GlobalRefCollector refs(module);
     refs.visitExpr(fn);
-    for (std::string &callee : refs.names)
+    for (std::string &callee : refs.names) {
+      if (!module.lookup(callee))
+        return 0; // A callee outside the module: the graph is incomplete.
       if (reachable.insert(callee).second)
         work.push_back(std::move(callee));
+    }
   }
   std::vector<std::string> dead;
   for (const ModuleEntry &e : module.entries())
