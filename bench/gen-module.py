@@ -5,6 +5,7 @@ timings) and the MLIR module of the same op count (for mlir-opt-14).
 usage: bench/gen-module.py relax N > big.py
        bench/gen-module.py mlir N > big.mlir
        bench/gen-module.py calltir N > big.py   (input for `graft opt -p finalize`)
+       bench/gen-module.py build N > big.py     (input for `graft build`, bench/build-scale.sh)
 """
 import sys
 
@@ -60,6 +61,28 @@ def calltir(n):
     out += [f'            gv = v{n-1}', '            R.output(gv)', '        return gv', '']
     return '\n'.join(out)
 
+def build(n):
+    """N ops over a symbolic batch that `graft build` cannot fold away: a
+    matmul every third op breaks fusion, so fuse-elementwise makes N/3 fused
+    kernels of an add and a unary op, and codegen emits N/3 matmul calls, N/3
+    fused-kernel calls and their allocations and kills."""
+    t = 'R.Tensor((n, 16), dtype="float32")'
+    out = ['@I.ir_module', 'class Module:', '    @R.function',
+           f'    def main(x: {t}, y: {t}, w: R.Tensor((16, 16), dtype="float32")) -> {t}:',
+           '        n = T.int64()', '        with R.dataflow():',
+           f'            v0: {t} = R.matmul(x, w)']
+    unary = ['R.nn.relu', 'R.exp', 'R.tanh', 'R.negative']
+    for i in range(1, n):
+        if i % 3 == 0:
+            rhs = f'R.matmul(v{i-1}, w)'
+        elif i % 3 == 1:
+            rhs = f'R.add(v{i-1}, y)'
+        else:
+            rhs = f'{unary[(i // 3) % 4]}(v{i-1})'
+        out.append(f'            v{i}: {t} = {rhs}')
+    out += [f'            gv: {t} = v{n-1}', '            R.output(gv)', '        return gv', '']
+    return '\n'.join(out)
+
 if __name__ == '__main__':
     kind, n = sys.argv[1], int(sys.argv[2])
-    sys.stdout.write({'relax': relax, 'mlir': mlir, 'calltir': calltir}[kind](n))
+    sys.stdout.write({'relax': relax, 'mlir': mlir, 'calltir': calltir, 'build': build}[kind](n))

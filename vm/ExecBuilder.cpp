@@ -28,7 +28,7 @@ int64_t ExecBuilder::declareFunction(llvm::StringRef name, FuncKind kind) {
   fn.name = name.str();
   fn.numArgs = kind == FuncKind::VM ? kUndefinedArgs : -1;
   exe_->functions.push_back(std::move(fn));
-  exe_->reindex();
+  exe_->indexLastFunction();
   return static_cast<int64_t>(exe_->functions.size()) - 1;
 }
 

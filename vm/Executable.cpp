@@ -38,6 +38,11 @@ int64_t Executable::findFunction(llvm::StringRef name) const {
   return it == funcMap_.end() ? -1 : it->second;
 }
 
+void Executable::indexLastFunction() {
+  int64_t idx = static_cast<int64_t>(functions.size()) - 1;
+  funcMap_.try_emplace(functions[idx].name, idx);
+}
+
 void Executable::reindex() {
   funcMap_.clear();
   for (size_t i = 0; i < functions.size(); ++i)

@@ -119,6 +119,9 @@ public:
   int64_t findFunction(llvm::StringRef name) const;
   /// Rebuilds the name index after `functions` changed.
   void reindex();
+  /// Adds the last function to the name index (a builder appending one
+  /// function at a time stays linear).
+  void indexLastFunction();
 
   int64_t numInstructions() const { return static_cast<int64_t>(instrOffset.size()); }
   InstrView instr(int64_t i) const { return InstrView::at(instrData.data() + instrOffset[i]); }
