@@ -206,6 +206,9 @@ static llvm::Error verifyParams(const FuncInfo &fn) {
     if (static_cast<unsigned>(p.kind) >= kNumParamKinds)
       return fail("function '{0}' parameter '{1}': unknown kind {2}", fn.name, p.name,
                   static_cast<unsigned>(p.kind));
+    if (p.ndim > kMaxTensorNDim)
+      return fail("function '{0}' parameter '{1}': ndim {2} is more than {3}", fn.name, p.name,
+                  p.ndim, kMaxTensorNDim);
     if (p.ndim < -1 || (!p.dims.empty() && p.ndim != static_cast<int32_t>(p.dims.size())))
       return fail("function '{0}' parameter '{1}': ndim {2} does not match "
                   "{3} dims",

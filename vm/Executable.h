@@ -54,6 +54,10 @@ enum class ParamKind : uint8_t {
 inline constexpr unsigned kNumParamKinds = 9;
 llvm::StringRef paramKindName(ParamKind kind);
 
+/// A tensor constant or parameter has at most this many dims (the loader and
+/// the verifier refuse more).
+inline constexpr int32_t kMaxTensorNDim = 64;
+
 struct ParamInfo {
   std::string name;
   ParamKind kind = ParamKind::Any;

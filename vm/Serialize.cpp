@@ -29,7 +29,7 @@ enum class ConstTag : uint8_t {
 enum : uint8_t { kHasDType = 1, kHasDevice = 2 };
 
 /// A tensor constant or parameter has at most this many dims.
-static constexpr uint32_t kMaxNDim = 64;
+static constexpr uint32_t kMaxNDim = kMaxTensorNDim;
 
 uint64_t graft::vm::fnv1a64(llvm::StringRef bytes) {
   uint64_t h = 0xcbf29ce484222325ULL;

@@ -378,3 +378,36 @@ TEST(Loader, RejectsUnknownDeviceType) {
   msg = loadError(bytes);
   EXPECT_NE(msg.find("parameter 'x' has unknown flags 0x13"), std::string::npos) << msg;
 }
+
+// Fuzzer finding: a parameter with a huge ndim and no dims loaded, and
+// dumping it printed ndim '?'s (a hang for ndim 2^31 - 1).
+TEST(Loader, RejectsAHugeParameterRank) {
+  ParamInfo p;
+  p.name = "x";
+  p.kind = ParamKind::Tensor;
+  p.ndim = 65;
+  ExecBuilder b;
+  b.beginFunction("main", {"x"}, {p});
+  b.emitRet(0);
+  b.endFunction();
+  EXPECT_EQ(errorOf(b.finish()), "function 'main' parameter 'x': ndim 65 is more than 64");
+  p.ndim = 64;
+  ExecBuilder ok;
+  ok.beginFunction("main", {"x"}, {p});
+  ok.emitRet(0);
+  ok.endFunction();
+  auto exe = take(ok.finish());
+  ASSERT_TRUE(exe);
+  std::string bytes = saveToBytes(*exe);
+  // The rank is the i32 right after the name, kind and flag bytes.
+  const char record[] = "x\x01\x00\x40\x00\x00\x00";
+  size_t at = bytes.find(std::string(record, sizeof record - 1));
+  ASSERT_NE(at, std::string::npos);
+  bytes[at + 3] = '\xff';
+  bytes[at + 4] = '\xff';
+  bytes[at + 5] = '\xff';
+  bytes[at + 6] = '\x7f';
+  fixChecksum(bytes);
+  std::string msg = loadError(bytes);
+  EXPECT_NE(msg.find("parameter 'x': ndim 2147483647 is more than 64"), std::string::npos) << msg;
+}
