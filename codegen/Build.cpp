@@ -12,8 +12,16 @@ using namespace graft::codegen;
 llvm::Expected<std::string> codegen::buildPipelineFor(llvm::StringRef target) {
   if (target == "cpu")
     return std::string("build-cpu");
+  if (target == "cuda")
+    return std::string("build-cuda");
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 "unknown target '" + target + "' (this build supports: cpu)");
+                                 "unknown target '" + target + "' (supported: cpu, cuda)");
+}
+
+CodeGenOptions codegen::codeGenOptionsFor(llvm::StringRef target, CodeGenOptions options) {
+  if (target == "cuda")
+    options.defaultDevice = DLDevice{kDLCUDA, 0};
+  return options;
 }
 
 llvm::Expected<std::unique_ptr<vm::Executable>>
@@ -36,5 +44,5 @@ codegen::buildExecutable(IRModule &module, const BuildOptions &options) {
   PassManager pm(options.passes);
   if (auto err = pm.run(module, *pipeline, ctx))
     return err;
-  return generateExecutable(module, options.codegen);
+  return generateExecutable(module, codeGenOptionsFor(options.target, options.codegen));
 }

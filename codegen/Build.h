@@ -1,7 +1,7 @@
 //===- codegen/Build.h - Pipeline plus code generation ----------*- C++ -*-===//
 //
 // What `graft build` does to a parsed module, for callers that hold one in
-// memory (tests, `graft run FILE`): the target's build pipeline (`build-cpu`)
+// memory (tests, `graft run FILE`): the target's build pipeline (`build-cpu`, `build-cuda`)
 // with verify-each, then code generation.
 //
 //===----------------------------------------------------------------------===//
@@ -15,6 +15,10 @@ namespace graft::codegen {
 
 /// The named pipeline a target builds with ("cpu" -> "build-cpu").
 llvm::Expected<std::string> buildPipelineFor(llvm::StringRef target);
+
+/// Code generation options for a target: "cuda" puts tensors without a
+/// vdevice on cuda:0 and marks the executable as built for CUDA.
+CodeGenOptions codeGenOptionsFor(llvm::StringRef target, CodeGenOptions options = {});
 
 struct BuildOptions {
   std::string target = "cpu";

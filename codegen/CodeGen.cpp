@@ -25,5 +25,8 @@ codegen::generateExecutable(const IRModule &module, const CodeGenOptions &option
   }
   if (auto err = addFusedKernelSources(module, builder))
     return err;
-  return builder.finish();
+  auto exe = builder.finish();
+  if (exe && options.defaultDevice.device_type == kDLCUDA)
+    (*exe)->target = vm::Target::CUDA;
+  return exe;
 }

@@ -33,6 +33,8 @@ ParamInfo ParamInfo::tensor(std::string name, DLDataType dtype, std::vector<DimI
   return p;
 }
 
+llvm::StringRef graft::vm::targetName(Target t) { return t == Target::CUDA ? "cuda" : "cpu"; }
+
 int64_t Executable::findFunction(llvm::StringRef name) const {
   auto it = funcMap_.find(name);
   return it == funcMap_.end() ? -1 : it->second;
@@ -407,6 +409,8 @@ void Executable::dump(llvm::raw_ostream &os) const {
   os << "; graft VM executable: " << functions.size() << " functions, " << constants.size()
      << " constants, " << numInstructions() << " instructions, " << kernelSources.size()
      << " kernel sources\n";
+  if (target != Target::CPU)
+    os << "; target: " << targetName(target) << "\n";
   for (size_t i = 0; i < functions.size(); ++i)
     printFunction(os, *this, i);
   if (!constants.empty())

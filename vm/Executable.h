@@ -111,8 +111,16 @@ struct InstrView {
   int64_t falseOffset() const { return words[2]; }
 };
 
+/// What an executable was built for (`graft build --target`); `graft run`
+/// refuses a device of another target. Stored as bit 0 of the header flags.
+enum class Target : uint8_t { CPU, CUDA };
+
+/// "cpu" or "cuda".
+llvm::StringRef targetName(Target t);
+
 class Executable {
 public:
+  Target target = Target::CPU;
   std::vector<FuncInfo> functions;
   std::vector<Value> constants;
   std::vector<ExecWord> instrData;

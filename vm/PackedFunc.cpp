@@ -1,6 +1,7 @@
 //===- vm/PackedFunc.cpp - Registry and name resolution --------------------===//
 
 #include "vm/PackedFunc.h"
+#include "vm/CudaDevice.h"
 #include "vm/KernelBridge.h"
 
 using namespace graft::vm;
@@ -34,6 +35,16 @@ std::vector<std::string> PackedRegistry::names() const {
 llvm::Expected<PackedFunc> graft::vm::resolvePackedFunc(llvm::StringRef name, DLDeviceType device) {
   if (const PackedFunc *fn = PackedRegistry::global().find(name))
     return *fn;
+  if (device == kDLCUDA) {
+    // CUDA kernels come from the module (vm/CudaDevice.h); a CPU kernel
+    // cannot read device memory, so there is no fallback to one.
+    if (auto fn = cudaKernelPackedFunc(name))
+      return *fn;
+    if (graft::kernels::lookupKernel(name, kDLCPU))
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "kernel '%s' has no CUDA implementation yet (docs/cuda.md)",
+                                     name.str().c_str());
+  }
   const graft::kernels::KernelInfo *k = graft::kernels::lookupKernel(name, device);
   if (!k && device != kDLCPU)
     k = graft::kernels::lookupKernel(name, kDLCPU);

@@ -200,7 +200,7 @@ std::string graft::vm::saveToBytes(const Executable &exe) {
   Writer file;
   file.buf.append(kExecMagic, sizeof kExecMagic);
   file.u32(kExecVersion);
-  file.u32(0);
+  file.u32(exe.target == Target::CUDA ? kHeaderFlagCUDA : 0);
   file.u64(payload.buf.size());
   file.u64(fnv1a64(payload.buf));
   file.buf += payload.buf;
@@ -535,7 +535,7 @@ llvm::Error checkHeader(llvm::StringRef bytes, LoadOptions options) {
   uint32_t version = endian::read32le(p + 8);
   if (version != kExecVersion)
     return invalid("unsupported version {0} (this build reads version {1})", version, kExecVersion);
-  if (uint32_t flags = endian::read32le(p + 12))
+  if (uint32_t flags = endian::read32le(p + 12) & ~kHeaderFlagCUDA)
     return invalid("unknown header flags {0:x}", flags);
   uint64_t size = endian::read64le(p + 16);
   uint64_t have = bytes.size() - kExecHeaderBytes;
@@ -586,6 +586,8 @@ llvm::Expected<std::unique_ptr<Executable>> graft::vm::loadFromBytes(llvm::Strin
   if (auto err = checkHeader(bytes, options))
     return err;
   auto exe = std::make_unique<Executable>();
+  if (endian::read32le(bytes.data() + 12) & kHeaderFlagCUDA)
+    exe->target = Target::CUDA;
   if (auto err = readSections(bytes.drop_front(kExecHeaderBytes), *exe))
     return err;
   exe->reindex();

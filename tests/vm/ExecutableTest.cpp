@@ -341,8 +341,21 @@ TEST(Loader, RejectsTrailingBytesAndUnknownFlags) {
   llvm::support::endian::write64le(&extra[16], extra.size() - kExecHeaderBytes);
   fixChecksum(extra);
   EXPECT_EQ(loadError(extra), "invalid executable: 2 unexpected bytes after the last section");
-  llvm::support::endian::write32le(&bytes[12], 1);
-  EXPECT_EQ(loadError(bytes), "invalid executable: unknown header flags 0x1");
+  // Bit 0 is the CUDA target; any other bit is unknown.
+  llvm::support::endian::write32le(&bytes[12], 3);
+  EXPECT_EQ(loadError(bytes), "invalid executable: unknown header flags 0x2");
+}
+
+TEST(Loader, TargetRoundTrips) {
+  auto exe = smallExecutable();
+  EXPECT_EQ(take(loadFromBytes(saveToBytes(*exe)))->target, Target::CPU);
+  exe->target = Target::CUDA;
+  std::string bytes = saveToBytes(*exe);
+  EXPECT_EQ(llvm::support::endian::read32le(&bytes[12]), kHeaderFlagCUDA);
+  auto back = loadFromBytes(bytes);
+  ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError());
+  EXPECT_EQ((*back)->target, Target::CUDA);
+  EXPECT_NE((*back)->asText().find("; target: cuda\n"), std::string::npos);
 }
 
 TEST(Executable, DumpIsReadable) {

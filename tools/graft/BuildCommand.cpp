@@ -32,7 +32,8 @@ std::unique_ptr<vm::Executable> driver::buildFromSource(const OptArgs &args, llv
   if (!input)
     return nullptr;
   llvm::TimeRegion region(args.pm.timing ? &codegenTimer : nullptr);
-  auto exe = codegen::generateExecutable(*input->modules.front());
+  auto exe =
+      codegen::generateExecutable(*input->modules.front(), codegen::codeGenOptionsFor(target));
   if (!exe) {
     reportError(exe.takeError(), &input->file);
     exitCode = kBadInput;

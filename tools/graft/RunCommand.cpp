@@ -10,6 +10,7 @@
 
 #include "RunSupport.h"
 
+#include "vm/CudaDevice.h"
 #include "vm/Serialize.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -97,12 +98,23 @@ struct CallTimes {
   std::vector<double> outside;
 };
 
+/// One call; on a device that runs asynchronously (CUDA) it is complete on
+/// return.
+llvm::Expected<vm::Value> callAndWait(vm::VirtualMachine &vm, int64_t fn,
+                                      llvm::ArrayRef<vm::Value> inputs) {
+  auto result = vm.callFunction(fn, inputs);
+  if (result)
+    if (llvm::Error err = vm.allocator(0)->device().synchronize())
+      return err;
+  return result;
+}
+
 llvm::Expected<vm::Value> timedCall(vm::VirtualMachine &vm, int64_t fn,
                                     llvm::ArrayRef<vm::Value> inputs, bool profile,
                                     CallTimes &times) {
   double kernelsBefore = profile ? kernelSeconds(vm) : 0;
   auto start = std::chrono::steady_clock::now();
-  auto result = vm.callFunction(fn, inputs);
+  auto result = callAndWait(vm, fn, inputs);
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   times.wall.push_back(wall);
   if (profile)
@@ -117,7 +129,7 @@ llvm::Expected<vm::Value> runRepeated(vm::VirtualMachine &vm, int64_t fn,
                                       CallTimes &times) {
   if (n == 0)
     return timedCall(vm, fn, inputs, profile, times);
-  auto result = vm.callFunction(fn, inputs);
+  auto result = callAndWait(vm, fn, inputs);
   if (!result)
     return result;
   vm.resetProfile();
@@ -133,11 +145,19 @@ llvm::Expected<vm::Value> runRepeated(vm::VirtualMachine &vm, int64_t fn,
   return result;
 }
 
+/// The device --device names: the CPU, or CUDA device 0 (loads the CUDA
+/// module; "no CUDA device: ..." where there is none).
+llvm::Expected<std::shared_ptr<vm::Device>> runDevice(llvm::StringRef name) {
+  if (name == "cuda")
+    return vm::cudaDevice(0);
+  return vm::cpuDevice();
+}
+
 } // namespace
 
 int driver::runRun(const RunArgs &args) {
-  if (args.device != "cpu")
-    return fail("device '" + args.device + "' is not available (this build runs on: cpu)");
+  if (args.device != "cpu" && args.device != "cuda")
+    return fail("unknown device '" + args.device + "' (devices: cpu, cuda)");
   int exitCode = kSuccess;
   std::shared_ptr<vm::Executable> exe = loadOrBuild(args, exitCode);
   if (!exe)
@@ -151,8 +171,16 @@ int driver::runRun(const RunArgs &args) {
   if (fnIdx < 0 || exe->functions[fnIdx].kind != vm::FuncKind::VM)
     return fail("no function '" + args.function + "' in " + args.file);
   const vm::FuncInfo &fn = exe->functions[fnIdx];
+  llvm::StringRef built = vm::targetName(exe->target);
+  if (built != args.device)
+    return fail(args.file + " was built for target '" + built + "' and cannot run on device '" +
+                args.device + "' (build it with --target " + args.device + ")");
+  auto device = runDevice(args.device);
+  if (!device)
+    return fail(llvm::toString(device.takeError()));
   vm::VMOptions options;
   options.profile = args.profile;
+  options.devices.push_back(*device);
   // What fails here is the executable itself (say, a packed function no
   // kernel, builtin or kernel source provides): bad input, exit 2.
   auto vm = vm::VirtualMachine::create(exe, options);
@@ -161,6 +189,13 @@ int driver::runRun(const RunArgs &args) {
   auto inputs = prepareInputs(fn, args);
   if (!inputs)
     return fail(llvm::toString(inputs.takeError()));
+  // Host inputs go to the device (through pinned staging on CUDA).
+  for (vm::Value &v : *inputs) {
+    auto placed = vm::copyTensorsTo(v, (*vm)->allocator(0));
+    if (!placed)
+      return fail(llvm::toString(placed.takeError()));
+    v = std::move(*placed);
+  }
   if (llvm::Error err = (*vm)->checkInputs(fn, *inputs))
     return fail(llvm::toString(std::move(err)));
   CallTimes times;
@@ -173,11 +208,14 @@ int driver::runRun(const RunArgs &args) {
                                   "scalar programs and the interpreter; median call {1:F2} us)\n",
                                   median(times.outside) * 1e6, median(times.wall) * 1e6);
   }
+  auto onHost = vm::copyTensorsToHost(*result);
+  if (!onHost)
+    return reportRuntimeError(onHost.takeError());
   if (args.outDir.empty()) {
-    printOutputs(*result, llvm::outs());
+    printOutputs(*onHost, llvm::outs());
     return kSuccess;
   }
-  if (llvm::Error err = writeOutputs(*result, args.outDir))
+  if (llvm::Error err = writeOutputs(*onHost, args.outDir))
     return fail(llvm::toString(std::move(err)));
   return kSuccess;
 }

@@ -75,7 +75,7 @@ cl::opt<std::string> optReproducer("reproducer",
 cl::opt<bool> passesAll("all", cl::desc("Include test-only passes"), cl::sub(passesCmd));
 cl::list<std::string> testFiles(cl::Positional, cl::desc("FILE|DIR..."), cl::OneOrMore,
                                 cl::sub(testCmd));
-cl::opt<std::string> buildTarget("target", cl::desc("Target to build for (cpu)"),
+cl::opt<std::string> buildTarget("target", cl::desc("Target to build for (cpu, cuda)"),
                                  cl::value_desc("TARGET"), cl::init("cpu"), cl::sub(buildCmd));
 cl::opt<std::string> runFile(cl::Positional, cl::desc("EXE|FILE"), cl::Required, cl::sub(runCmd));
 cl::opt<std::string> runFn("fn", cl::desc("Function to run"), cl::init("main"),
@@ -87,7 +87,7 @@ cl::opt<bool> runRandom("random", cl::desc("Seeded random values for parameters 
 cl::opt<uint64_t> runSeed("seed", cl::desc("Seed of --random"), cl::init(0), cl::sub(runCmd));
 cl::list<std::string> runDims("dim", cl::desc("Size of a symbolic dim for --random"),
                               cl::value_desc("NAME=SIZE"), cl::sub(runCmd));
-cl::opt<std::string> runDevice("device", cl::desc("Device to run on (cpu)"), cl::init("cpu"),
+cl::opt<std::string> runDevice("device", cl::desc("Device to run on (cpu, cuda)"), cl::init("cpu"),
                                cl::sub(runCmd));
 cl::opt<unsigned> runRepeat("repeat", cl::desc("Time N calls after one warm-up"), cl::init(0),
                             cl::sub(runCmd));

@@ -1,0 +1,264 @@
+//===- bench/cuda/cuda_kernels.cpp - CUDA kernel bandwidth and GEMM speed --===//
+//
+// Every figure is device time from CUDA events around the launches on one
+// stream (Google Benchmark's manual time), so host overhead between calls
+// does not count; bytes/s counts every byte read and written once.
+//
+//   copy_f32/67108864      cudaMemcpyAsync device to device, 256 MiB
+//   add_f32, add_bf16      graft.add, 256 MiB per operand
+//   exp_f32, relu_bf16     unary ops, 256 MiB in
+//   softmax, layer_norm, rms_norm on 8192x8192 float32, 16384x4096 bfloat16
+//   sum_rows_f32           graft.sum over the last axis of 8192x8192
+//   matmul_*               graft.matmul against the same cublasGemmEx call
+//
+// Run: graft-bench-cuda --benchmark_repetitions=5 --benchmark_report_aggregates_only
+// (docs/performance.md, "CUDA", quotes medians).
+//
+//===----------------------------------------------------------------------===//
+
+#include "vm/CudaDevice.h"
+
+#include <benchmark/benchmark.h>
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace {
+
+using graft::kernels::AttrValue;
+using graft::kernels::KernelArgs;
+
+#define CHECK_CUDA(call)                                                                           \
+  do {                                                                                             \
+    cudaError_t e_ = (call);                                                                       \
+    if (e_ != cudaSuccess) {                                                                       \
+      std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));                             \
+      std::exit(1);                                                                                \
+    }                                                                                              \
+  } while (0)
+
+cudaStream_t stream() {
+  static cudaStream_t s = [] {
+    cudaStream_t r;
+    CHECK_CUDA(cudaStreamCreateWithFlags(&r, cudaStreamNonBlocking));
+    return r;
+  }();
+  return s;
+}
+
+/// A device tensor filled with a repeating ramp of values in [-1, 1).
+struct Buf {
+  std::vector<int64_t> shape;
+  DLTensor dl{};
+  Buf(DLDataType t, std::vector<int64_t> s) : shape(std::move(s)) {
+    size_t n = 1;
+    for (int64_t d : shape)
+      n *= size_t(d);
+    size_t bytes = n * t.bits / 8;
+    CHECK_CUDA(cudaMalloc(&dl.data, bytes));
+    std::vector<uint8_t> host(bytes);
+    for (size_t i = 0; i < bytes; ++i) // Small finite values in every dtype.
+      host[i] = (i % (t.bits / 8) == size_t(t.bits / 8 - 1)) ? uint8_t(0x3c ^ (i & 0x81))
+                                                             : uint8_t(i * 7);
+    CHECK_CUDA(cudaMemcpy(dl.data, host.data(), bytes, cudaMemcpyHostToDevice));
+    dl.device = {kDLCUDA, 0};
+    dl.ndim = int32_t(shape.size());
+    dl.dtype = t;
+    dl.shape = shape.data();
+  }
+  ~Buf() { cudaFree(dl.data); }
+  Buf(const Buf &) = delete;
+  size_t bytes() const {
+    size_t n = dl.dtype.bits / 8;
+    for (int64_t d : shape)
+      n *= size_t(d);
+    return n;
+  }
+};
+
+const DLDataType F32{kDLFloat, 32, 1}, BF16{kDLBfloat, 16, 1}, F16{kDLFloat, 16, 1},
+    F64{kDLFloat, 64, 1};
+
+const GraftCudaKernel &kernel(const char *symbol) {
+  auto module = graft::vm::CudaModule::get();
+  if (!module) {
+    std::fprintf(stderr, "%s\n", llvm::toString(module.takeError()).c_str());
+    std::exit(1);
+  }
+  const GraftCudaKernel *k = module->findKernel(symbol);
+  if (!k) {
+    std::fprintf(stderr, "no CUDA kernel %s\n", symbol);
+    std::exit(1);
+  }
+  return *k;
+}
+
+/// Times `launch` with events: one warm-up, then one timed launch per
+/// iteration.
+template <class Fn> void timeLaunches(benchmark::State &state, size_t bytes, Fn &&launch) {
+  cudaEvent_t start, stop;
+  CHECK_CUDA(cudaEventCreate(&start));
+  CHECK_CUDA(cudaEventCreate(&stop));
+  launch();
+  for (auto _ : state) {
+    CHECK_CUDA(cudaEventRecord(start, stream()));
+    launch();
+    CHECK_CUDA(cudaEventRecord(stop, stream()));
+    CHECK_CUDA(cudaEventSynchronize(stop));
+    float ms = 0;
+    CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
+    state.SetIterationTime(double(ms) / 1e3);
+  }
+  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(bytes));
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+}
+
+void runGraft(const char *symbol, std::vector<DLTensor *> in, std::vector<DLTensor *> out,
+              std::vector<AttrValue> attrs = {}) {
+  KernelArgs args{in, out, attrs, {}};
+  if (llvm::Error e = graft::vm::runCudaKernel(kernel(symbol), args, stream())) {
+    std::fprintf(stderr, "%s\n", llvm::toString(std::move(e)).c_str());
+    std::exit(1);
+  }
+}
+
+constexpr int64_t k256MiBf32 = int64_t(64) << 20;
+
+void BM_copy(benchmark::State &state) {
+  Buf a(F32, {k256MiBf32}), b(F32, {k256MiBf32});
+  timeLaunches(state, 2 * a.bytes(), [&] {
+    CHECK_CUDA(
+        cudaMemcpyAsync(b.dl.data, a.dl.data, a.bytes(), cudaMemcpyDeviceToDevice, stream()));
+  });
+}
+BENCHMARK(BM_copy)->Name("copy_f32/256MiB")->UseManualTime()->Unit(benchmark::kMicrosecond);
+
+void BM_binary(benchmark::State &state, DLDataType t, const char *symbol) {
+  int64_t n = (int64_t(256) << 20) / (t.bits / 8);
+  Buf a(t, {n}), b(t, {n}), c(t, {n});
+  timeLaunches(state, 3 * a.bytes(), [&] { runGraft(symbol, {&a.dl, &b.dl}, {&c.dl}); });
+}
+BENCHMARK_CAPTURE(BM_binary, add_f32, F32, "graft.add")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_binary, add_bf16, BF16, "graft.add")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+
+void BM_unary(benchmark::State &state, DLDataType t, const char *symbol) {
+  int64_t n = (int64_t(256) << 20) / (t.bits / 8);
+  Buf a(t, {n}), c(t, {n});
+  timeLaunches(state, 2 * a.bytes(), [&] { runGraft(symbol, {&a.dl}, {&c.dl}); });
+}
+BENCHMARK_CAPTURE(BM_unary, exp_f32, F32, "graft.exp")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_unary, relu_bf16, BF16, "graft.nn.relu")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+
+void BM_softmax(benchmark::State &state, DLDataType t, int64_t rows, int64_t cols) {
+  Buf x(t, {rows, cols}), y(t, {rows, cols});
+  timeLaunches(state, 2 * x.bytes(),
+               [&] { runGraft("graft.nn.softmax", {&x.dl}, {&y.dl}, {int64_t(-1)}); });
+}
+BENCHMARK_CAPTURE(BM_softmax, f32_8192x8192, F32, 8192, 8192)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_softmax, bf16_16384x4096, BF16, 16384, 4096)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+
+void BM_layerNorm(benchmark::State &state, DLDataType t, int64_t rows, int64_t cols) {
+  Buf x(t, {rows, cols}), y(t, {rows, cols}), g(t, {cols}), b(t, {cols});
+  std::vector<AttrValue> attrs = {std::vector<int64_t>{-1}, 1e-5, true, true};
+  timeLaunches(state, 2 * x.bytes(), [&] {
+    runGraft("graft.nn.layer_norm", {&x.dl, &g.dl, &b.dl}, {&y.dl}, attrs);
+  });
+}
+BENCHMARK_CAPTURE(BM_layerNorm, f32_8192x8192, F32, 8192, 8192)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_layerNorm, bf16_16384x4096, BF16, 16384, 4096)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+
+void BM_rmsNorm(benchmark::State &state, DLDataType t, int64_t rows, int64_t cols) {
+  Buf x(t, {rows, cols}), y(t, {rows, cols}), g(t, {cols});
+  std::vector<AttrValue> attrs = {std::vector<int64_t>{-1}, 1e-6};
+  timeLaunches(state, 2 * x.bytes(), [&] {
+    runGraft("graft.nn.rms_norm", {&x.dl, &g.dl}, {&y.dl}, attrs);
+  });
+}
+BENCHMARK_CAPTURE(BM_rmsNorm, f32_8192x8192, F32, 8192, 8192)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_rmsNorm, bf16_16384x4096, BF16, 16384, 4096)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+
+void BM_sumRows(benchmark::State &state) {
+  Buf x(F32, {8192, 8192}), y(F32, {8192});
+  std::vector<AttrValue> attrs = {std::vector<int64_t>{-1}, false};
+  timeLaunches(state, x.bytes() + y.bytes(),
+               [&] { runGraft("graft.sum", {&x.dl}, {&y.dl}, attrs); });
+}
+BENCHMARK(BM_sumRows)
+    ->Name("sum_rows_f32/8192x8192")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+
+/// graft.matmul, or (bare) the cublasGemmEx call it makes, on n x n x n.
+void BM_matmul(benchmark::State &state, DLDataType t, int64_t n, bool bare) {
+  Buf a(t, {n, n}), b(t, {n, n}), c(t, {n, n});
+  static cublasHandle_t handle = [] {
+    cublasHandle_t h;
+    cublasCreate(&h);
+    return h;
+  }();
+  cublasSetStream(handle, stream());
+  cudaDataType_t dt = t.bits == 64 ? CUDA_R_64F : t.code == kDLBfloat ? CUDA_R_16BF : CUDA_R_16F;
+  cublasComputeType_t ct = t.bits == 64 ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F;
+  float one = 1, zero = 0;
+  double oneD = 1, zeroD = 0;
+  const void *alpha = t.bits == 64 ? static_cast<const void *>(&oneD) : &one;
+  const void *beta = t.bits == 64 ? static_cast<const void *>(&zeroD) : &zero;
+  timeLaunches(state, 3 * a.bytes(), [&] {
+    if (!bare) {
+      runGraft("graft.matmul", {&a.dl, &b.dl}, {&c.dl});
+      return;
+    }
+    if (cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(n), int(n), alpha, b.dl.data, dt,
+                     int(n), a.dl.data, dt, int(n), beta, c.dl.data, dt, int(n), ct,
+                     CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS)
+      std::exit(1);
+  });
+  state.counters["TFLOP/s"] = benchmark::Counter(2.0 * double(n) * double(n) * double(n) *
+                                                     double(state.iterations()) / 1e12,
+                                                 benchmark::Counter::kIsRate);
+}
+BENCHMARK_CAPTURE(BM_matmul, graft_bf16_8192, BF16, 8192, false)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_matmul, cublas_bf16_8192, BF16, 8192, true)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_matmul, graft_f16_4096, F16, 4096, false)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_matmul, cublas_f16_4096, F16, 4096, true)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_matmul, graft_f64_4096, F64, 4096, false)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_matmul, cublas_f64_4096, F64, 4096, true)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+
+} // namespace
+
+BENCHMARK_MAIN();

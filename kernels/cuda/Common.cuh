@@ -1,0 +1,309 @@
+//===- kernels/cuda/Common.cuh - Shared machinery of the CUDA kernels -*- CUDA -*-===//
+//
+// What every CUDA kernel file shares: the dtype table and dispatch, element
+// loads and stores with the CPU kernels' conversion rules, the broadcast
+// indexer, and the argument checks that turn bad input into an error
+// message (the C ABI of CudaAbi.h carries no exception and no llvm::Error).
+//
+//===----------------------------------------------------------------------===//
+#ifndef GRAFT_KERNELS_CUDA_COMMON_CUH
+#define GRAFT_KERNELS_CUDA_COMMON_CUH
+
+#include "kernels/cuda/CudaAbi.h"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace graft::cuda {
+
+constexpr int kMaxDims = 8;
+constexpr uint8_t kDLBoolCode = 6;
+
+//===----------------------------------------------------------------------===//
+// Element types
+//===----------------------------------------------------------------------===//
+
+enum class ScalarType : uint8_t {
+  Bool,
+  Int8,
+  Int16,
+  Int32,
+  Int64,
+  UInt8,
+  Float16,
+  BFloat16,
+  Float32,
+  Float64,
+  Invalid
+};
+
+inline ScalarType scalarTypeOf(DLDataType t) {
+  if (t.lanes != 1)
+    return ScalarType::Invalid;
+  switch (t.code) {
+  case kDLBoolCode:
+    return t.bits == 8 ? ScalarType::Bool : ScalarType::Invalid;
+  case kDLInt:
+    return t.bits == 8    ? ScalarType::Int8
+           : t.bits == 16 ? ScalarType::Int16
+           : t.bits == 32 ? ScalarType::Int32
+           : t.bits == 64 ? ScalarType::Int64
+                          : ScalarType::Invalid;
+  case kDLUInt:
+    // TVM's uint1 is bool.
+    return t.bits == 8 ? ScalarType::UInt8 : t.bits == 1 ? ScalarType::Bool : ScalarType::Invalid;
+  case kDLFloat:
+    return t.bits == 16   ? ScalarType::Float16
+           : t.bits == 32 ? ScalarType::Float32
+           : t.bits == 64 ? ScalarType::Float64
+                          : ScalarType::Invalid;
+  case kDLBfloat:
+    return t.bits == 16 ? ScalarType::BFloat16 : ScalarType::Invalid;
+  default:
+    return ScalarType::Invalid;
+  }
+}
+
+inline bool isFloatType(ScalarType t) {
+  return t == ScalarType::Float16 || t == ScalarType::BFloat16 || t == ScalarType::Float32 ||
+         t == ScalarType::Float64;
+}
+
+std::string dtypeName(DLDataType t);
+std::string shapeStr(const int64_t *shape, int ndim);
+inline std::string shapeStr(const DLTensor &t) { return shapeStr(t.shape, t.ndim); }
+
+/// Calls fn(T{}) with the storage type of `t` (bool as bool, half types as
+/// __half and __nv_bfloat16).
+template <class Fn> auto dispatch(ScalarType t, Fn &&fn) {
+  switch (t) {
+  case ScalarType::Bool:
+    return fn(bool{});
+  case ScalarType::Int8:
+    return fn(int8_t{});
+  case ScalarType::Int16:
+    return fn(int16_t{});
+  case ScalarType::Int32:
+    return fn(int32_t{});
+  case ScalarType::Int64:
+    return fn(int64_t{});
+  case ScalarType::UInt8:
+    return fn(uint8_t{});
+  case ScalarType::Float16:
+    return fn(__half{});
+  case ScalarType::BFloat16:
+    return fn(__nv_bfloat16{});
+  case ScalarType::Float32:
+    return fn(float{});
+  default:
+    return fn(double{});
+  }
+}
+
+/// The compute type of a storage type: float for the half types.
+template <class T> struct ComputeOf { using type = T; };
+template <> struct ComputeOf<__half> { using type = float; };
+template <> struct ComputeOf<__nv_bfloat16> { using type = float; };
+template <class T> using Compute = typename ComputeOf<T>::type;
+template <class T>
+inline constexpr bool kIsHalf = std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>;
+template <class T> inline constexpr bool kIsFloat = std::is_floating_point_v<Compute<T>>;
+
+/// A conversion with the CPU kernels' results for every input: NaN to an
+/// integer is 0, other floats truncate, saturate to int64 and wrap.
+template <class To, class From> __host__ __device__ inline To castTo(From v) {
+  if constexpr (std::is_same_v<To, bool>) {
+    return v != From(0);
+  } else if constexpr (std::is_floating_point_v<To>) {
+    return static_cast<To>(v);
+  } else if constexpr (std::is_floating_point_v<From>) {
+    if (v != v)
+      return To(0);
+    if (v >= From(9223372036854775807.0))
+      return static_cast<To>(INT64_MAX);
+    if (v <= From(-9223372036854775808.0))
+      return static_cast<To>(INT64_MIN);
+    return static_cast<To>(static_cast<int64_t>(v));
+  } else {
+    return static_cast<To>(v);
+  }
+}
+
+/// Loads a storage element as its compute type and stores one back,
+/// rounding to nearest even for the half types.
+template <class T> __device__ inline Compute<T> loadElem(const T *p) {
+  if constexpr (std::is_same_v<T, bool>)
+    return *reinterpret_cast<const uint8_t *>(p) != 0;
+  else if constexpr (std::is_same_v<T, __half>)
+    return __half2float(*p);
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>)
+    return __bfloat162float(*p);
+  else
+    return *p;
+}
+template <class T> __device__ inline T toStorage(Compute<T> v) {
+  if constexpr (std::is_same_v<T, __half>)
+    return __float2half_rn(v);
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>)
+    return __float2bfloat16_rn(v);
+  else
+    return v;
+}
+template <class T> __device__ inline void storeElem(T *p, Compute<T> v) {
+  if constexpr (std::is_same_v<T, bool>)
+    *reinterpret_cast<uint8_t *>(p) = v ? 1 : 0;
+  else
+    *p = toStorage<T>(v);
+}
+
+/// Loads element `p` of runtime dtype `t` converted to C (the mixed-dtype
+/// path: a bool operand of an arithmetic op).
+template <class C> __device__ inline C loadAs(const char *p, ScalarType t) {
+  switch (t) {
+  case ScalarType::Bool:
+    return castTo<C>(*reinterpret_cast<const uint8_t *>(p) != 0);
+  case ScalarType::Int8:
+    return castTo<C>(*reinterpret_cast<const int8_t *>(p));
+  case ScalarType::Int16:
+    return castTo<C>(*reinterpret_cast<const int16_t *>(p));
+  case ScalarType::Int32:
+    return castTo<C>(*reinterpret_cast<const int32_t *>(p));
+  case ScalarType::Int64:
+    return castTo<C>(*reinterpret_cast<const int64_t *>(p));
+  case ScalarType::UInt8:
+    return castTo<C>(*reinterpret_cast<const uint8_t *>(p));
+  case ScalarType::Float16:
+    return castTo<C>(__half2float(*reinterpret_cast<const __half *>(p)));
+  case ScalarType::BFloat16:
+    return castTo<C>(__bfloat162float(*reinterpret_cast<const __nv_bfloat16 *>(p)));
+  case ScalarType::Float32:
+    return castTo<C>(*reinterpret_cast<const float *>(p));
+  default:
+    return castTo<C>(*reinterpret_cast<const double *>(p));
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Broadcast indexing
+//===----------------------------------------------------------------------===//
+
+/// Element strides of up to N operands over one iteration shape (stride 0
+/// on a broadcast dim). Operand 0 is the output.
+template <int N> struct Indexer {
+  int ndim = 0;
+  int64_t shape[kMaxDims] = {};
+  int64_t stride[N][kMaxDims] = {};
+
+  /// Element offsets of linear (row-major) index i.
+  __device__ void offsets(int64_t i, int64_t (&off)[N]) const {
+    for (int k = 0; k < N; ++k)
+      off[k] = 0;
+    for (int d = ndim - 1; d >= 0; --d) {
+      int64_t q = i / shape[d], r = i - q * shape[d];
+      i = q;
+      for (int k = 0; k < N; ++k)
+        off[k] += r * stride[k][d];
+    }
+  }
+};
+
+/// Byte address of a tensor's first element.
+inline char *dataOf(const DLTensor &t) { return static_cast<char *>(t.data) + t.byte_offset; }
+int64_t numel(const DLTensor &t);
+bool isCompact(const DLTensor &t);
+
+//===----------------------------------------------------------------------===//
+// Argument checks and errors
+//===----------------------------------------------------------------------===//
+
+/// One kernel call: its arguments, its symbol and where its error goes.
+class Ctx {
+public:
+  Ctx(const GraftCudaKernelArgs *args, const char *symbol, GraftCudaError *err)
+      : args_(*args), symbol_(symbol), err_(err) {}
+
+  const DLTensor &in(int i) const { return *args_.inputs[i]; }
+  const DLTensor &out(int i) const { return *args_.outputs[i]; }
+  int numInputs() const { return args_.numInputs; }
+  int numOutputs() const { return args_.numOutputs; }
+  cudaStream_t stream() const { return static_cast<cudaStream_t>(args_.stream); }
+  const GraftCudaKernelArgs &args() const { return args_; }
+  const char *symbol() const { return symbol_; }
+
+  /// Fails the call with "<symbol>: <message>".
+  int fail(const std::string &message);
+  /// Fails the call with "<symbol>: <call>: <CUDA's message>".
+  int failCuda(const char *call, cudaError_t e);
+  /// After a launch: the launch error, if any.
+  int checkLaunch(const char *kernelName);
+
+  /// Arity and that every tensor lives on a CUDA device (0 on success).
+  int checkArity(int inputs, int outputs);
+  /// A dim count this library's indexer takes.
+  int checkRank(const DLTensor &t, const char *role);
+
+  bool hasAttr(int i) const {
+    return i < args_.numAttrs && args_.attrs[i].kind != GRAFT_CUDA_ATTR_NONE;
+  }
+  const GraftCudaAttr &attr(int i) const { return args_.attrs[i]; }
+  /// An int attr, or `dflt` when unset; false (after fail) on a wrong kind.
+  bool intAttr(int i, const char *name, int64_t dflt, int64_t &out);
+  bool floatAttr(int i, const char *name, double dflt, double &out);
+  bool boolAttr(int i, const char *name, bool dflt, bool &out);
+  /// An int list attr (a single int becomes a list); `set` false when unset.
+  bool intsAttr(int i, const char *name, std::vector<int64_t> &out, bool &set);
+
+private:
+  const GraftCudaKernelArgs &args_;
+  const char *symbol_;
+  GraftCudaError *err_;
+};
+
+/// Element strides of `t` (its own, or row-major when it has none).
+void elementStrides(const DLTensor &t, int64_t *strides);
+
+/// Checks that the inputs `ops` broadcast (numpy rules) to exactly `out`'s
+/// shape and writes the iteration: out's shape, out's strides as operand 0,
+/// each input's strides (0 on broadcast dims) as operands 1..; false after
+/// ctx.fail.
+/// With `exact` false the inputs need only broadcast to the output
+/// (full, broadcast_to).
+bool broadcastTo(Ctx &ctx, const DLTensor &out, const DLTensor *const *ops, int nops, int &ndim,
+                 int64_t *shape, int64_t (*strides)[kMaxDims], bool exact = true);
+
+template <int N>
+bool makeIndexer(Ctx &ctx, const DLTensor &out, const DLTensor *const *ops, Indexer<N> &idx,
+                 bool exact = true) {
+  return broadcastTo(ctx, out, ops, N - 1, idx.ndim, idx.shape, idx.stride, exact);
+}
+
+/// Kernel tables of each file, collected by Module.cu.
+void addUnaryKernels(std::vector<GraftCudaKernel> &out);
+void addBinaryKernels(std::vector<GraftCudaKernel> &out);
+void addCreationKernels(std::vector<GraftCudaKernel> &out);
+void addNNKernels(std::vector<GraftCudaKernel> &out);
+void addMatmulKernels(std::vector<GraftCudaKernel> &out);
+void addReduceKernels(std::vector<GraftCudaKernel> &out);
+void addLayoutKernels(std::vector<GraftCudaKernel> &out);
+/// Gives back what the files keep for the life of the process (cuBLAS
+/// handles), so a leak check sees only real leaks.
+void releaseMatmulResources();
+
+/// Blocks for a grid-stride loop over n items.
+inline unsigned gridFor(int64_t n, int threads) {
+  int64_t blocks = (n + threads - 1) / threads;
+  if (blocks < 1)
+    blocks = 1;
+  return unsigned(blocks > 65535 * 32 ? 65535 * 32 : blocks);
+}
+
+} // namespace graft::cuda
+
+#endif // GRAFT_KERNELS_CUDA_COMMON_CUH

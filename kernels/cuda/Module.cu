@@ -1,0 +1,196 @@
+//===- kernels/cuda/Module.cu - The entry point of libgraft_cuda.so ---------===//
+//
+// Device operations (allocation, copies through pinned staging, streams)
+// and the kernel table, behind the C ABI of CudaAbi.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kernels/cuda/Common.cuh"
+
+#include <cstring>
+#include <mutex>
+
+using namespace graft::cuda;
+
+namespace {
+
+int report(GraftCudaError *err, const char *call, cudaError_t e) {
+  std::snprintf(err->message, sizeof err->message, "%s: %s (%s)", call, cudaGetErrorName(e),
+                cudaGetErrorString(e));
+  return 1;
+}
+
+#define GRAFT_CUDA_TRY(call)                                                                       \
+  do {                                                                                             \
+    cudaError_t e_ = (call);                                                                       \
+    if (e_ != cudaSuccess)                                                                         \
+      return report(err, #call, e_);                                                               \
+  } while (0)
+
+int deviceCount(int *count, GraftCudaError *err) {
+  *count = 0;
+  GRAFT_CUDA_TRY(cudaGetDeviceCount(count));
+  return 0;
+}
+
+int init(int device, void **stream, GraftCudaError *err) {
+  GRAFT_CUDA_TRY(cudaSetDevice(device));
+  cudaStream_t s = nullptr;
+  GRAFT_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  *stream = s;
+  return 0;
+}
+
+int describe(int device, char *name, size_t nameBytes, int *major, int *minor,
+             GraftCudaError *err) {
+  cudaDeviceProp prop;
+  GRAFT_CUDA_TRY(cudaGetDeviceProperties(&prop, device));
+  std::snprintf(name, nameBytes, "%s", prop.name);
+  *major = prop.major;
+  *minor = prop.minor;
+  return 0;
+}
+
+int alloc(int device, size_t bytes, void **ptr, GraftCudaError *err) {
+  GRAFT_CUDA_TRY(cudaSetDevice(device));
+  GRAFT_CUDA_TRY(cudaMalloc(ptr, bytes ? bytes : 1));
+  return 0;
+}
+
+void freeDevice(int device, void *ptr) {
+  cudaSetDevice(device);
+  cudaFree(ptr);
+}
+
+int allocHost(size_t bytes, void **ptr, GraftCudaError *err) {
+  GRAFT_CUDA_TRY(cudaHostAlloc(ptr, bytes ? bytes : 1, cudaHostAllocDefault));
+  return 0;
+}
+
+void freeHost(void *ptr) { cudaFreeHost(ptr); }
+
+bool isPinned(const void *p) {
+  cudaPointerAttributes attrs;
+  if (cudaPointerGetAttributes(&attrs, p) != cudaSuccess) {
+    cudaGetLastError(); // Not an error to keep: plain pageable memory.
+    return false;
+  }
+  return attrs.type == cudaMemoryTypeHost || attrs.type == cudaMemoryTypeManaged;
+}
+
+/// Copies between pageable host memory and the device through a pinned
+/// buffer, in chunks, so a large .npy input does not make the driver pin
+/// and unpin its pages on every call.
+class Staging {
+public:
+  static constexpr size_t kChunk = size_t(32) << 20;
+
+  int copy(void *dst, const void *src, size_t bytes, bool toDevice, cudaStream_t stream,
+           GraftCudaError *err) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!buf_)
+      GRAFT_CUDA_TRY(cudaHostAlloc(&buf_, kChunk, cudaHostAllocDefault));
+    for (size_t done = 0; done < bytes; done += kChunk) {
+      size_t n = bytes - done < kChunk ? bytes - done : kChunk;
+      if (toDevice) {
+        std::memcpy(buf_, static_cast<const char *>(src) + done, n);
+        GRAFT_CUDA_TRY(cudaMemcpyAsync(static_cast<char *>(dst) + done, buf_, n,
+                                       cudaMemcpyHostToDevice, stream));
+        GRAFT_CUDA_TRY(cudaStreamSynchronize(stream));
+      } else {
+        GRAFT_CUDA_TRY(cudaMemcpyAsync(buf_, static_cast<const char *>(src) + done, n,
+                                       cudaMemcpyDeviceToHost, stream));
+        GRAFT_CUDA_TRY(cudaStreamSynchronize(stream));
+        std::memcpy(static_cast<char *>(dst) + done, buf_, n);
+      }
+    }
+    return 0;
+  }
+
+  static Staging &instance() {
+    static Staging staging;
+    return staging;
+  }
+  void release() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (buf_)
+      cudaFreeHost(buf_);
+    buf_ = nullptr;
+  }
+
+private:
+  std::mutex mutex_;
+  void *buf_ = nullptr; // Kept until releaseResources.
+};
+
+int copy(int device, void *dst, const void *src, size_t bytes, int32_t kind, void *stream,
+         GraftCudaError *err) {
+  if (bytes == 0)
+    return 0;
+  auto s = static_cast<cudaStream_t>(stream);
+  GRAFT_CUDA_TRY(cudaSetDevice(device));
+  if (kind == GRAFT_CUDA_DEVICE_TO_DEVICE) {
+    GRAFT_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s));
+    return 0;
+  }
+  bool toDevice = kind == GRAFT_CUDA_HOST_TO_DEVICE;
+  const void *host = toDevice ? src : dst;
+  if (isPinned(host)) {
+    GRAFT_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes,
+                                   toDevice ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost, s));
+    GRAFT_CUDA_TRY(cudaStreamSynchronize(s));
+    return 0;
+  }
+  return Staging::instance().copy(dst, src, bytes, toDevice, s, err);
+}
+
+/// Frees what the module keeps for the life of the process (the staging
+/// buffer, cuBLAS handles); a later call makes them again.
+void releaseResources() {
+  Staging::instance().release();
+  releaseMatmulResources();
+}
+
+int synchronize(int device, void *stream, GraftCudaError *err) {
+  GRAFT_CUDA_TRY(cudaSetDevice(device));
+  GRAFT_CUDA_TRY(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)));
+  return 0;
+}
+
+const std::vector<GraftCudaKernel> &kernelTable() {
+  static const std::vector<GraftCudaKernel> table = [] {
+    std::vector<GraftCudaKernel> t;
+    addUnaryKernels(t);
+    addBinaryKernels(t);
+    addCreationKernels(t);
+    addNNKernels(t);
+    addMatmulKernels(t);
+    addReduceKernels(t);
+    addLayoutKernels(t);
+    return t;
+  }();
+  return table;
+}
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) const GraftCudaApi *graft_cuda_api(void) {
+  static const GraftCudaApi api = [] {
+    GraftCudaApi a{};
+    a.abiVersion = GRAFT_CUDA_ABI_VERSION;
+    a.deviceCount = deviceCount;
+    a.init = init;
+    a.describe = describe;
+    a.alloc = alloc;
+    a.free = freeDevice;
+    a.allocHost = allocHost;
+    a.freeHost = freeHost;
+    a.copy = copy;
+    a.synchronize = synchronize;
+    a.releaseResources = releaseResources;
+    a.kernels = kernelTable().data();
+    a.numKernels = kernelTable().size();
+    return a;
+  }();
+  return &api;
+}

@@ -1,0 +1,370 @@
+//===- kernels/cuda/NN.cu - softmax, log_softmax, layer_norm, rms_norm ------===//
+//
+// One block per row, the row held in registers: the input is read once and
+// the output written once (PyTorch's persistent softmax does the same).
+// Statistics accumulate in float (double for float64 data); the CPU
+// kernels compute in double, so results differ by a few ulp (tests/cuda
+// states the bound). Rows longer than the register tile, and softmax over
+// a non-trailing axis or a strided tensor, take a general kernel that reads
+// the row from memory on every pass.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kernels/cuda/Elementwise.cuh"
+
+#include <cfloat>
+
+namespace graft::cuda {
+namespace {
+
+enum class RowOp { Softmax, LogSoftmax, LayerNorm, RmsNorm };
+
+template <class T> using Acc = std::conditional_t<std::is_same_v<T, double>, double, float>;
+
+template <class A> __device__ A warpSum(A v) {
+  for (int o = 16; o > 0; o >>= 1)
+    v += __shfl_xor_sync(0xffffffffu, v, o);
+  return v;
+}
+template <class A> __device__ A warpMax(A v) {
+  for (int o = 16; o > 0; o >>= 1)
+    v = fmax(v, __shfl_xor_sync(0xffffffffu, v, o));
+  return v;
+}
+
+/// The sum (or max) over the block; every thread gets the result.
+template <bool Max, class A> __device__ A blockReduce(A v, A *shared) {
+  v = Max ? warpMax(v) : warpSum(v);
+  int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
+  __syncthreads(); // `shared` may still be read by the previous reduction.
+  if (lane == 0)
+    shared[warp] = v;
+  __syncthreads();
+  A r = lane < warps ? shared[lane] : (Max ? A(-INFINITY) : A(0));
+  return Max ? warpMax(r) : warpSum(r);
+}
+
+struct RowParams {
+  int64_t n;
+  double eps;
+  bool center, scale;
+  const char *gamma, *beta; ///< n elements each, of the data's dtype.
+};
+
+/// One row per block; ITEMS vectors of V elements per thread.
+template <RowOp Op, class T, int ITEMS, int V>
+__global__ void __launch_bounds__(1024)
+    rowKernel(const T *__restrict__ x, T *__restrict__ y, RowParams p) {
+  using A = Acc<T>;
+  __shared__ A shared[32];
+  const int64_t n = p.n;
+  const T *xr = x + int64_t(blockIdx.x) * n;
+  T *yr = y + int64_t(blockIdx.x) * n;
+  A v[ITEMS][V];
+  bool valid[ITEMS];
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k) {
+    int64_t j = (int64_t(threadIdx.x) + int64_t(k) * blockDim.x) * V;
+    valid[k] = j < n;
+    if (valid[k]) {
+      Vec<T, V> in = *reinterpret_cast<const Vec<T, V> *>(xr + j);
+#pragma unroll
+      for (int e = 0; e < V; ++e)
+        v[k][e] = A(loadElem<T>(&in.v[e]));
+    }
+  }
+  A shift = 0, scaleBy = 1; // y = (x - shift) * scaleBy (softmax: then exp)
+  if constexpr (Op == RowOp::Softmax || Op == RowOp::LogSoftmax) {
+    A m = -INFINITY;
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k)
+      if (valid[k])
+#pragma unroll
+        for (int e = 0; e < V; ++e)
+          m = fmax(m, v[k][e]);
+    m = blockReduce<true>(m, shared);
+    A s = 0;
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k)
+      if (valid[k])
+#pragma unroll
+        for (int e = 0; e < V; ++e)
+          s += exp(v[k][e] - m);
+    s = blockReduce<false>(s, shared);
+    shift = m;
+    scaleBy = Op == RowOp::Softmax ? A(1) / s : log(s);
+  } else {
+    A mean = 0;
+    if constexpr (Op == RowOp::LayerNorm) {
+      A s = 0;
+#pragma unroll
+      for (int k = 0; k < ITEMS; ++k)
+        if (valid[k])
+#pragma unroll
+          for (int e = 0; e < V; ++e)
+            s += v[k][e];
+      mean = blockReduce<false>(s, shared) / A(n);
+    }
+    A sq = 0;
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k)
+      if (valid[k])
+#pragma unroll
+        for (int e = 0; e < V; ++e)
+          sq += (v[k][e] - mean) * (v[k][e] - mean);
+    sq = blockReduce<false>(sq, shared);
+    shift = mean;
+    scaleBy = A(1) / sqrt(sq / A(n) + A(p.eps));
+  }
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k) {
+    int64_t j = (int64_t(threadIdx.x) + int64_t(k) * blockDim.x) * V;
+    if (!valid[k])
+      continue;
+    Vec<T, V> out, g, b;
+    if constexpr (Op == RowOp::LayerNorm || Op == RowOp::RmsNorm) {
+      // gamma and beta have the data's dtype (checked by the host).
+      if (p.scale)
+        g = *reinterpret_cast<const Vec<T, V> *>(reinterpret_cast<const T *>(p.gamma) + j);
+      if (p.center)
+        b = *reinterpret_cast<const Vec<T, V> *>(reinterpret_cast<const T *>(p.beta) + j);
+    }
+#pragma unroll
+    for (int e = 0; e < V; ++e) {
+      A z = v[k][e] - shift, r;
+      if constexpr (Op == RowOp::Softmax)
+        r = exp(z) * scaleBy;
+      else if constexpr (Op == RowOp::LogSoftmax)
+        r = z - scaleBy;
+      else
+        r = z * scaleBy * (p.scale ? A(loadElem<T>(&g.v[e])) : A(1)) +
+            (p.center ? A(loadElem<T>(&b.v[e])) : A(0));
+      out.v[e] = toStorage<T>(r);
+    }
+    *reinterpret_cast<Vec<T, V> *>(yr + j) = out;
+  }
+}
+
+/// Softmax of rows reached through byte strides: row r starts at the
+/// offsets the indexer gives (the axis dim has size 1 there) and steps by
+/// the axis strides. Three passes over memory.
+template <bool Log, class T>
+__global__ void __launch_bounds__(256)
+    softmaxGeneral(Indexer<2> rows, const char *x, char *y, int64_t n, int64_t sx, int64_t sy) {
+  using A = Acc<T>;
+  __shared__ A shared[32];
+  int64_t off[2];
+  rows.offsets(blockIdx.x, off);
+  const char *xr = x + off[1];
+  char *yr = y + off[0];
+  auto at = [&](int64_t j) { return A(loadElem<T>(reinterpret_cast<const T *>(xr + j * sx))); };
+  A m = -INFINITY;
+  for (int64_t j = threadIdx.x; j < n; j += blockDim.x)
+    m = fmax(m, at(j));
+  m = blockReduce<true>(m, shared);
+  A s = 0;
+  for (int64_t j = threadIdx.x; j < n; j += blockDim.x)
+    s += exp(at(j) - m);
+  s = blockReduce<false>(s, shared);
+  for (int64_t j = threadIdx.x; j < n; j += blockDim.x) {
+    A z = at(j) - m;
+    storeElem<T>(reinterpret_cast<T *>(yr + j * sy), Log ? z - log(s) : exp(z) / s);
+  }
+}
+
+bool checkFloat(Ctx &ctx) {
+  const DLTensor &x = ctx.in(0), &out = ctx.out(0);
+  if (!isFloatType(scalarTypeOf(x.dtype))) {
+    ctx.fail("takes a floating-point tensor, got " + dtypeName(x.dtype));
+    return false;
+  }
+  if (scalarTypeOf(out.dtype) != scalarTypeOf(x.dtype) || shapeStr(out) != shapeStr(x) ||
+      out.ndim != x.ndim) {
+    ctx.fail("output must be " + dtypeName(x.dtype) + shapeStr(x) + ", got " +
+             dtypeName(out.dtype) + shapeStr(out));
+    return false;
+  }
+  return true;
+}
+
+/// Launches the register-tile kernel for rows of n elements; false when n
+/// is too long for it.
+template <RowOp Op, class T>
+bool launchRows(Ctx &ctx, const T *x, T *y, int64_t rows, const RowParams &p, int &rc) {
+  constexpr int V = vecWidth<T>() > 8 ? 8 : vecWidth<T>();
+  int64_t n = p.n;
+  bool vec = n % V == 0 && aligned(x, sizeof(T) * V) && aligned(y, sizeof(T) * V) &&
+             aligned(p.gamma, sizeof(T) * V) && aligned(p.beta, sizeof(T) * V);
+  int64_t units = vec ? n / V : n; // vectors (or elements) per row
+  // At most 32 elements per thread stay in registers at 1024 threads.
+  int64_t maxPer = vec && V > 4 ? 32 / V : 8;
+  if (units > 1024 * maxPer)
+    return false;
+  int threads = 1024;
+  int64_t per = (units + threads - 1) / threads;
+  if (units < 4096) { // short rows: fewer threads, a few units each
+    threads = int(((units + 3) / 4 + 31) / 32 * 32);
+    threads = threads < 32 ? 32 : threads;
+    per = (units + threads - 1) / threads;
+  }
+  auto go = [&](auto items, auto width) {
+    constexpr int I = decltype(items)::value, W = decltype(width)::value;
+    if constexpr (I * W <= 32)
+      rowKernel<Op, T, I, W><<<unsigned(rows), threads, 0, ctx.stream()>>>(x, y, p);
+  };
+  using One = std::integral_constant<int, 1>;
+  using Wide = std::integral_constant<int, V>;
+  auto pick = [&](auto width) {
+    if (per <= 1)
+      go(std::integral_constant<int, 1>{}, width);
+    else if (per <= 2)
+      go(std::integral_constant<int, 2>{}, width);
+    else if (per <= 4)
+      go(std::integral_constant<int, 4>{}, width);
+    else
+      go(std::integral_constant<int, 8>{}, width);
+  };
+  if (vec)
+    pick(Wide{});
+  else
+    pick(One{});
+  rc = ctx.checkLaunch("rowKernel");
+  return true;
+}
+
+template <bool Log> int softmax(const GraftCudaKernelArgs *args, GraftCudaError *err) {
+  Ctx ctx(args, Log ? "graft.nn.log_softmax" : "graft.nn.softmax", err);
+  if (ctx.checkArity(1, 1) || !checkFloat(ctx))
+    return 1;
+  const DLTensor &x = ctx.in(0), &out = ctx.out(0);
+  int64_t axis;
+  if (!ctx.intAttr(0, "axis", -1, axis))
+    return 1;
+  int nd = x.ndim == 0 ? 1 : x.ndim;
+  if (axis < -nd || axis >= nd)
+    return ctx.fail("axis " + std::to_string(axis) + " is out of range for " +
+                    std::to_string(x.ndim) + " dims");
+  axis = axis < 0 ? axis + nd : axis;
+  int64_t total = numel(x);
+  if (total == 0)
+    return 0;
+  int64_t n = x.ndim == 0 ? 1 : x.shape[axis];
+  return dispatch(scalarTypeOf(x.dtype), [&](auto tag) -> int {
+    using T = decltype(tag);
+    if constexpr (kIsFloat<T>) {
+      constexpr RowOp Op = Log ? RowOp::LogSoftmax : RowOp::Softmax;
+      int rc = 0;
+      RowParams p{n, 0.0, false, false, nullptr, nullptr};
+      if ((x.ndim == 0 || axis == x.ndim - 1) && isCompact(x) && isCompact(out) &&
+          launchRows<Op, T>(ctx, reinterpret_cast<const T *>(dataOf(x)),
+                            reinterpret_cast<T *>(dataOf(out)), total / n, p, rc))
+        return rc;
+      // General: iterate the other dims, step along the axis.
+      DLTensor rowsOf = out;
+      int64_t shape[kMaxDims];
+      for (int d = 0; d < x.ndim; ++d)
+        shape[d] = d == axis ? 1 : x.shape[d];
+      rowsOf.shape = shape;
+      DLTensor inRows = x;
+      inRows.shape = shape;
+      int64_t xs[kMaxDims], ys[kMaxDims];
+      elementStrides(x, xs);
+      elementStrides(out, ys);
+      inRows.strides = xs;
+      rowsOf.strides = ys;
+      const DLTensor *ins[] = {&inRows};
+      Indexer<2> idx;
+      if (!makeIndexer<2>(ctx, rowsOf, ins, idx))
+        return 1;
+      for (int d = 0; d < idx.ndim; ++d) {
+        idx.stride[0][d] *= sizeof(T);
+        idx.stride[1][d] *= sizeof(T);
+      }
+      int64_t sx = x.ndim ? xs[axis] * int64_t(sizeof(T)) : 0;
+      int64_t sy = out.ndim ? ys[axis] * int64_t(sizeof(T)) : 0;
+      softmaxGeneral<Log, T>
+          <<<unsigned(total / n), 256, 0, ctx.stream()>>>(idx, dataOf(x), dataOf(out), n, sx, sy);
+      return ctx.checkLaunch("softmaxGeneral");
+    }
+    return 1;
+  });
+}
+
+template <bool Rms> int norm(const GraftCudaKernelArgs *args, GraftCudaError *err) {
+  Ctx ctx(args, Rms ? "graft.nn.rms_norm" : "graft.nn.layer_norm", err);
+  if (ctx.checkArity(Rms ? 2 : 3, 1) || !checkFloat(ctx))
+    return 1;
+  const DLTensor &x = ctx.in(0), &out = ctx.out(0);
+  std::vector<int64_t> axes;
+  bool set = false;
+  RowParams p{};
+  bool center = !Rms, scale = true;
+  if (!ctx.intsAttr(0, "axes", axes, set) || !ctx.floatAttr(1, "epsilon", 1e-5, p.eps) ||
+      (!Rms && !ctx.boolAttr(2, "center", true, center)) ||
+      (!Rms && !ctx.boolAttr(3, "scale", true, scale)))
+    return 1;
+  // Only the trailing axes, in order, of compact tensors (docs/cuda.md).
+  int k = int(axes.size());
+  bool trailing = k > 0 && k <= x.ndim;
+  for (int i = 0; trailing && i < k; ++i) {
+    int64_t a = axes[i] < 0 ? axes[i] + x.ndim : axes[i];
+    trailing = a == x.ndim - k + i;
+  }
+  if (!trailing || !isCompact(x) || !isCompact(out))
+    return ctx.fail("on CUDA, normalizes only the trailing axes, in order, of compact tensors");
+  int64_t n = 1;
+  for (int i = x.ndim - k; i < x.ndim; ++i)
+    n *= x.shape[i];
+  const DLTensor *aff[] = {&ctx.in(1), Rms ? nullptr : &ctx.in(2)};
+  for (const DLTensor *t : aff) {
+    if (!t)
+      continue;
+    bool same = t->ndim == k && isCompact(*t);
+    for (int i = 0; same && i < k; ++i)
+      same = t->shape[i] == x.shape[x.ndim - k + i];
+    if (!same)
+      return ctx.fail(std::string(Rms ? "weight" : "gamma and beta") +
+                      " must be compact with the shape of the normalized axes, got " +
+                      shapeStr(*t));
+    if (scalarTypeOf(t->dtype) != scalarTypeOf(x.dtype))
+      return ctx.fail("on CUDA, " + std::string(Rms ? "weight" : "gamma and beta") +
+                      " must have the data's dtype " + dtypeName(x.dtype) + ", got " +
+                      dtypeName(t->dtype));
+  }
+  p.n = n;
+  p.center = center;
+  p.scale = scale;
+  p.gamma = dataOf(ctx.in(1));
+  p.beta = Rms ? nullptr : dataOf(ctx.in(2));
+  int64_t total = numel(x);
+  if (total == 0)
+    return 0;
+  return dispatch(scalarTypeOf(x.dtype), [&](auto tag) -> int {
+    using T = decltype(tag);
+    if constexpr (kIsFloat<T>) {
+      int rc = 0;
+      if (launchRows < Rms ? RowOp::RmsNorm : RowOp::LayerNorm,
+          T > (ctx, reinterpret_cast<const T *>(dataOf(x)), reinterpret_cast<T *>(dataOf(out)),
+               total / n, p, rc))
+        return rc;
+      return ctx.fail("a row of " + std::to_string(n) +
+                      " elements is longer than the CUDA kernel's register tile");
+    }
+    return 1;
+  });
+}
+
+const char *const kSoftmaxAttrs[] = {"axis"};
+const char *const kLayerNormAttrs[] = {"axes", "epsilon", "center", "scale"};
+const char *const kRmsNormAttrs[] = {"axes", "epsilon"};
+
+} // namespace
+
+void addNNKernels(std::vector<GraftCudaKernel> &out) {
+  out.push_back({"graft.nn.softmax", 1, 1, kSoftmaxAttrs, 1, softmax<false>, nullptr});
+  out.push_back({"graft.nn.log_softmax", 1, 1, kSoftmaxAttrs, 1, softmax<true>, nullptr});
+  out.push_back({"graft.nn.layer_norm", 3, 1, kLayerNormAttrs, 4, norm<false>, nullptr});
+  out.push_back({"graft.nn.rms_norm", 2, 1, kRmsNormAttrs, 2, norm<true>, nullptr});
+}
+
+} // namespace graft::cuda

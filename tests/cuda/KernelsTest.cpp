@@ -1,0 +1,283 @@
+//===- tests/cuda/KernelsTest.cpp - astype, creation, reductions, nn, matmul -===//
+//
+// Bounds (float results; integers and bools are exact):
+//   astype, full, ones, zeros, arange, max, min, permute_dims: exact.
+//   sum, mean, prod: |gpu - cpu| <= 2 ulp + 4 n eps sum|x| (another
+//     summation order; eps of the accumulator: float for half types).
+//   softmax, log_softmax, layer_norm, rms_norm: 32 ulp + 1e-6 (float32),
+//     2 ulp + 1e-6 (half types), 32 ulp + 1e-14 (float64): the CPU computes
+//     in double, the GPU in float (double for float64).
+//   matmul: 1 ulp + 2 k eps sum|a||b| per element (cuBLAS's order).
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaTestUtil.h"
+
+namespace graft::cuda::test {
+namespace {
+
+using Attrs = std::vector<AttrValue>;
+
+TEST(CudaKernels, AstypeEveryPair) {
+  GRAFT_REQUIRE_GPU();
+  Vals specials = {0.0,   -0.0,   1.5,      -2.5,      300.0, -129.0, 65504.0, 1e10,
+                   -1e20, 3.4e38, INFINITY, -INFINITY, NAN,   0.1,    255.5,   7.0};
+  std::mt19937_64 rng(3);
+  for (DLDataType from : kAllTypes)
+    for (DLDataType to : kAllTypes) {
+      SCOPED_TRACE(typeName(from) + " -> " + typeName(to));
+      TestTensor x = isFloat(from) ? TestTensor(from, {16}, specials)
+                                   : randomTensor(from, {16}, rng, -200, 200);
+      TestTensor c(to, {16}), g(to, {16});
+      RUN_OK("graft.astype", {&x}, {&c});
+      ASSERT_EQ(runCuda("graft.astype", {&x}, {&g}), "");
+      EXPECT_EQ(compare(c, g), "");
+    }
+}
+
+TEST(CudaKernels, CreationOps) {
+  GRAFT_REQUIRE_GPU();
+  for (DLDataType t : kAllTypes) {
+    SCOPED_TRACE(typeName(t));
+    for (const char *sym : {"graft.zeros", "graft.ones"}) {
+      TestTensor c(t, {3, 5}), g(t, {3, 5});
+      RUN_OK(sym, {}, {&c});
+      ASSERT_EQ(runCuda(sym, {}, {&g}), "");
+      EXPECT_EQ(compare(c, g), "");
+    }
+    TestTensor fill(F64, {}, {-3.75}), like(t, {2, 3});
+    TestTensor c(t, {4, 6}), g(t, {4, 6});
+    RUN_OK("graft.full", {&fill}, {&c});
+    ASSERT_EQ(runCuda("graft.full", {&fill}, {&g}), "");
+    EXPECT_EQ(compare(c, g), "");
+    TestTensor cl(t, {2, 3}), gl(t, {2, 3});
+    RUN_OK("graft.full_like", {&like, &fill}, {&cl});
+    ASSERT_EQ(runCuda("graft.full_like", {&like, &fill}, {&gl}), "");
+    EXPECT_EQ(compare(cl, gl), "");
+    if (t.code == kernels::kGraftDLBool)
+      continue;
+    for (Attrs attrs : {Attrs{int64_t(-3), int64_t(2)}, Attrs{0.5, 0.25}, Attrs{}}) {
+      TestTensor ca(t, {37}), ga(t, {37});
+      RUN_OK("graft.arange", {}, {&ca}, attrs);
+      ASSERT_EQ(runCuda("graft.arange", {}, {&ga}, attrs), "");
+      EXPECT_EQ(compare(ca, ga), "");
+    }
+  }
+}
+
+Bound sumBound(TestTensor &x, DLDataType t, int64_t n) {
+  double mag = 0;
+  for (double v : x.values())
+    mag += std::fabs(v);
+  double eps = t.bits == 64 ? DBL_EPSILON : FLT_EPSILON;
+  return {2, 4 * double(n) * eps * mag};
+}
+
+TEST(CudaKernels, Reductions) {
+  GRAFT_REQUIRE_GPU();
+  std::mt19937_64 rng(4);
+  struct Case {
+    Attrs attrs;
+    std::vector<int64_t> outShape;
+  };
+  std::vector<Case> cases = {
+      {{}, {}},                                        // everything
+      {{std::vector<int64_t>{-1}, false}, {6, 7}},     // row reduction
+      {{std::vector<int64_t>{0}, true}, {1, 7, 300}},  // leading axis
+      {{std::vector<int64_t>{0, 2}, false}, {7}},      // two axes
+      {{std::vector<int64_t>{1, 2}, true}, {6, 1, 1}}, // trailing pair
+  };
+  for (const char *sym : {"graft.sum", "graft.mean", "graft.prod", "graft.max", "graft.min"})
+    for (DLDataType t : kAllTypes)
+      for (const Case &c : cases) {
+        SCOPED_TRACE(std::string(sym) + " " + typeName(t));
+        bool prod = llvm::StringRef(sym) == "graft.prod";
+        // Products of values near 1 stay finite; integers wrap alike.
+        TestTensor x = prod && isFloat(t) ? randomTensor(t, {6, 7, 300}, rng, 0.99, 1.01)
+                                          : randomTensor(t, {6, 7, 300}, rng);
+        TestTensor co(t, c.outShape), go(t, c.outShape);
+        std::string cpuErr = runKernel(sym, {&x}, {&co}, c.attrs);
+        std::string gpuErr = runCuda(sym, {&x}, {&go}, c.attrs);
+        if (!cpuErr.empty()) {
+          EXPECT_NE(gpuErr, "") << cpuErr;
+          continue;
+        }
+        ASSERT_EQ(gpuErr, "");
+        bool order = llvm::StringRef(sym) == "graft.max" || llvm::StringRef(sym) == "graft.min";
+        Bound b = order ? Bound{} : sumBound(x, t, 6 * 7 * 300);
+        if (prod)
+          b = {2, 1e-4};
+        EXPECT_EQ(compare(co, go, b), "");
+      }
+}
+
+Bound nnBound(DLDataType t) {
+  if (t.bits == 64)
+    return {32, 1e-14};
+  return {t.bits == 16 ? 2.0 : 32.0, 1e-6};
+}
+
+TEST(CudaKernels, SoftmaxAndLogSoftmax) {
+  GRAFT_REQUIRE_GPU();
+  std::mt19937_64 rng(5);
+  struct Case {
+    std::vector<int64_t> shape;
+    int64_t axis;
+  };
+  // Short rows, rows in registers with 16-byte loads, an odd row length,
+  // a middle axis and rows too long for registers (general kernel).
+  std::vector<Case> cases = {{{5, 33}, -1},  {{3, 4096}, -1},  {{4, 1001}, 1},
+                             {{2, 3, 7}, 1}, {{2, 40000}, -1}, {{}, -1}};
+  for (const char *sym : {"graft.nn.softmax", "graft.nn.log_softmax"})
+    for (DLDataType t : kFloatTypes)
+      for (const Case &c : cases) {
+        SCOPED_TRACE(std::string(sym) + " " + typeName(t) + " " + std::to_string(c.shape.size()));
+        TestTensor x = randomTensor(t, c.shape, rng, -8, 8);
+        TestTensor co(t, c.shape), go(t, c.shape);
+        RUN_OK(sym, {&x}, {&co}, {c.axis});
+        ASSERT_EQ(runCuda(sym, {&x}, {&go}, {c.axis}), "");
+        EXPECT_EQ(compare(co, go, nnBound(t)), "");
+      }
+}
+
+TEST(CudaKernels, LayerNormAndRmsNorm) {
+  GRAFT_REQUIRE_GPU();
+  std::mt19937_64 rng(6);
+  struct Case {
+    std::vector<int64_t> shape, inner, axes;
+  };
+  std::vector<Case> cases = {{{8, 768}, {768}, {-1}},
+                             {{4, 33}, {33}, {1}},
+                             {{2, 3, 64}, {3, 64}, {-2, -1}},
+                             {{3, 8192}, {8192}, {-1}}};
+  for (DLDataType t : kFloatTypes)
+    for (const Case &c : cases) {
+      SCOPED_TRACE(typeName(t) + " " + std::to_string(c.shape.back()));
+      TestTensor x = randomTensor(t, c.shape, rng, -3, 5);
+      TestTensor gamma = randomTensor(t, c.inner, rng), beta = randomTensor(t, c.inner, rng);
+      for (bool center : {true, false}) {
+        Attrs attrs = {c.axes, 1e-5, center, true};
+        TestTensor co(t, c.shape), go(t, c.shape);
+        RUN_OK("graft.nn.layer_norm", {&x, &gamma, &beta}, {&co}, attrs);
+        ASSERT_EQ(runCuda("graft.nn.layer_norm", {&x, &gamma, &beta}, {&go}, attrs), "");
+        EXPECT_EQ(compare(co, go, nnBound(t)), "");
+      }
+      Attrs attrs = {c.axes, 1e-6};
+      TestTensor co(t, c.shape), go(t, c.shape);
+      RUN_OK("graft.nn.rms_norm", {&x, &gamma}, {&co}, attrs);
+      ASSERT_EQ(runCuda("graft.nn.rms_norm", {&x, &gamma}, {&go}, attrs), "");
+      EXPECT_EQ(compare(co, go, nnBound(t)), "");
+    }
+}
+
+/// The per-element bound of a matmul: 1 ulp + 2 k eps sum_k |a_ik b_kj|,
+/// taken as the largest over the output (a uniform bound).
+Bound matmulBound(TestTensor &a, TestTensor &b, int64_t k, DLDataType t) {
+  double amax = 0, bmax = 0;
+  for (double v : a.values())
+    amax = std::max(amax, std::fabs(v));
+  for (double v : b.values())
+    bmax = std::max(bmax, std::fabs(v));
+  double eps = t.bits == 64 ? DBL_EPSILON : FLT_EPSILON;
+  return {1, 2 * double(k) * eps * double(k) * amax * bmax};
+}
+
+TEST(CudaKernels, Matmul) {
+  GRAFT_REQUIRE_GPU();
+  std::mt19937_64 rng(7);
+  struct Case {
+    std::vector<int64_t> a, b, out;
+    int64_t k;
+  };
+  std::vector<Case> cases = {{{64, 32}, {32, 48}, {64, 48}, 32},
+                             {{3, 16, 8}, {8, 24}, {3, 16, 24}, 8},
+                             {{16, 8}, {2, 8, 24}, {2, 16, 24}, 8},
+                             {{2, 3, 5, 7}, {2, 3, 7, 4}, {2, 3, 5, 4}, 7},
+                             {{5, 7}, {7}, {5}, 7},
+                             {{7}, {7, 3}, {3}, 7},
+                             {{300, 257}, {257, 129}, {300, 129}, 257}};
+  for (DLDataType t : kFloatTypes)
+    for (const Case &c : cases) {
+      SCOPED_TRACE(typeName(t) + " k=" + std::to_string(c.k));
+      TestTensor a = randomTensor(t, c.a, rng, -1, 1), b = randomTensor(t, c.b, rng, -1, 1);
+      TestTensor co(t, c.out), go(t, c.out);
+      RUN_OK("graft.matmul", {&a, &b}, {&co});
+      ASSERT_EQ(runCuda("graft.matmul", {&a, &b}, {&go}), "");
+      EXPECT_EQ(compare(co, go, matmulBound(a, b, c.k, t)), "");
+    }
+  TestTensor ia(I32, {2, 2}), ib(I32, {2, 2}), io(I32, {2, 2});
+  EXPECT_EQ(runCuda("graft.matmul", {&ia, &ib}, {&io}),
+            "graft.matmul: on CUDA, takes float16, bfloat16, float32 or float64 with an output "
+            "of the same dtype; got int32 into int32");
+}
+
+TEST(CudaKernels, PermuteDims) {
+  GRAFT_REQUIRE_GPU();
+  std::mt19937_64 rng(8);
+  for (DLDataType t : kAllTypes) {
+    SCOPED_TRACE(typeName(t));
+    TestTensor x = randomTensor(t, {3, 4, 5}, rng);
+    for (Attrs attrs : {Attrs{std::vector<int64_t>{2, 0, 1}}, Attrs{}}) {
+      std::vector<int64_t> shape =
+          attrs.empty() ? std::vector<int64_t>{5, 4, 3} : std::vector<int64_t>{5, 3, 4};
+      TestTensor c(t, shape), g(t, shape);
+      RUN_OK("graft.permute_dims", {&x}, {&c}, attrs);
+      ASSERT_EQ(runCuda("graft.permute_dims", {&x}, {&g}, attrs), "");
+      EXPECT_EQ(compare(c, g), "");
+    }
+  }
+}
+
+} // namespace
+} // namespace graft::cuda::test
+
+namespace graft::cuda::test {
+namespace {
+
+TEST(CudaKernels, LayoutCopies) {
+  GRAFT_REQUIRE_GPU();
+  std::mt19937_64 rng(9);
+  for (DLDataType t : kAllTypes) {
+    SCOPED_TRACE(typeName(t));
+    TestTensor x = randomTensor(t, {4, 6, 5}, rng);
+    TestTensor cr(t, {24, 5}), gr(t, {24, 5});
+    RUN_OK("graft.reshape", {&x}, {&cr});
+    ASSERT_EQ(runCuda("graft.reshape", {&x}, {&gr}), "");
+    EXPECT_EQ(compare(cr, gr), "");
+    TestTensor row = randomTensor(t, {1, 5}, rng);
+    TestTensor cb(t, {3, 4, 5}), gb(t, {3, 4, 5});
+    RUN_OK("graft.broadcast_to", {&row}, {&cb});
+    ASSERT_EQ(runCuda("graft.broadcast_to", {&row}, {&gb}), "");
+    EXPECT_EQ(compare(cb, gb), "");
+    Attrs slice = {std::vector<int64_t>{0, 2}, std::vector<int64_t>{-1, 4},
+                   std::vector<int64_t>{-100, 0}, std::vector<int64_t>{-2, -3}};
+    TestTensor cs(t, {2, 6, 2}), gs(t, {2, 6, 2});
+    RUN_OK("graft.strided_slice", {&x}, {&cs}, slice);
+    ASSERT_EQ(runCuda("graft.strided_slice", {&x}, {&gs}, slice), "");
+    EXPECT_EQ(compare(cs, gs), "");
+    TestTensor cond = randomTensor(I32, {4, 1, 5}, rng, -1, 1), y = randomTensor(t, {6, 5}, rng);
+    TestTensor m = randomTensor(BOOL, {5}, rng);
+    TestTensor cw(t, {4, 6, 5}), gw(t, {4, 6, 5});
+    RUN_OK("graft.where", {&cond, &x, &y}, {&cw});
+    ASSERT_EQ(runCuda("graft.where", {&cond, &x, &y}, {&gw}), "");
+    EXPECT_EQ(compare(cw, gw), "");
+    TestTensor cm(t, {4, 6, 5}), gm(t, {4, 6, 5});
+    RUN_OK("graft.where", {&cond, &m, &x}, {&cm});
+    ASSERT_EQ(runCuda("graft.where", {&cond, &m, &x}, {&gm}), "");
+    EXPECT_EQ(compare(cm, gm), "");
+  }
+}
+
+/// Frees the module's process-lifetime buffers at the end, so that
+/// compute-sanitizer's leak check reports only real leaks.
+class ReleaseModule : public ::testing::Environment {
+public:
+  void TearDown() override {
+    if (device())
+      device()->module().api().releaseResources();
+  }
+};
+const auto *kRelease = ::testing::AddGlobalTestEnvironment(new ReleaseModule);
+
+} // namespace
+} // namespace graft::cuda::test

@@ -1,0 +1,141 @@
+//===- tests/cuda/RunCudaTest.cpp - graft build --target cuda, graft run --device cuda ===//
+//
+// The tool's CUDA rules, which hold with or without a GPU: the target is
+// recorded in the executable and a device of another target is refused;
+// without a CUDA device a CUDA run is exit 2 "no CUDA device". With a GPU,
+// the examples that use only ops with CUDA kernels run on CUDA and give the
+// CPU's outputs (within the kernels' bounds).
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaTestUtil.h"
+
+#include "vm/Npy.h"
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <sys/wait.h>
+
+namespace graft::cuda::test {
+namespace {
+
+struct Result {
+  int code;
+  std::string out; ///< stdout and stderr together
+};
+
+/// Where the tool and the sources are: the build's paths, unless
+/// GRAFT_BINARY and GRAFT_SOURCE_DIR say otherwise (tools/gpu-check.sh runs
+/// this program on another machine).
+std::string fromEnv(const char *name, const char *dflt) {
+  const char *v = std::getenv(name);
+  return v ? v : dflt;
+}
+const std::string kBinary = fromEnv("GRAFT_BINARY", GRAFT_BINARY);
+const std::string kSourceDir = fromEnv("GRAFT_SOURCE_DIR", GRAFT_SOURCE_DIR);
+
+Result graft(const std::string &args) {
+  std::string cmd = kBinary + " " + args + " 2>&1";
+  Result r{-1, ""};
+  FILE *pipe = popen(cmd.c_str(), "r");
+  if (!pipe)
+    return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
+    r.out.append(buf.data(), n);
+  int status = pclose(pipe);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string tempPath(const std::string &name) {
+  const auto *info = ::testing::UnitTest::GetInstance()->current_test_info();
+  return ::testing::TempDir() + "graft_" + info->test_suite_name() + "_" + info->name() + "_" +
+         name;
+}
+
+const std::string kMlp = kSourceDir + "/examples/mlp.py";
+
+TEST(RunCuda, TargetIsRecordedAndChecked) {
+  std::string cudaExe = tempPath("cuda.gexe"), cpuExe = tempPath("cpu.gexe");
+  ASSERT_EQ(graft("build --target cuda " + kMlp + " -o " + cudaExe).code, 0);
+  ASSERT_EQ(graft("build " + kMlp + " -o " + cpuExe).code, 0);
+  Result dump = graft("run --dump " + cudaExe);
+  EXPECT_NE(dump.out.find("; target: cuda\n"), std::string::npos) << dump.out;
+  EXPECT_NE(dump.out.find("param x: tensor float32 [batch, 784] cuda:0"), std::string::npos);
+  Result onCpu = graft("run " + cudaExe + " --random --dim batch=2");
+  EXPECT_EQ(onCpu.code, 2);
+  EXPECT_EQ(onCpu.out, "graft run: error: " + cudaExe +
+                           " was built for target 'cuda' and cannot run on device 'cpu' (build "
+                           "it with --target cpu)\n");
+  Result onCuda = graft("run " + cpuExe + " --device cuda --random --dim batch=2");
+  EXPECT_EQ(onCuda.code, 2);
+  EXPECT_EQ(onCuda.out, "graft run: error: " + cpuExe +
+                            " was built for target 'cpu' and cannot run on device 'cuda' (build "
+                            "it with --target cuda)\n");
+}
+
+TEST(RunCuda, UnknownDeviceAndTarget) {
+  Result run = graft("run " + kMlp + " --device tpu --random --dim batch=2");
+  EXPECT_EQ(run.code, 2);
+  EXPECT_EQ(run.out, "graft run: error: unknown device 'tpu' (devices: cpu, cuda)\n");
+  Result build = graft("build --target tpu " + kMlp + " -o " + tempPath("x.gexe"));
+  EXPECT_EQ(build.code, 2);
+  EXPECT_NE(build.out.find("unknown target 'tpu' (supported: cpu, cuda)"), std::string::npos)
+      << build.out;
+}
+
+TEST(RunCuda, NoDeviceIsExit2) {
+  if (device())
+    GTEST_SKIP() << "this machine has a CUDA device";
+  Result r = graft("run " + kMlp + " --device cuda --random --dim batch=2");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.out.rfind("graft run: error: no CUDA device: ", 0), 0u) << r.out;
+}
+
+/// Runs `example` on `device` with seeded random inputs into `dir`.
+Result runExample(const std::string &example, const std::string &device, const std::string &dims,
+                  const std::string &dir) {
+  std::string src = kSourceDir + "/examples/" + example + ".py";
+  std::string exe = dir + ".gexe";
+  Result b = graft("build --target " + device + " " + src + " -o " + exe);
+  if (b.code)
+    return b;
+  std::string mk = "mkdir -p " + dir;
+  if (std::system(mk.c_str()))
+    return {-1, "cannot make " + dir};
+  return graft("run " + exe + " --device " + device + " --random --seed 3 " + dims + " --out " +
+               dir);
+}
+
+TEST(RunCuda, ExamplesMatchTheCpu) {
+  GRAFT_REQUIRE_GPU();
+  struct Example {
+    const char *name, *dims, *output;
+  };
+  for (Example e : {Example{"mlp", "--dim batch=16", "output.npy"},
+                    Example{"dynamic_shape", "", "output.npy"}}) {
+    SCOPED_TRACE(e.name);
+    std::string cpuDir = tempPath(std::string(e.name) + "_cpu");
+    std::string gpuDir = tempPath(std::string(e.name) + "_cuda");
+    Result c = runExample(e.name, "cpu", e.dims, cpuDir);
+    ASSERT_EQ(c.code, 0) << c.out;
+    Result g = runExample(e.name, "cuda", e.dims, gpuDir);
+    ASSERT_EQ(g.code, 0) << g.out;
+    auto want = vm::readNpy(cpuDir + "/" + e.output);
+    auto got = vm::readNpy(gpuDir + "/" + e.output);
+    ASSERT_TRUE(bool(want)) << llvm::toString(want.takeError());
+    ASSERT_TRUE(bool(got)) << llvm::toString(got.takeError());
+    ASSERT_EQ(want->shape, got->shape);
+    ASSERT_EQ(want->data.size(), got->data.size());
+    const float *w = reinterpret_cast<const float *>(want->data.data());
+    const float *v = reinterpret_cast<const float *>(got->data.data());
+    for (size_t i = 0; i < want->data.size() / 4; ++i)
+      EXPECT_NEAR(v[i], w[i], 1e-4 * std::max(1.0f, std::fabs(w[i]))) << "at " << i;
+  }
+}
+
+} // namespace
+} // namespace graft::cuda::test

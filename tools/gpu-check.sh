@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# tools/gpu-check.sh stage | run
+#
+# stage (here, no GPU needed): builds the CUDA module, the CUDA tests, the
+#   CUDA benchmark and graft (Release, sm_90, LLVM linked statically) in
+#   $GRAFT_GPU_BUILD (default build/) and copies stripped binaries, the
+#   module and the libraries the GPU machine lacks into .gpu/ (git-ignored).
+# run [PART...] (on the GPU machine, from the repository root, .gpu/ carried
+#   there): the parts tests, examples, bench and memcheck (all by default):
+#   the gpu tests, every example on CUDA against the CPU, the benchmarks,
+#   and compute-sanitizer memcheck on the gpu tests; logs go to $OUT
+#   (default out/).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-}
+
+stage() {
+  set -e
+  local build=${GRAFT_GPU_BUILD:-build}
+  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(dirname "$PWD")}
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGRAFT_CUDA=ON \
+    -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null
+  ninja -C "$build" -j"${GRAFT_JOBS:-2}" graft graft_cuda graft-cuda-tests graft-bench-cuda
+  rm -rf .gpu
+  mkdir -p .gpu/bin .gpu/lib
+  cp "$build/tools/graft" "$build/tests/graft-cuda-tests" "$build/bench/cuda/graft-bench-cuda" \
+    .gpu/bin/
+  cp "$build/lib/libgraft_cuda.so" .gpu/lib/
+  cp "$(ldconfig -p | awk '/libbenchmark.so.1debian / {print $NF; exit}')" .gpu/lib/
+  strip --strip-unneeded .gpu/bin/* .gpu/lib/*
+  du -sh .gpu
+}
+
+run() {
+  local out=${OUT:-out}
+  mkdir -p "$out"
+  export LD_LIBRARY_PATH="$PWD/.gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  # The tests find the tool and the examples here, not where they were built.
+  export GRAFT_BINARY="$PWD/.gpu/bin/graft" GRAFT_SOURCE_DIR="$PWD"
+  local graft=.gpu/bin/graft status=0
+  nvidia-smi >"$out/nvidia-smi.txt" 2>&1
+
+  local parts=" ${*:-tests examples bench memcheck} "
+  want() { [[ $parts == *" $1 "* ]]; }
+
+  want tests && echo "== gpu tests"
+  want tests && {
+  .gpu/bin/graft-cuda-tests --gtest_output="xml:$out/gpu-tests.xml" >"$out/gpu-tests.log" 2>&1 ||
+    status=1
+  tail -n 30 "$out/gpu-tests.log"
+  }
+
+  want examples && echo "== examples on cuda against cpu"
+  want examples && {
+  local tmp
+  tmp=$(mktemp -d)
+  for ex in examples/*.py; do
+    local name dims=""
+    name=$(basename "$ex" .py)
+    case $name in
+    mlp) dims="--dim batch=16" ;;
+    transformer_block) dims="--dim seq=32" ;;
+    esac
+    for dev in cpu cuda; do
+      if "$graft" build --target "$dev" "$ex" -o "$tmp/$name-$dev.gexe" >"$tmp/$name-$dev.log" 2>&1; then
+        # shellcheck disable=SC2086
+        "$graft" run "$tmp/$name-$dev.gexe" --device "$dev" --random --seed 1 $dims \
+          >>"$tmp/$name-$dev.log" 2>&1
+      fi
+      echo "rc=$?" >>"$tmp/$name-$dev.log"
+    done
+    {
+      echo "-- $name: cpu"
+      cat "$tmp/$name-cpu.log"
+      echo "-- $name: cuda"
+      cat "$tmp/$name-cuda.log"
+    } | tee -a "$out/examples.log"
+  done
+  "$graft" build --target cuda examples/mlp.py -o "$tmp/mlp.gexe" &&
+    "$graft" run "$tmp/mlp.gexe" --device cuda --random --dim batch=256 --repeat 50 --profile \
+      2>&1 | tee "$out/mlp-repeat.log"
+  rm -rf "$tmp"
+  }
+
+  want bench && echo "== benchmarks"
+  want bench && {
+  .gpu/bin/graft-bench-cuda --benchmark_repetitions=5 --benchmark_report_aggregates_only \
+    --benchmark_min_time=0.2 --benchmark_out="$out/bench.json" --benchmark_out_format=json >"$out/bench.txt" 2>&1 ||
+    status=1
+  grep -E "median|Benchmark|----" "$out/bench.txt"
+  }
+
+  want memcheck && echo "== compute-sanitizer memcheck"
+  want memcheck && {
+  timeout "${GRAFT_MEMCHECK_TIMEOUT:-300}" compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 \
+    .gpu/bin/graft-cuda-tests --gtest_filter='Cuda*' >"$out/memcheck.log" 2>&1 || status=1
+  tail -n 8 "$out/memcheck.log"
+  }
+
+  return $status
+}
+
+case $mode in
+stage) stage ;;
+run)
+  shift
+  run "$@"
+  ;;
+*)
+  echo "usage: tools/gpu-check.sh stage|run" >&2
+  exit 2
+  ;;
+esac
