@@ -85,11 +85,7 @@ template <class Op> GraftCudaKernel binaryKernel() {
 
 void addBinaryKernels(std::vector<GraftCudaKernel> &out) {
 #define GRAFT_BINARY_OP(Name, ...) out.push_back(binaryKernel<ops::Name>());
-#if __has_include("kernels/cpu/ElementwiseOps.def")
 #include "kernels/cpu/ElementwiseOps.def"
-#else
-#include "kernels/cuda/ElementwiseOpsFallback.def"
-#endif
 }
 
 } // namespace graft::cuda

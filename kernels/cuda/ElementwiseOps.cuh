@@ -282,11 +282,7 @@ template <class C> __device__ inline C shiftRight(C a, C b) {
     static constexpr DTypeRule rule = DTypeRule::Rule;                                             \
     template <class C> __device__ static auto apply(C a, C b) { return __VA_ARGS__; }              \
   };
-#if __has_include("kernels/cpu/ElementwiseOps.def")
 #include "kernels/cpu/ElementwiseOps.def"
-#else
-#include "kernels/cuda/ElementwiseOpsFallback.def"
-#endif
 
 } // namespace graft::cuda::ops
 

@@ -54,11 +54,7 @@ template <class Op> GraftCudaKernel unaryKernel() {
 
 void addUnaryKernels(std::vector<GraftCudaKernel> &out) {
 #define GRAFT_UNARY_OP(Name, ...) out.push_back(unaryKernel<ops::Name>());
-#if __has_include("kernels/cpu/ElementwiseOps.def")
 #include "kernels/cpu/ElementwiseOps.def"
-#else
-#include "kernels/cuda/ElementwiseOpsFallback.def"
-#endif
 }
 
 } // namespace graft::cuda

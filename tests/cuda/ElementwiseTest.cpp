@@ -30,11 +30,7 @@ const std::vector<OpRow> &opTable() {
   static const std::vector<OpRow> rows = {
 #define GRAFT_UNARY_OP(Name, Symbol, Rule, ...) {Symbol, #Rule, false},
 #define GRAFT_BINARY_OP(Name, Symbol, Rule, ...) {Symbol, #Rule, true},
-#if __has_include("kernels/cpu/ElementwiseOps.def")
 #include "kernels/cpu/ElementwiseOps.def"
-#else
-#include "kernels/cuda/ElementwiseOpsFallback.def"
-#endif
   };
   return rows;
 }
