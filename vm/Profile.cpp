@@ -9,6 +9,7 @@
 
 #include "vm/VM.h"
 
+#include <algorithm>
 #include <chrono>
 
 using namespace graft::vm;
@@ -23,6 +24,36 @@ static llvm::Expected<Value> profiledCall(VirtualMachine &vm, const void *data,
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ++p->entry.calls;
   return result;
+}
+
+static llvm::Expected<Value> noOp(VirtualMachine &, const void *, llvm::ArrayRef<Value>) {
+  return Value();
+}
+
+/// The median, over batches, of what timing one call adds to it: the
+/// trampoline and its two clock reads around a packed function that does
+/// nothing, less a direct call of that function.
+double VirtualMachine::calibrateProfiler() {
+  constexpr int kCalls = 512, kBatches = 15;
+  ProfiledCallee probe;
+  probe.inner = PackedFunc{noOp, nullptr};
+  PackedFunc timed{profiledCall, &probe};
+  std::vector<double> perCall;
+  for (int b = 0; b < kBatches; ++b) {
+    PackedFunc direct = probe.inner;
+    // Hides the callee from the optimizer, so that the baseline is a call.
+    asm volatile("" : "+r"(direct.impl));
+    auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < kCalls; ++i)
+      llvm::cantFail(direct(*this, {}));
+    auto t1 = std::chrono::steady_clock::now();
+    for (int i = 0; i < kCalls; ++i)
+      llvm::cantFail(timed(*this, {}));
+    auto t2 = std::chrono::steady_clock::now();
+    perCall.push_back(std::chrono::duration<double>((t2 - t1) - (t1 - t0)).count() / kCalls);
+  }
+  std::sort(perCall.begin(), perCall.end());
+  return std::max(0.0, perCall[kBatches / 2]);
 }
 
 PackedFunc VirtualMachine::profiledFunc(llvm::StringRef name, PackedFunc inner) {

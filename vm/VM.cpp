@@ -105,6 +105,8 @@ llvm::Error VirtualMachine::init(std::shared_ptr<const Executable> exe, VMOption
       return packed.takeError();
     callees_[i].packed = options.profile ? profiledFunc(fn.name, *packed) : *packed;
   }
+  if (options.profile)
+    profileOverhead_ = calibrateProfiler();
   for (const Value &c : exe_->constants) {
     auto placed = placeConstant(c, allocators_.front());
     if (!placed)

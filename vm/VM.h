@@ -106,6 +106,10 @@ public:
   /// VMOptions::profile), in function-table order.
   std::vector<ProfileEntry> profile() const;
   void resetProfile();
+  /// VMOptions::profile: what timing one packed call adds to the time
+  /// around it (measured when the VM is created), so that a caller can take
+  /// the profiler's own cost off the time outside kernels.
+  double profileOverheadPerCall() const { return profileOverhead_; }
 
   size_t numDevices() const { return allocators_.size(); }
   /// Device index as bytecode passes it: -1 is the host (last device).
@@ -144,6 +148,7 @@ private:
   llvm::Error init(std::shared_ptr<const Executable> exe, VMOptions options);
   llvm::Expected<PackedFunc> resolveCallee(const FuncInfo &fn, DLDeviceType device);
   PackedFunc profiledFunc(llvm::StringRef name, PackedFunc inner);
+  double calibrateProfiler();
   llvm::Expected<Value> runBytecode(int64_t funcIdx, llvm::ArrayRef<Value> args);
   llvm::Expected<Value> runLoop(const FuncInfo &fn, Frame &frame);
   llvm::Error execCall(const FuncInfo &fn, Frame &frame, int64_t pc, const ExecWord *call);
@@ -169,6 +174,7 @@ private:
   std::vector<std::unique_ptr<ScalarProgram>> programs_;
   /// VMOptions::profile: one timed wrapper per packed function.
   std::vector<std::unique_ptr<ProfiledCallee>> profiled_;
+  double profileOverhead_ = 0;
 };
 
 } // namespace graft::vm

@@ -491,6 +491,7 @@ TEST_F(RunCli, RepeatAndProfile) {
       << r.out;
   EXPECT_NE(r.out.find("output_1_1: int64 3"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("time outside kernels: median "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" us as timed (with the profiler's "), std::string::npos) << r.out;
 }
 
 TEST_F(RunCli, UnknownDevice) {

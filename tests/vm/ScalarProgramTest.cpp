@@ -141,3 +141,23 @@ TEST(Profile, CountsPackedCalls) {
 }
 
 } // namespace
+
+TEST(Profile, MeasuresItsOwnCostPerCall) {
+  auto exe = [] {
+    ExecBuilder b;
+    b.beginFunction("main", {"x"});
+    b.emitRet(0);
+    b.endFunction();
+    return finish(b);
+  };
+  VMOptions options;
+  options.profile = true;
+  auto vm = take(VirtualMachine::create(exe(), options));
+  ASSERT_TRUE(vm);
+  // Two clock reads and a trampoline: more than nothing, far less than 10 us.
+  EXPECT_GT(vm->profileOverheadPerCall(), 0.0);
+  EXPECT_LT(vm->profileOverheadPerCall(), 1e-5);
+  auto plain = take(VirtualMachine::create(exe()));
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->profileOverheadPerCall(), 0.0);
+}
