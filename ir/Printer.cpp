@@ -260,14 +260,18 @@ void ScriptPrinter::printIf(llvm::raw_ostream &os, const BindingNode &b, const I
 
 void ScriptPrinter::printBlock(llvm::raw_ostream &os, const BindingBlockNode &block,
                                unsigned indent) {
-  if (!block.isDataflow) {
-    for (const Binding &b : block.bindings)
-      printBinding(os, *b, indent);
-    return;
+  unsigned inner = block.isDataflow ? indent + 1 : indent;
+  if (block.isDataflow)
+    indentTo(os, indent) << "with R.dataflow():\n";
+  size_t n = block.bindings.size();
+  for (size_t i = 0; i < n; ++i) {
+    if (i + 8 < n)
+      if (const BindingNode *ahead = block.bindings[i + 8].get(); ahead && ahead->var)
+        names_.prefetch(ahead->var->name);
+    printBinding(os, *block.bindings[i], inner);
   }
-  indentTo(os, indent) << "with R.dataflow():\n";
-  for (const Binding &b : block.bindings)
-    printBinding(os, *b, indent + 1);
+  if (!block.isDataflow)
+    return;
   indentTo(os, indent + 1) << "R.output(";
   bool first = true;
   for (const Binding &b : block.bindings) {
