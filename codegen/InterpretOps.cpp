@@ -182,8 +182,8 @@ llvm::Error runKernel(const kernels::KernelInfo &info, kernels::KernelArgs args)
       args.workspace = scratch.ws;
     }
   }
-  if (llvm::Error err = info.fn(args))
-    return runtimeError(info.symbol + ": " + llvm::toString(std::move(err)));
+  if (llvm::Error err = info.fn(args)) // Kernel messages start with the symbol.
+    return runtimeError(llvm::toString(std::move(err)));
   return llvm::Error::success();
 }
 

@@ -22,7 +22,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "pass/Pass.h"
+#include "transforms/LoweringSupport.h"
 #include "transforms/Passes.h"
+
+#include "analysis/Purity.h"
 
 #include "ir/Diagnostics.h"
 #include "ir/Op.h"
@@ -849,6 +852,10 @@ public:
           llvm::Expected<Function> out = lowerer.lower(*gvar, *fn);
           checks += lowerer.checksEmitted;
           matches += lowerer.matchesEmitted;
+          if (!out || out->get() == fn.get())
+            return out;
+          if (llvm::Error err = checkCanEmit(*fn, **out, gvar->name))
+            return err;
           return out;
         });
     if (!changed)
@@ -862,6 +869,27 @@ public:
   }
 
 private:
+  /// The checks and shape-heap calls are impure. In the finalize pipeline
+  /// remove-purity-checking and to-non-dataflow run first; alone, the pass
+  /// refuses instead of leaving impure calls where they are not allowed.
+  static llvm::Error checkCanEmit(const FunctionNode &before, const FunctionNode &after,
+                                  llvm::StringRef name) {
+    if (before.isPure && !hasForcePure(before))
+      return needsError(kPassName, "function '" + name +
+                                       "' to be impure or relax.force_pure (run "
+                                       "remove-purity-checking first)");
+    bool impureInDataflow = containsNode<BindingBlockNode>(&after, [](const BindingBlockNode *b) {
+      return b->isDataflow && llvm::any_of(b->bindings, [](const Binding &x) {
+               return containsImpureCall(x->value.get());
+             });
+    });
+    if (impureInDataflow)
+      return needsError(kPassName, "no dataflow block where it emits a check (run "
+                                   "to-non-dataflow first); function '" +
+                                       name + "'");
+    return llvm::Error::success();
+  }
+
   static llvm::Error passNeeds(const std::string &why) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    llvm::Twine("pass ") + kPassName +
@@ -876,6 +904,8 @@ void graft::registerVMShapeLowerPass() {
   info.alias = "VMShapeLower";
   info.summary = "Lowers boundary type checks, match_casts and symbolic shapes to VM shape-heap "
                  "builtins and host shape_func PrimFuncs";
-  info.preconditions = "no nested functions (run after lambda lifting)";
+  info.preconditions = "no nested functions (run after lambda lifting); a function it changes is "
+                       "impure or relax.force_pure and emits no check into a dataflow block "
+                       "(run remove-purity-checking and to-non-dataflow first)";
   registerPass<VMShapeLowerPass>(std::move(info));
 }

@@ -103,6 +103,8 @@ int runRun(const RunArgs &args);
 /// graft run --interpret: the reference interpreter on a source file.
 int runInterpret(const RunArgs &args);
 int runPasses(bool all);
+/// graft gen and graft difftest (RobustCommands.cpp); -1 when neither was given.
+int runRobustnessCommand();
 int runTest(const std::vector<std::string> &paths);
 
 } // namespace graft::driver

@@ -220,6 +220,8 @@ int main(int argc, char **argv) {
     args.interpret = runInterpretFlag;
     return args.interpret ? runInterpret(args) : runRun(args);
   }
+  if (int code = runRobustnessCommand(); code >= 0)
+    return code;
   llvm::errs() << "graft: error: no command given (try 'graft --help')\n";
   return kBadInput;
 }

@@ -1,0 +1,355 @@
+//===- testing/Differential.cpp - Generated programs, two ways -------------===//
+
+#include "testing/Differential.h"
+
+#include "analysis/WellFormed.h"
+#include "codegen/Build.h"
+#include "codegen/Interpreter.h"
+#include "codegen/ParamTable.h"
+#include "pass/Pass.h"
+#include "pass/PassManager.h"
+#include "pass/PassTest.h"
+#include "pass/Pipeline.h"
+#include "text/Parser.h"
+#include "vm/VM.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+#include <cstring>
+
+using namespace graft;
+using namespace graft::testing;
+using vm::Value;
+
+namespace {
+
+/// splitmix64 for the inputs (a stream of its own, so changing the inputs
+/// never changes the program of a seed).
+class Rng {
+public:
+  explicit Rng(uint64_t seed) : state_(seed ^ 0x5eed0f1e7aull) {}
+  uint64_t next() {
+    uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  double uniform() { return static_cast<double>(next() >> 11) * 0x1p-52 - 1.0; }
+
+private:
+  uint64_t state_;
+};
+
+std::unique_ptr<ParsedFile> parseProgram(const std::string &text, uint64_t seed,
+                                         std::string &error) {
+  auto file = parseText(text, "seed-" + std::to_string(seed) + ".py");
+  if (!file) {
+    error = "does not parse: " + llvm::toString(file.takeError());
+    return nullptr;
+  }
+  if (file->modules.size() != 1) {
+    error = "holds " + std::to_string(file->modules.size()) + " modules";
+    return nullptr;
+  }
+  return std::make_unique<ParsedFile>(std::move(*file));
+}
+
+void fillTensor(vm::TensorObj &t, Rng &rng) {
+  DLDataType dt = t.dtype();
+  int64_t n = t.numElements();
+  for (int64_t i = 0; i < n; ++i) {
+    char *p = t.bytes() + i * (dt.bits / 8);
+    if (dt.code == kDLFloat && dt.bits == 32) {
+      float v = static_cast<float>(rng.uniform());
+      std::memcpy(p, &v, 4);
+    } else if (dt.code == kDLFloat && dt.bits == 64) {
+      double v = rng.uniform();
+      std::memcpy(p, &v, 8);
+    } else if (dt.code == kernels::kGraftDLBool) {
+      *p = static_cast<char>(rng.next() & 1);
+    } else {
+      int64_t v = static_cast<int64_t>(rng.next() % 8);
+      std::memcpy(p, &v, dt.bits / 8); // little-endian: the low bytes
+    }
+  }
+}
+
+/// Random arguments for `params`; symbolic dims get sizes 1-4, one per name.
+llvm::Expected<std::vector<Value>> randomInputs(llvm::ArrayRef<vm::ParamInfo> params, Rng &rng) {
+  llvm::StringMap<int64_t> sizes;
+  std::vector<Value> out;
+  for (const vm::ParamInfo &p : params) {
+    if (p.kind == vm::ParamKind::Bool) {
+      out.push_back(Value::boolean(rng.next() & 1));
+      continue;
+    }
+    if (p.kind != vm::ParamKind::Tensor || !p.dtype)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "parameter '" + p.name + "' is not a tensor or a bool");
+    llvm::SmallVector<int64_t, 4> shape;
+    for (const vm::DimInfo &d : p.dims) {
+      if (d.kind == vm::DimInfo::Static)
+        shape.push_back(d.value);
+      else
+        shape.push_back(sizes.try_emplace(d.symbol, 1 + rng.next() % 4).first->second);
+    }
+    auto t = vm::TensorObj::emptyHost(shape, *p.dtype);
+    if (!t)
+      return t.takeError();
+    fillTensor(**t, rng);
+    out.push_back(Value::object(*t));
+  }
+  return out;
+}
+
+/// A deep copy, so neither side can see the other's writes.
+Value copyValue(const Value &v) {
+  if (const auto *t = v.as<vm::TensorObj>()) {
+    auto c = vm::TensorObj::emptyHost(t->shape(), t->dtype());
+    if (!c) {
+      llvm::consumeError(c.takeError());
+      return v;
+    }
+    if (t->byteSize())
+      std::memcpy((*c)->bytes(), t->bytes(), t->byteSize());
+    return Value::object(*c);
+  }
+  return v;
+}
+
+/// Distance in units in the last place between two finite floats of the
+/// same sign class (the bit patterns mapped to a monotonic integer line).
+uint64_t ulpDistance(double a, double b, bool single) {
+  auto line = [&](double x) -> int64_t {
+    if (single) {
+      float f = static_cast<float>(x);
+      int32_t i;
+      std::memcpy(&i, &f, 4);
+      return i < 0 ? INT32_MIN - static_cast<int64_t>(i) : i;
+    }
+    int64_t i;
+    std::memcpy(&i, &x, 8);
+    return i < 0 ? INT64_MIN - i : i;
+  };
+  int64_t x = line(a), y = line(b);
+  return x > y ? static_cast<uint64_t>(x) - static_cast<uint64_t>(y)
+               : static_cast<uint64_t>(y) - static_cast<uint64_t>(x);
+}
+
+std::string compareTensors(const vm::TensorObj &a, const vm::TensorObj &b, unsigned maxUlps,
+                           const std::string &path) {
+  if (vm::dtypeStr(a.dtype()) != vm::dtypeStr(b.dtype()))
+    return path + ": dtype " + vm::dtypeStr(a.dtype()) + " vs " + vm::dtypeStr(b.dtype());
+  if (a.shape() != b.shape())
+    return path + ": shapes differ";
+  DLDataType dt = a.dtype();
+  int64_t n = a.numElements();
+  if (dt.code != kDLFloat) {
+    if (n && std::memcmp(a.bytes(), b.bytes(), a.byteSize()) != 0)
+      return path + ": integer or bool values differ";
+    return "";
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    double x, y;
+    if (dt.bits == 32) {
+      float fx, fy;
+      std::memcpy(&fx, a.bytes() + 4 * i, 4);
+      std::memcpy(&fy, b.bytes() + 4 * i, 4);
+      x = fx;
+      y = fy;
+    } else {
+      std::memcpy(&x, a.bytes() + 8 * i, 8);
+      std::memcpy(&y, b.bytes() + 8 * i, 8);
+    }
+    if (std::isnan(x) && std::isnan(y))
+      continue;
+    if (x == y)
+      continue;
+    if (std::isnan(x) || std::isnan(y) || std::isinf(x) || std::isinf(y) ||
+        ulpDistance(x, y, dt.bits == 32) > maxUlps)
+      return llvm::formatv("{0}[{1}]: {2} vs {3}", path, i, x, y).str();
+  }
+  return "";
+}
+
+/// "" when equal, else where they differ (work list over tuples).
+std::string compareValues(const Value &vmOut, const Value &interpOut, unsigned maxUlps) {
+  llvm::SmallVector<std::tuple<Value, Value, std::string>, 8> work{{vmOut, interpOut, "output"}};
+  while (!work.empty()) {
+    auto [a, b, path] = work.pop_back_val();
+    if (a.kind() != b.kind())
+      return path + ": " + a.str() + " vs " + b.str();
+    if (const auto *ta = a.as<vm::TensorObj>()) {
+      std::string d = compareTensors(*ta, *b.as<vm::TensorObj>(), maxUlps, path);
+      if (!d.empty())
+        return d;
+    } else if (const auto *tup = a.as<vm::TupleObj>()) {
+      const auto *other = b.as<vm::TupleObj>();
+      if (tup->fields.size() != other->fields.size())
+        return path + ": tuple sizes differ";
+      for (size_t i = 0; i < tup->fields.size(); ++i)
+        work.push_back({tup->fields[i], other->fields[i], path + "_" + std::to_string(i)});
+    } else if (!vm::structurallyEqual(a, b)) {
+      return path + ": " + a.str() + " vs " + b.str();
+    }
+  }
+  return "";
+}
+
+class Runner {
+public:
+  Runner(const DifferentialOptions &options, llvm::raw_ostream &log)
+      : options_(options), log_(log) {}
+
+  void runSeed(uint64_t seed);
+  DifferentialReport report;
+
+private:
+  void fail(uint64_t seed, const std::string &text, const std::string &what);
+  void runPipeline(uint64_t seed, const std::string &text, const std::string &pipeline);
+  void runBoth(uint64_t seed, const std::string &text);
+
+  const DifferentialOptions &options_;
+  llvm::raw_ostream &log_;
+};
+
+void Runner::fail(uint64_t seed, const std::string &text, const std::string &what) {
+  std::string line = "seed " + std::to_string(seed) + ": " + what;
+  report.failures.push_back(line);
+  log_ << line << "\n";
+  if (options_.keepDir.empty())
+    return;
+  llvm::sys::fs::create_directories(options_.keepDir);
+  std::error_code ec;
+  llvm::raw_fd_ostream os(options_.keepDir + "/seed-" + std::to_string(seed) + ".py", ec);
+  if (!ec)
+    os << text;
+}
+
+void Runner::runPipeline(uint64_t seed, const std::string &text, const std::string &pipeline) {
+  std::string error;
+  std::unique_ptr<ParsedFile> file = parseProgram(text, seed, error);
+  if (!file)
+    return fail(seed, text, error);
+  auto parsed = parsePipeline(pipeline);
+  if (!parsed)
+    return fail(seed, text, pipeline + ": " + llvm::toString(parsed.takeError()));
+  PassContext ctx;
+  if (llvm::Error err = configurePassContext(ctx, pipeline, {}))
+    return fail(seed, text, pipeline + ": " + llvm::toString(std::move(err)));
+  PassManagerOptions pmOptions;
+  pmOptions.verifyEach = true;
+  PassManager pm(pmOptions);
+  llvm::Error err = pm.run(*file->modules.front(), *parsed, ctx);
+  if (!err) {
+    ++report.passRuns;
+    return;
+  }
+  std::string message;
+  bool precondition = false;
+  llvm::handleAllErrors(
+      std::move(err),
+      [&](const PassFailure &f) {
+        precondition = f.exitCode == 2;
+        message = f.message;
+      },
+      [&](const llvm::ErrorInfoBase &e) { message = e.message(); });
+  if (precondition) {
+    ++report.preconditions;
+    if (options_.verbose)
+      log_ << "seed " << seed << ": -p " << pipeline << " refused: " << message << "\n";
+  } else {
+    fail(seed, text, "-p " + pipeline + ": " + message);
+  }
+}
+
+void Runner::runBoth(uint64_t seed, const std::string &text) {
+  std::string error;
+  std::unique_ptr<ParsedFile> built = parseProgram(text, seed, error);
+  std::unique_ptr<ParsedFile> source = parseProgram(text, seed, error);
+  if (!built || !source)
+    return fail(seed, text, error);
+  const ModuleEntry *entry = source->modules.front()->lookup("main");
+  const FunctionNode *main = entry ? entry->asFunction() : nullptr;
+  if (!main)
+    return fail(seed, text, "no main function");
+  Rng rng(seed);
+  auto inputs = randomInputs(codegen::paramTable(*main, DLDevice{kDLCPU, 0}), rng);
+  if (!inputs)
+    return fail(seed, text, "inputs: " + llvm::toString(inputs.takeError()));
+  std::vector<Value> copies;
+  for (const Value &v : *inputs)
+    copies.push_back(copyValue(v));
+
+  auto interpOut = codegen::interpret(*source->modules.front(), "main", copies);
+  bool unsupported = false;
+  std::string interpError;
+  if (!interpOut) {
+    llvm::handleAllErrors(interpOut.takeError(), [&](const codegen::InterpretError &e) {
+      unsupported = e.kind() != codegen::InterpretError::Kind::Runtime;
+      interpError = e.text();
+    });
+  }
+  if (unsupported) {
+    ++report.unsupported;
+    return;
+  }
+  auto exe = codegen::buildExecutable(*built->modules.front());
+  if (!exe)
+    return fail(seed, text, "build-cpu: " + llvm::toString(exe.takeError()));
+  auto machine = vm::VirtualMachine::create(std::shared_ptr<const vm::Executable>(std::move(*exe)));
+  if (!machine)
+    return fail(seed, text, "VM: " + llvm::toString(machine.takeError()));
+  auto vmOut = (*machine)->invoke("main", *inputs);
+  if (!vmOut) {
+    std::string vmError = llvm::toString(vmOut.takeError());
+    if (!interpError.empty()) {
+      ++report.bothFailed;
+      if (options_.verbose)
+        log_ << "seed " << seed << ": both fail: VM: " << vmError
+             << "; interpreter: " << interpError << "\n";
+      return;
+    }
+    return fail(seed, text, "the VM fails (" + vmError + ") but the interpreter does not");
+  }
+  if (!interpError.empty())
+    return fail(seed, text, "the interpreter fails (" + interpError + ") but the VM does not");
+  ++report.compared;
+  std::string diff = compareValues(*vmOut, *interpOut, options_.maxUlps);
+  if (!diff.empty())
+    fail(seed, text, "VM and interpreter differ at " + diff);
+}
+
+void Runner::runSeed(uint64_t seed) {
+  ++report.programs;
+  std::string text = generateProgram(seed, options_.generator);
+  std::string error;
+  std::unique_ptr<ParsedFile> file = parseProgram(text, seed, error);
+  if (!file)
+    return fail(seed, text, error);
+  std::vector<Violation> violations = verifyModule(*file->modules.front());
+  if (!violations.empty())
+    return fail(seed, text, "generated program is ill-formed: " + violations.front().message);
+  if (options_.passes) {
+    for (const PassInfo *p : allPasses())
+      if (!p->testOnly)
+        runPipeline(seed, text, p->name);
+    for (const PipelineInfo *p : allPipelines())
+      runPipeline(seed, text, p->name);
+  }
+  if (options_.run)
+    runBoth(seed, text);
+}
+
+} // namespace
+
+DifferentialReport graft::testing::runDifferential(const DifferentialOptions &options,
+                                                   llvm::raw_ostream &log) {
+  Runner runner(options, log);
+  for (uint64_t i = 0; i < options.count; ++i)
+    runner.runSeed(options.firstSeed + i);
+  return std::move(runner.report);
+}

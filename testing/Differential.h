@@ -1,0 +1,55 @@
+//===- testing/Differential.h - Generated programs, two ways -----*- C++ -*-===//
+//
+// For each seed: the generated program must verify; every registered pass
+// alone and every named pipeline, under verify-each, must keep it
+// well-formed (a precondition a pass states is not a failure); and the
+// program built with build-cpu and run in the VM must give what the
+// reference interpreter gives on the same random inputs: integers and bools
+// exactly, floats within `maxUlps`, both failing at run time counting as
+// agreement. docs/testing.md has the figures.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GRAFT_TESTING_DIFFERENTIAL_H
+#define GRAFT_TESTING_DIFFERENTIAL_H
+
+#include "testing/ProgramGenerator.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace graft::testing {
+
+struct DifferentialOptions {
+  uint64_t firstSeed = 0;
+  uint64_t count = 100;
+  GeneratorOptions generator;
+  bool passes = true; ///< Every pass alone and every named pipeline.
+  bool run = true;    ///< build-cpu in the VM against the interpreter.
+  /// Float results may differ by this many units in the last place (fused
+  /// kernels evaluate the same expressions, so differences are rounding).
+  unsigned maxUlps = 4;
+  /// When set, each failing program is written there as seed-N.py.
+  std::string keepDir;
+  /// Also log the runs where both sides failed (both messages) and the
+  /// passes refused by a precondition.
+  bool verbose = false;
+};
+
+struct DifferentialReport {
+  uint64_t programs = 0;
+  uint64_t passRuns = 0;             ///< Pass or pipeline runs that kept the IR well-formed.
+  uint64_t preconditions = 0;        ///< Runs a pass refused with a stated precondition.
+  uint64_t compared = 0;             ///< Runs whose results were compared.
+  uint64_t bothFailed = 0;           ///< Runs where the VM and the interpreter both failed.
+  uint64_t unsupported = 0;          ///< Programs the interpreter does not run.
+  std::vector<std::string> failures; ///< One line per failure, naming the seed.
+};
+
+/// Runs the differential test; progress and failures go to `log`.
+DifferentialReport runDifferential(const DifferentialOptions &options, llvm::raw_ostream &log);
+
+} // namespace graft::testing
+
+#endif // GRAFT_TESTING_DIFFERENTIAL_H
