@@ -199,6 +199,61 @@ std::string compareValues(const Value &vmOut, const Value &interpOut, unsigned m
   return "";
 }
 
+} // namespace
+
+TwoWayResult graft::testing::runTwoWays(const std::string &text, uint64_t seed, unsigned maxUlps) {
+  auto differ = [](std::string m) { return TwoWayResult{TwoWayResult::Differ, std::move(m)}; };
+  std::string error;
+  std::unique_ptr<ParsedFile> built = parseProgram(text, seed, error);
+  std::unique_ptr<ParsedFile> source = parseProgram(text, seed, error);
+  if (!built || !source)
+    return differ(error);
+  const ModuleEntry *entry = source->modules.front()->lookup("main");
+  const FunctionNode *main = entry ? entry->asFunction() : nullptr;
+  if (!main)
+    return differ("no main function");
+  Rng rng(seed);
+  auto inputs = randomInputs(codegen::paramTable(*main, DLDevice{kDLCPU, 0}), rng);
+  if (!inputs)
+    return differ("inputs: " + llvm::toString(inputs.takeError()));
+  std::vector<Value> copies;
+  for (const Value &v : *inputs)
+    copies.push_back(copyValue(v));
+
+  auto interpOut = codegen::interpret(*source->modules.front(), "main", copies);
+  bool unsupported = false;
+  std::string interpError;
+  if (!interpOut) {
+    llvm::handleAllErrors(interpOut.takeError(), [&](const codegen::InterpretError &e) {
+      unsupported = e.kind() != codegen::InterpretError::Kind::Runtime;
+      interpError = e.text();
+    });
+  }
+  if (unsupported)
+    return {TwoWayResult::Unsupported, interpError};
+  auto exe = codegen::buildExecutable(*built->modules.front());
+  if (!exe)
+    return differ("build-cpu: " + llvm::toString(exe.takeError()));
+  auto machine = vm::VirtualMachine::create(std::shared_ptr<const vm::Executable>(std::move(*exe)));
+  if (!machine)
+    return differ("VM: " + llvm::toString(machine.takeError()));
+  auto vmOut = (*machine)->invoke("main", *inputs);
+  if (!vmOut) {
+    std::string vmError = llvm::toString(vmOut.takeError());
+    if (!interpError.empty())
+      return {TwoWayResult::BothFailed, "VM: " + vmError + "; interpreter: " + interpError};
+    return differ("the VM fails (" + vmError + ") but the interpreter does not");
+  }
+  if (!interpError.empty())
+    return differ("the interpreter fails (" + interpError + ") but the VM does not");
+  std::string diff = compareValues(*vmOut, *interpOut, maxUlps);
+  if (!diff.empty())
+    return differ("VM and interpreter differ at " + diff);
+  return {TwoWayResult::Agree, ""};
+}
+
+namespace {
+
 class Runner {
 public:
   Runner(const DifferentialOptions &options, llvm::raw_ostream &log)
@@ -267,60 +322,22 @@ void Runner::runPipeline(uint64_t seed, const std::string &text, const std::stri
 }
 
 void Runner::runBoth(uint64_t seed, const std::string &text) {
-  std::string error;
-  std::unique_ptr<ParsedFile> built = parseProgram(text, seed, error);
-  std::unique_ptr<ParsedFile> source = parseProgram(text, seed, error);
-  if (!built || !source)
-    return fail(seed, text, error);
-  const ModuleEntry *entry = source->modules.front()->lookup("main");
-  const FunctionNode *main = entry ? entry->asFunction() : nullptr;
-  if (!main)
-    return fail(seed, text, "no main function");
-  Rng rng(seed);
-  auto inputs = randomInputs(codegen::paramTable(*main, DLDevice{kDLCPU, 0}), rng);
-  if (!inputs)
-    return fail(seed, text, "inputs: " + llvm::toString(inputs.takeError()));
-  std::vector<Value> copies;
-  for (const Value &v : *inputs)
-    copies.push_back(copyValue(v));
-
-  auto interpOut = codegen::interpret(*source->modules.front(), "main", copies);
-  bool unsupported = false;
-  std::string interpError;
-  if (!interpOut) {
-    llvm::handleAllErrors(interpOut.takeError(), [&](const codegen::InterpretError &e) {
-      unsupported = e.kind() != codegen::InterpretError::Kind::Runtime;
-      interpError = e.text();
-    });
-  }
-  if (unsupported) {
+  TwoWayResult r = runTwoWays(text, seed, options_.maxUlps);
+  switch (r.outcome) {
+  case TwoWayResult::Agree:
+    ++report.compared;
+    return;
+  case TwoWayResult::BothFailed:
+    ++report.bothFailed;
+    if (options_.verbose)
+      log_ << "seed " << seed << ": both fail: " << r.message << "\n";
+    return;
+  case TwoWayResult::Unsupported:
     ++report.unsupported;
     return;
+  case TwoWayResult::Differ:
+    return fail(seed, text, r.message);
   }
-  auto exe = codegen::buildExecutable(*built->modules.front());
-  if (!exe)
-    return fail(seed, text, "build-cpu: " + llvm::toString(exe.takeError()));
-  auto machine = vm::VirtualMachine::create(std::shared_ptr<const vm::Executable>(std::move(*exe)));
-  if (!machine)
-    return fail(seed, text, "VM: " + llvm::toString(machine.takeError()));
-  auto vmOut = (*machine)->invoke("main", *inputs);
-  if (!vmOut) {
-    std::string vmError = llvm::toString(vmOut.takeError());
-    if (!interpError.empty()) {
-      ++report.bothFailed;
-      if (options_.verbose)
-        log_ << "seed " << seed << ": both fail: VM: " << vmError
-             << "; interpreter: " << interpError << "\n";
-      return;
-    }
-    return fail(seed, text, "the VM fails (" + vmError + ") but the interpreter does not");
-  }
-  if (!interpError.empty())
-    return fail(seed, text, "the interpreter fails (" + interpError + ") but the VM does not");
-  ++report.compared;
-  std::string diff = compareValues(*vmOut, *interpOut, options_.maxUlps);
-  if (!diff.empty())
-    fail(seed, text, "VM and interpreter differ at " + diff);
 }
 
 void Runner::runSeed(uint64_t seed) {

@@ -47,6 +47,14 @@ struct DifferentialReport {
   std::vector<std::string> failures; ///< One line per failure, naming the seed.
 };
 
+/// One program, built with build-cpu and run in the VM, against the
+/// interpreter, on the random inputs of `seed`.
+struct TwoWayResult {
+  enum Outcome { Agree, BothFailed, Unsupported, Differ } outcome;
+  std::string message; ///< What differs, or both errors.
+};
+TwoWayResult runTwoWays(const std::string &text, uint64_t seed, unsigned maxUlps);
+
 /// Runs the differential test; progress and failures go to `log`.
 DifferentialReport runDifferential(const DifferentialOptions &options, llvm::raw_ostream &log);
 

@@ -90,4 +90,26 @@ class Module:
       << r.out;
 }
 
+TEST(ReduceCli, UsageAndOutput) {
+  Result r = graft("reduce " + kExamples + "mlp.py");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("graft reduce: error: give -p PIPELINE and --match TEXT, or --differential"),
+            std::string::npos)
+      << r.out;
+  r = graft("reduce " + kExamples + "mlp.py -p dead-code-elimination --match nothing");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("the pipeline does not fail on the input"), std::string::npos) << r.out;
+
+  std::string input = writeTemp("in.py", "");
+  r = graft("gen --seed 3 --size 25 > " + input);
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::string out = writeTemp("reduced.py", "");
+  r = graft("reduce " + input + " -p test-drop-binding --match 'is not well-formed' -o " + out);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("graft reduce: 67 -> 11 lines after"), std::string::npos) << r.out;
+  r = graft("test " + out);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("1 passed, 0 failed"), std::string::npos) << r.out;
+}
+
 } // namespace

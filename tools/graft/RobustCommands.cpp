@@ -3,13 +3,17 @@
 // The robustness commands (docs/testing.md): `graft gen` writes a random
 // well-formed program (testing/ProgramGenerator.h); `graft difftest` runs
 // generated programs through every pass and pipeline and compares build-cpu
-// with the reference interpreter (testing/Differential.h).
+// with the reference interpreter (testing/Differential.h); `graft reduce`
+// shrinks a failing module to a pass-test file (testing/Reducer.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Driver.h"
 
 #include "testing/Differential.h"
+#include "testing/Reducer.h"
+
+#include "llvm/Support/MemoryBuffer.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
@@ -64,6 +68,59 @@ int runDiffTest() {
   return r.failures.empty() ? kSuccess : kNegative;
 }
 
+cl::SubCommand reduceCmd("reduce", "Shrink a module on which a pipeline fails (or build and "
+                                   "interpreter disagree) to a pass-test file");
+cl::opt<std::string> reduceFile(cl::Positional, cl::desc("FILE"), cl::Required, cl::sub(reduceCmd));
+cl::opt<std::string> reducePipeline("p", cl::desc("Pipeline that fails"),
+                                    cl::value_desc("PIPELINE"), cl::sub(reduceCmd));
+cl::opt<std::string> reduceMatch("match", cl::desc("Text the failure's message contains"),
+                                 cl::value_desc("TEXT"), cl::sub(reduceCmd));
+cl::opt<bool> reduceDifferential("differential",
+                                 cl::desc("Keep build-cpu and the interpreter disagreeing"),
+                                 cl::sub(reduceCmd));
+cl::opt<uint64_t> reduceSeed("input-seed", cl::desc("Seed of the random inputs (--differential)"),
+                             cl::init(0), cl::sub(reduceCmd));
+cl::opt<std::string> reduceOut("o", cl::desc("Write the reduced pass-test file here"),
+                               cl::value_desc("OUT"), cl::sub(reduceCmd));
+
+int runReduce() {
+  if (!reduceDifferential && (reducePipeline.empty() || reduceMatch.empty())) {
+    llvm::errs() << "graft reduce: error: give -p PIPELINE and --match TEXT, or --differential\n";
+    return kBadInput;
+  }
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(reduceFile);
+  if (!buffer) {
+    llvm::errs() << "graft reduce: error: cannot read " << reduceFile << ": "
+                 << buffer.getError().message() << "\n";
+    return kBadInput;
+  }
+  testing::ReduceOptions options;
+  options.pipeline = reducePipeline;
+  options.match = reduceMatch;
+  options.differential = reduceDifferential;
+  options.inputSeed = reduceSeed;
+  auto result = testing::reduceModule((*buffer)->getBuffer().str(), options);
+  if (!result) {
+    llvm::errs() << "graft reduce: error: " << llvm::toString(result.takeError()) << "\n";
+    return kBadInput;
+  }
+  llvm::errs() << "graft reduce: " << result->linesBefore << " -> " << result->linesAfter
+               << " lines after " << result->tries << " candidates\n";
+  if (reduceOut.empty() || reduceOut == "-") {
+    llvm::outs() << result->text;
+    return kSuccess;
+  }
+  std::error_code ec;
+  llvm::raw_fd_ostream os(reduceOut, ec);
+  if (ec) {
+    llvm::errs() << "graft reduce: error: cannot write " << reduceOut << ": " << ec.message()
+                 << "\n";
+    return kBadInput;
+  }
+  os << result->text;
+  return kSuccess;
+}
+
 } // namespace
 
 int driver::runRobustnessCommand() {
@@ -75,5 +132,7 @@ int driver::runRobustnessCommand() {
   }
   if (diffCmd)
     return runDiffTest();
+  if (reduceCmd)
+    return runReduce();
   return -1;
 }
