@@ -17,7 +17,8 @@
 // the group of its readers when all of them are in one group and no barrier
 // (an impure call, a host read, an If) lies between it and them. The walk
 // needs no recursion: nested blocks (If branches, local functions) are
-// grouped when the mutator reaches them.
+// grouped when the mutator reaches them. A call of a dtype its kernel does
+// not take (ir/OpKernels.h) is never fused: legalize-ops refuses it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +29,7 @@
 
 #include "ir/AttrKeys.h"
 #include "ir/Op.h"
+#include "ir/OpKernels.h"
 #include "ir/StructInfoAnalysis.h"
 #include "ir/Visitor.h"
 #include "ir/ops/OpHandles.h"
@@ -80,6 +82,11 @@ const CallNode *fusableCall(const BindingNode &binding) {
   for (const Expr &arg : call->args)
     if (!llvm::isa<VarNode, ConstantNode>(arg.get()) || !isKnownTensor(arg.get()))
       return nullptr;
+  // A dtype the op's kernel does not take stays unfused, for legalize-ops
+  // to refuse with the op's name (a fused kernel would fail only at run time).
+  const OpKernel *kernel = lookupOpKernel(*info);
+  if (kernel && findDTypeRefusal(*call, *kernel))
+    return nullptr;
   return call;
 }
 

@@ -17,9 +17,10 @@
 // capture region at every graft.host.* call).
 //
 // Calls of runtime ops (call forms, memory/vm/builtin ops, shape ops) stay.
-// A computational op without a kernel, an R.Prim operand, or an output
-// without a known shape and dtype is a precondition failure naming the op
-// and the binding; nothing changes then.
+// A computational op without a kernel, an R.Prim operand, an output without
+// a known shape and dtype, or a dtype outside the kernel's dtype rule (the
+// op -> kernel table's `dtypes`) is a precondition failure naming the op and
+// the binding; nothing changes then.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,26 +34,13 @@
 #include "ir/ops/OpHandles.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace graft;
 
 static constexpr const char *kPassName = "legalize-ops";
 
 namespace {
-
-/// Index in Call.args of the wrapper param `name` (Expr-like params fill
-/// Call.args in param order); -1 when the op has no such param.
-int argIndex(const OpInfo &info, llvm::StringRef name) {
-  int index = 0;
-  for (const OpParam &p : info.params) {
-    if (p.kind == ParamKind::Attr)
-      continue;
-    if (p.name == name)
-      return index;
-    ++index;
-  }
-  return -1;
-}
 
 bool isAllocatableTensor(const StructInfoNode *s) {
   const auto *t = llvm::dyn_cast_or_null<TensorSInfoNode>(s);
@@ -102,10 +90,31 @@ public:
     if (!host && !isAllocatable(c->sinfo.get()))
       return failure(*c, "outputs of a known shape and dtype",
                      "has output " + printStructInfo(c->sinfo.get()));
+    if (llvm::Error err = checkDTypes(*c, *kernel))
+      return err;
     return host ? lowerHost(*c, *kernel) : lowerDPS(*c, *kernel);
   }
 
 private:
+  /// The kernel's dtype rule (ir/OpKernels.h), checked here so that a dtype
+  /// the kernel would refuse at run time fails the build instead.
+  llvm::Error checkDTypes(const CallNode &call, const OpKernel &kernel) const {
+    std::optional<DTypeRefusal> refusal = findDTypeRefusal(call, kernel);
+    if (!refusal)
+      return llvm::Error::success();
+    const DTypeCheck &check = *refusal->check;
+    std::string subject =
+        check.param.empty() ? std::string("output") : "argument '" + check.param.str() + "'";
+    std::string condition;
+    if (!check.attr.empty())
+      condition = " when " + check.attr.str() + " is " + llvm::join(check.attrValues, " or ");
+    llvm::StringRef symbol = kernel.symbol.empty() ? kernel.hostSymbol : kernel.symbol;
+    return failure(call, "dtypes its kernel takes",
+                   "has " + subject + " of dtype " + refusal->dtype.str() + ", but " + symbol +
+                       " takes only " + describeDTypeClasses(check.takes) + " dtypes there" +
+                       condition);
+  }
+
   /// `pass legalize-ops needs WHAT: R.op in binding 'v' of function 'f' WHY`.
   llvm::Error failure(const CallNode &call, llvm::StringRef what, const llvm::Twine &why) const {
     std::string where = "R." + call.opInfo()->scriptName().str();
@@ -121,7 +130,7 @@ private:
                             std::vector<Expr> &inputs) {
     size_t first = inputs.size();
     for (llvm::StringRef param : kernel.inputs) {
-      int i = argIndex(*call.opInfo(), param);
+      int i = paramArgIndex(*call.opInfo(), param);
       if (i < 0 || static_cast<size_t>(i) >= call.args.size())
         continue;
       const Expr &arg = call.args[i];
@@ -192,7 +201,7 @@ private:
   /// An argument used as a kernel attribute: a tuple of prim values becomes
   /// an R.shape (the runtime reads both as an int list); others stay.
   llvm::Expected<Expr> argAttrExpr(const CallNode &call, llvm::StringRef param) {
-    int i = argIndex(*call.opInfo(), param);
+    int i = paramArgIndex(*call.opInfo(), param);
     if (i < 0 || static_cast<size_t>(i) >= call.args.size())
       return none(call);
     const Expr &arg = call.args[i];
@@ -289,7 +298,8 @@ void graft::registerLegalizeOpsPass() {
   info.summary = "Lowers every op call to a graft kernel: R.call_dps_packed(\"graft.<op>\", "
                  "(inputs..., attrs...)), or R.call_pure_packed(\"graft.host.<op>\") when the "
                  "output size depends on data";
-  info.preconditions = "every computational op has a kernel, takes tensor operands and has "
-                       "outputs of known shape and dtype (exit 2 naming the op and binding)";
+  info.preconditions = "every computational op has a kernel, takes tensor operands of dtypes its "
+                       "kernel takes and has outputs of known shape and dtype (exit 2 naming the "
+                       "op and binding)";
   registerPass<LegalizeOpsPass>(std::move(info));
 }

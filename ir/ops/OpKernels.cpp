@@ -9,9 +9,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "ir/OpKernels.h"
+#include "ir/StructInfo.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace graft;
 
@@ -28,56 +30,102 @@ KernelAttr constant(llvm::StringRef name, AttrValue value) {
   return {name, Src::Constant, "", std::move(value)};
 }
 
+/// `param`'s argument (the output when "") must be of a class in `takes`.
+DTypeCheck only(uint8_t takes, llvm::StringRef param = "") {
+  return {param, takes, "", {}, ""};
+}
+
 struct Row {
   const char *op; ///< Script name ("add", "nn.softmax").
   std::vector<llvm::StringRef> inputs;
   std::vector<KernelAttr> attrs;
+  std::vector<DTypeCheck> dtypes = {};
   const char *hostSymbol = nullptr;
   bool hostOnly = false; ///< No destination-passing form (nonzero).
 };
 
+/// An op of the elementwise table (kernels/cpu/ElementwiseOps.def) and the
+/// dtype classes its kernel computes in: the output's dtype, which the op
+/// registry makes the operands' dtype for all but the comparisons and
+/// predicates (those take any dtype and return bool). tests/abi checks each
+/// set against the row's DTypeRule.
+struct ElementwiseOp {
+  const char *name;
+  uint8_t takes;
+};
+
 // Unary ops over `x` and binary ops over `x1`, `x2`: the kernel is the op's
 // name and takes no attributes.
-const char *const kUnary[] = {
-    "abs",      "acos",  "acosh", "asin",    "asinh",    "atan",  "atanh", "bitwise_not",
-    "ceil",     "cos",   "cosh",  "erf",     "exp",      "floor", "log",   "logical_not",
-    "negative", "round", "rsqrt", "sigmoid", "sign",     "sin",   "sinh",  "square",
-    "sqrt",     "tan",   "tanh",  "trunc",   "isfinite", "isinf", "isnan",
+const ElementwiseOp kUnary[] = {
+    {"abs", kNonBoolDTypes},       {"acos", kFloatDTypes},        {"acosh", kFloatDTypes},
+    {"asin", kFloatDTypes},        {"asinh", kFloatDTypes},       {"atan", kFloatDTypes},
+    {"atanh", kFloatDTypes},       {"bitwise_not", kIntOrBoolDTypes}, {"ceil", kNonBoolDTypes},
+    {"cos", kFloatDTypes},         {"cosh", kFloatDTypes},        {"erf", kFloatDTypes},
+    {"exp", kFloatDTypes},         {"floor", kNonBoolDTypes},     {"log", kFloatDTypes},
+    {"logical_not", kBoolDTypes},  {"negative", kNonBoolDTypes},  {"round", kNonBoolDTypes},
+    {"rsqrt", kFloatDTypes},       {"sigmoid", kFloatDTypes},     {"sign", kNonBoolDTypes},
+    {"sin", kFloatDTypes},         {"sinh", kFloatDTypes},        {"square", kNonBoolDTypes},
+    {"sqrt", kFloatDTypes},        {"tan", kFloatDTypes},         {"tanh", kFloatDTypes},
+    {"trunc", kNonBoolDTypes},     {"isfinite", kAnyDTypes},      {"isinf", kAnyDTypes},
+    {"isnan", kAnyDTypes},         {"nn.relu", kNonBoolDTypes},   {"nn.gelu", kFloatDTypes},
+    {"nn.gelu_tanh", kFloatDTypes}, {"nn.silu", kFloatDTypes},
 };
-const char *const kBinary[] = {
-    "add",         "subtract",    "multiply",   "divide",      "floor_divide", "power",
-    "mod",         "floor_mod",   "maximum",    "minimum",     "logical_and",  "logical_or",
-    "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift",   "right_shift",
-    "equal",       "not_equal",   "less",       "less_equal",  "greater",      "greater_equal",
+const ElementwiseOp kBinary[] = {
+    {"add", kNonBoolDTypes},        {"subtract", kNonBoolDTypes},   {"multiply", kNonBoolDTypes},
+    {"divide", kNonBoolDTypes},     {"floor_divide", kNonBoolDTypes}, {"power", kNonBoolDTypes},
+    {"mod", kNonBoolDTypes},        {"floor_mod", kNonBoolDTypes},  {"maximum", kNonBoolDTypes},
+    {"minimum", kNonBoolDTypes},    {"logical_and", kBoolDTypes},   {"logical_or", kBoolDTypes},
+    {"logical_xor", kBoolDTypes},   {"bitwise_and", kIntOrBoolDTypes},
+    {"bitwise_or", kIntOrBoolDTypes}, {"bitwise_xor", kIntOrBoolDTypes},
+    {"left_shift", kIntDTypes},     {"right_shift", kIntDTypes},    {"equal", kAnyDTypes},
+    {"not_equal", kAnyDTypes},      {"less", kAnyDTypes},           {"less_equal", kAnyDTypes},
+    {"greater", kAnyDTypes},        {"greater_equal", kAnyDTypes},
 };
+
+std::vector<DTypeCheck> outputTakes(uint8_t takes) {
+  if (takes == kAnyDTypes)
+    return {};
+  return {only(takes)};
+}
 
 std::vector<Row> rows() {
   std::vector<Row> r;
-  for (const char *name : kUnary)
-    r.push_back({name, {"x"}, {}});
-  for (const char *name : kBinary)
-    r.push_back({name, {"x1", "x2"}, {}});
-  r.push_back({"clip", {"x"}, {fromArg("min"), fromArg("max")}});
+  for (const ElementwiseOp &op : kUnary) {
+    llvm::StringRef input = llvm::StringRef(op.name).startswith("nn.") ? "data" : "x";
+    r.push_back({op.name, {input}, {}, outputTakes(op.takes)});
+  }
+  for (const ElementwiseOp &op : kBinary)
+    r.push_back({op.name, {"x1", "x2"}, {}, outputTakes(op.takes)});
+  r.push_back({"clip", {"x"}, {fromArg("min"), fromArg("max")}, {only(kNonBoolDTypes)}});
   r.push_back({"astype", {"x"}, {}});
   r.push_back({"where", {"condition", "x1", "x2"}, {}});
-  for (const char *name : {"nn.relu", "nn.gelu", "nn.gelu_tanh", "nn.silu"})
-    r.push_back({name, {"data"}, {}});
   for (const char *name : {"nn.softmax", "nn.log_softmax"})
-    r.push_back({name, {"data"}, {fromAttr("axis")}});
+    r.push_back({name, {"data"}, {fromAttr("axis")}, {only(kFloatDTypes, "data")}});
   r.push_back({"nn.layer_norm",
                {"data", "gamma", "beta"},
-               {fromAttr("axes"), fromAttr("epsilon"), fromAttr("center"), fromAttr("scale")}});
-  r.push_back({"nn.rms_norm", {"data", "weight"}, {fromAttr("axes"), fromAttr("epsilon")}});
-  for (const char *name : {"sum", "mean", "max", "min", "prod", "variance", "std"})
-    r.push_back({name, {"x"}, {fromAttr("axis"), fromAttr("keepdims")}});
-  for (const char *name : {"argmax", "argmin"})
+               {fromAttr("axes"), fromAttr("epsilon"), fromAttr("center"), fromAttr("scale")},
+               {only(kFloatDTypes, "data")}});
+  r.push_back({"nn.rms_norm",
+               {"data", "weight"},
+               {fromAttr("axes"), fromAttr("epsilon")},
+               {only(kFloatDTypes, "data")}});
+  for (const char *name : {"sum", "mean", "prod", "variance", "std"})
+    r.push_back(
+        {name, {"x"}, {fromAttr("axis"), fromAttr("keepdims")}, {only(kNonBoolDTypes, "x")}});
+  // max/min of bool are any/all; argmax/argmin order bool as 0 < 1 (TVM's
+  // argmax reducer starts from the dtype's minimum, 0 for bool).
+  for (const char *name : {"max", "min", "argmax", "argmin"})
     r.push_back({name, {"x"}, {fromAttr("axis"), fromAttr("keepdims")}});
   for (const char *name : {"cumsum", "cumprod"})
-    r.push_back({name, {"data"}, {fromAttr("axis"), fromAttr("exclusive")}});
+    r.push_back(
+        {name, {"data"}, {fromAttr("axis"), fromAttr("exclusive")}, {only(kNonBoolDTypes)}});
   r.push_back({"sort", {"x"}, {fromAttr("axis"), fromAttr("descending")}});
   r.push_back({"argsort", {"data"}, {fromAttr("axis"), fromAttr("descending")}});
   r.push_back({"size", {"x"}, {}});
-  r.push_back({"matmul", {"x1", "x2"}, {outDType("out_dtype")}});
+  r.push_back({"matmul",
+               {"x1", "x2"},
+               {outDType("out_dtype")},
+               {only(kNonBoolDTypes, "x1"), only(kNonBoolDTypes, "x2"), only(kNonBoolDTypes)}});
   r.push_back({"permute_dims", {"x"}, {fromAttr("axes")}});
   r.push_back({"reshape", {"x"}, {}});
   r.push_back({"broadcast_to", {"x"}, {}});
@@ -89,15 +137,28 @@ std::vector<Row> rows() {
   r.push_back({"strided_slice",
                {"x"},
                {fromArg("axes"), fromArg("begin"), fromArg("end"), fromArg("strides")}});
-  r.push_back({"take", {"x", "indices"}, {fromAttr("axis"), fromAttr("mode")}});
-  r.push_back({"index_tensor", {"data", "indices"}, {}, "graft.host.index_tensor_mask"});
-  r.push_back({"index_put", {"data", "indices", "values"}, {fromAttr("accumulate")}});
+  r.push_back({"take",
+               {"x", "indices"},
+               {fromAttr("axis"), fromAttr("mode")},
+               {only(kIntDTypes, "indices")}});
+  r.push_back({"index_tensor",
+               {"data", "indices"},
+               {},
+               {only(kIntOrBoolDTypes, "indices")},
+               "graft.host.index_tensor_mask"});
+  r.push_back({"index_put",
+               {"data", "indices", "values"},
+               {fromAttr("accumulate")},
+               {only(kIntOrBoolDTypes, "indices"),
+                {"data", kNonBoolDTypes, "accumulate", {"true"}, "false"}}});
   // TVM's scatter_elements has no include_self; ONNX semantics include it.
   r.push_back({"scatter_elements",
                {"data", "indices", "updates"},
                {fromAttr("axis"), fromAttr("reduction"),
-                constant("include_self", AttrValue::boolean(true))}});
-  r.push_back({"nonzero", {"x"}, {}, "graft.host.nonzero", /*hostOnly=*/true});
+                constant("include_self", AttrValue::boolean(true))},
+               {only(kIntDTypes, "indices"),
+                {"data", kNonBoolDTypes, "reduction", {"mul", "mean", "max", "min"}, "update"}}});
+  r.push_back({"nonzero", {"x"}, {}, {}, "graft.host.nonzero", /*hostOnly=*/true});
   for (const char *name : {"zeros", "ones"})
     r.push_back({name, {}, {}});
   r.push_back({"full", {"fill_value"}, {}});
@@ -166,6 +227,7 @@ const Table &table() {
         k.hostSymbol = row.hostSymbol;
       k.inputs = std::move(row.inputs);
       k.attrs = std::move(row.attrs);
+      k.dtypes = std::move(row.dtypes);
       t.kernels.push_back(std::move(k));
     }
     for (const OpKernel &k : t.kernels)
@@ -181,6 +243,92 @@ const Table &table() {
 } // namespace
 
 const OpKernel *graft::lookupOpKernel(const OpInfo &op) { return table().byOp.lookup(&op); }
+
+uint8_t graft::dtypeClassOf(DataType dtype) {
+  if (dtype.isBool())
+    return kBoolDTypes;
+  if (dtype.isIntegral())
+    return kIntDTypes;
+  if (dtype.isFloat())
+    return kFloatDTypes;
+  return 0;
+}
+
+std::string graft::describeDTypeClasses(uint8_t set) {
+  if ((set & kAnyDTypes) == kAnyDTypes)
+    return "any dtype";
+  std::string out;
+  for (auto [bit, name] : {std::pair<uint8_t, const char *>{kBoolDTypes, "bool"},
+                           {kIntDTypes, "integer"},
+                           {kFloatDTypes, "floating-point"}}) {
+    if (!(set & bit))
+      continue;
+    out += (out.empty() ? "" : " or ") + std::string(name);
+  }
+  return out.empty() ? "no dtype" : out;
+}
+
+uint8_t graft::dtypeClassesTaken(const DTypeCheck &check, const AttrsNode *attrs) {
+  if (check.attr.empty())
+    return check.takes;
+  const AttrValue *v = attrs ? attrs->lookup(check.attr) : nullptr;
+  std::string value = check.attrDefault.str();
+  if (v && v->kind() == AttrValue::Kind::String)
+    value = v->getString();
+  else if (v && v->kind() == AttrValue::Kind::Bool)
+    value = v->getBool() ? "true" : "false";
+  return llvm::is_contained(check.attrValues, value) ? check.takes : uint8_t(kAnyDTypes);
+}
+
+namespace {
+
+/// The dtypes of a tensor, or of each tensor field of a tuple.
+void dtypesOf(const StructInfoNode *s, llvm::SmallVectorImpl<DataType> &out) {
+  if (const auto *t = llvm::dyn_cast_or_null<TensorSInfoNode>(s)) {
+    out.push_back(t->dtype);
+    return;
+  }
+  if (const auto *tuple = llvm::dyn_cast_or_null<TupleSInfoNode>(s))
+    for (const StructInfo &f : tuple->fields)
+      if (const auto *t = llvm::dyn_cast_or_null<TensorSInfoNode>(f.get()))
+        out.push_back(t->dtype);
+}
+
+} // namespace
+
+int graft::paramArgIndex(const OpInfo &info, llvm::StringRef name) {
+  int index = 0;
+  for (const OpParam &p : info.params) {
+    if (p.kind == ParamKind::Attr)
+      continue;
+    if (p.name == name)
+      return index;
+    ++index;
+  }
+  return -1;
+}
+
+std::optional<DTypeRefusal> graft::findDTypeRefusal(const CallNode &call, const OpKernel &kernel) {
+  for (const DTypeCheck &check : kernel.dtypes) {
+    uint8_t takes = dtypeClassesTaken(check, call.attrs.get());
+    if (takes == kAnyDTypes)
+      continue;
+    llvm::SmallVector<DataType, 4> dtypes;
+    if (check.param.empty()) {
+      dtypesOf(call.sinfo.get(), dtypes);
+    } else {
+      int i = paramArgIndex(*kernel.op, check.param);
+      if (i >= 0 && static_cast<size_t>(i) < call.args.size())
+        dtypesOf(call.args[i]->sinfo.get(), dtypes);
+    }
+    for (DataType dtype : dtypes) {
+      uint8_t cls = dtypeClassOf(dtype);
+      if (cls && !(cls & takes))
+        return DTypeRefusal{&check, dtype};
+    }
+  }
+  return std::nullopt;
+}
 
 bool graft::isRuntimeOp(const OpInfo &op) { return table().runtimeOps.count(&op) != 0; }
 

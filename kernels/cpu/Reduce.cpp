@@ -137,7 +137,9 @@ template <Red Op> llvm::Error reduceKernel(const KernelArgs &args) {
   if (!isArg && !ctx.expectSameType(ot, t, "output 0"))
     return ctx.error();
   bool order = Op == Red::Max || Op == Red::Min || isArg;
-  if (t == ScalarType::Bool && !(Op == Red::Max || Op == Red::Min))
+  // max/min of bool are any/all, argmax/argmin order false before true (as
+  // TVM's, whose reducers start from bool's minimum); sums refuse bool.
+  if (t == ScalarType::Bool && !order)
     return ctx.reject("does not take bool");
   auto plan = planReduce(ctx, *axes, keepdims);
   if (!plan)

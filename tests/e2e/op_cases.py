@@ -6,9 +6,9 @@ cover and each elementwise op's dtype rule from graft-e2e-op-table
 An entry is `spec(OP, DTYPES)(builder)`: `builder(dt)` returns a Frag for
 dtype `dt` (a program fragment plus a lazy oracle). DTYPES is None for an
 op of the elementwise table (its rule decides) and otherwise the dtypes the
-kernel takes; the runner also builds every other dtype and expects graft to
-refuse it (exit 1 or 2), so a declared set that is too small or too large
-fails as well.
+kernel takes; the runner also builds every other dtype and expects `graft
+build` to refuse it (exit 2, legalize-ops naming the op, the binding and the
+dtype), so a declared set that is too small or too large fails as well.
 
 Arrays here are numpy arrays; a bfloat16 array is a float32 array holding
 bfloat16-exact values (numpy has no bfloat16), written to and read from the
@@ -32,7 +32,9 @@ RULE_DTYPES = {
     "IntOrBool": ["bool"] + INTS,
     "Int": INTS,
     "Compare": ALL,
-    "Logical": ALL,
+    # TVM's inference gives a logical op its operands' dtype; the kernels
+    # write bool, so bool operands only (legalize-ops refuses the others).
+    "Logical": ["bool"],
     "Predicate": ALL,
 }
 
@@ -164,16 +166,6 @@ def out(dt, x):
 
 
 SPECS = {}
-
-# (op, dtype) pairs the kernel takes that do not build and run yet: each is
-# run on its own and must still fail with the message given; one that passes
-# fails the suite until it is taken off this list.
-_LOGICAL_GAP = ("output 0 has dtype", "the op registry gives a logical op on a non-bool "
-                "dtype an output of that dtype; the kernel (rule Logical) writes bool only")
-KNOWN_GAPS = {(op, dt): _LOGICAL_GAP
-              for op in ("logical_not", "logical_and", "logical_or", "logical_xor")
-              for dt in NON_BOOL}
-
 
 def spec(op, dtypes=None):
     def register(builder):
@@ -457,9 +449,9 @@ _reduce("max", lambda x, dt, axis, keep: np.max(x, axis=axis, keepdims=keep), AL
 _reduce("min", lambda x, dt, axis, keep: np.min(x, axis=axis, keepdims=keep), ALL)
 
 
-# The kernels refuse bool (docs/kernels.md's table says "any").
+# bool included: false orders before true, as TVM's argmax/argmin.
 def _arg(op, f):
-    @spec(op, NON_BOOL)
+    @spec(op, ALL)
     def build(dt):
         x = gen(dt, (3, 4))
         return Frag([("x", dt, x)], ["r = R.%s(x, axis=1)" % op, "s = R.%s(x)" % op,
@@ -747,7 +739,8 @@ def _full_like(dt):
                                      out("float32", np.full((2, 3), 2.5))], sym=True)
 
 
-# bool included: the kernel takes it (docs/kernels.md's table says "any but bool").
+# bool included, as TVM's arange: each value start + i * step converted to
+# bool (nonzero is true).
 @spec("arange", ALL)
 def _arange(dt):
     return Frag([], ['r = R.arange(1, 10, 2, dtype="%s")' % dt,

@@ -47,6 +47,16 @@ TEST(Reduce, MaxMinPropagateNaNAndArgFindsFirst) {
   EXPECT_EQ(j.intValues(), (Ints{0, 1}));
 }
 
+TEST(Reduce, ArgOfBoolOrdersFalseBeforeTrue) {
+  TestTensor b = TestTensor::ints(BOOL, {2, 3}, {0, 1, 1, 1, 0, 0}), i(I64, {2});
+  RUN_OK("graft.argmax", {&b}, {&i}, {int64_t(1), false});
+  EXPECT_EQ(i.intValues(), (Ints{1, 0}));
+  RUN_OK("graft.argmin", {&b}, {&i}, {int64_t(1), false});
+  EXPECT_EQ(i.intValues(), (Ints{0, 1}));
+  TestTensor s(BOOL, {});
+  EXPECT_EQ(runKernel("graft.sum", {&b}, {&s}, {kUnset, false}), "graft.sum: does not take bool");
+}
+
 TEST(Reduce, IntegerSumWrapsAndMeanTruncates) {
   TestTensor x = TestTensor::ints(I8, {3}, {100, 100, -7}), r(I8, {});
   RUN_OK("graft.sum", {&x}, {&r});

@@ -506,6 +506,28 @@ TEST(BuildCli, NeedsAnOutput) {
   EXPECT_NE(r.out.find("no output file (use -o OUT.gexe)"), std::string::npos) << r.out;
 }
 
+TEST(BuildCli, CreatesTheOutputsFolders) {
+  std::string exe = tempPath("new") + "/deeper/b.gexe";
+  Result r = graft("build " + writeTemp("b.py", kProgram) + " -o " + exe);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(readFile(exe).size(), 0u) << exe;
+}
+
+TEST(BuildCli, OutputUnderAFileIsBadInput) {
+  std::string file = writeTemp("plain-file", "not a folder");
+  Result r = graft("build " + writeTemp("b.py", kProgram) + " -o " + file + "/sub/b.gexe");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("graft build: error: cannot create the folder '" + file + "/sub' of '" +
+                       file + "/sub/b.gexe': Not a directory"),
+            std::string::npos)
+      << r.out;
+  // The file itself as the folder: nothing to create, writing fails.
+  r = graft("build " + writeTemp("b.py", kProgram) + " -o " + file + "/b.gexe");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("cannot write '" + file + "/b.gexe': Not a directory"), std::string::npos)
+      << r.out;
+}
+
 TEST(BuildCli, SharesTheDebuggingFlagsOfOpt) {
   Result r = graft("build " + writeTemp("b.py", kProgram) + " -o " + tempPath("b.gexe") +
                    " --print-after=vm-shape-lower");

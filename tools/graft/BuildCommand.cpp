@@ -1,7 +1,8 @@
 //===- tools/graft/BuildCommand.cpp - graft build -------------------------===//
 //
 // Runs the target's build pipeline with the debugging flags of opt (shared
-// through runPipelineOnFile), generates the executable and writes it.
+// through runPipelineOnFile), generates the executable and writes it,
+// creating the output's folders.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +11,8 @@
 #include "codegen/Build.h"
 #include "vm/Serialize.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace graft;
@@ -52,6 +55,15 @@ int driver::runBuild(const OptArgs &args, llvm::StringRef target) {
   std::unique_ptr<vm::Executable> exe = buildFromSource(args, target, timers, exitCode);
   if (!exe)
     return exitCode;
+  // As `graft run --out` does for its folder, the executable's folders are
+  // created (`-o out/model.gexe` in a fresh checkout).
+  llvm::StringRef parent = llvm::sys::path::parent_path(args.output);
+  if (std::error_code ec = parent.empty() ? std::error_code()
+                                          : llvm::sys::fs::create_directories(parent)) {
+    llvm::errs() << "graft build: error: cannot create the folder '" << parent << "' of '"
+                 << args.output << "': " << ec.message() << "\n";
+    return kBadInput;
+  }
   if (llvm::Error err = vm::saveToFile(*exe, args.output)) {
     reportError(std::move(err), nullptr);
     return kBadInput;

@@ -1,0 +1,235 @@
+//===- tests/abi/DTypeRulesTest.cpp - The table's dtype rules vs the kernels ===//
+//
+// legalize-ops refuses at build time every dtype outside a kernel's dtype
+// rule (OpKernel::dtypes), so the rule must be the kernel's: a rule that
+// takes less refuses programs that would run, one that takes more lets a
+// kernel fail at run time. Two checks keep them together:
+//
+//   - every row of the elementwise table (kernels/cpu/ElementwiseOps.def)
+//     against its DTypeRule;
+//   - every op of the table, in every dtype, run on its CPU kernel by the
+//     reference interpreter (the kernel's own checks decide) and checked by
+//     findDTypeRefusal: both must take it, or both refuse it. A dtype the op
+//     registry already refuses never reaches either and is skipped.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/Interpreter.h"
+#include "ir/Expr.h"
+#include "ir/OpKernels.h"
+#include "kernels/cpu/ElementwiseOps.h"
+#include "text/Parser.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+using namespace graft;
+namespace ew = graft::kernels::cpu::elementwise;
+
+namespace {
+
+const char *const kDTypes[] = {"bool",  "int8",    "int16",    "int32",   "int64",
+                               "uint8", "float16", "bfloat16", "float32", "float64"};
+
+/// The classes the compiler's table lets through as the output's dtype.
+uint8_t outputClasses(const OpKernel &k) {
+  uint8_t takes = kAnyDTypes;
+  for (const DTypeCheck &c : k.dtypes)
+    if (c.param.empty() && c.attr.empty())
+      takes &= c.takes;
+  return takes;
+}
+
+/// The classes whose outputs an elementwise row's kernel writes, given that
+/// the op registry gives a Logical op (as TVM does) its operands' dtype and
+/// a comparison or predicate bool: Logical rows write bool only, so they
+/// take bool operands only.
+uint8_t rowOutputClasses(const ew::RowInfo &row) {
+  if (row.rule == ew::DTypeRule::Logical)
+    return kBoolDTypes;
+  if (ew::hasBoolResult(row.rule))
+    return kAnyDTypes;
+  uint8_t out = 0;
+  if (ew::accepts(row.rule, ew::DTypeClass::Bool))
+    out |= kBoolDTypes;
+  if (ew::accepts(row.rule, ew::DTypeClass::Int))
+    out |= kIntDTypes;
+  if (ew::accepts(row.rule, ew::DTypeClass::Float))
+    out |= kFloatDTypes;
+  return out;
+}
+
+TEST(DTypeRules, ElementwiseRowsMatchTheTable) {
+  unsigned rows = 0;
+  for (const OpKernel *k : allOpKernels()) {
+    for (const ew::RowInfo &row : ew::kRows) {
+      if (k->symbol != row.symbol)
+        continue;
+      ++rows;
+      SCOPED_TRACE(row.symbol);
+      EXPECT_EQ(int(outputClasses(*k)), int(rowOutputClasses(row)))
+          << "table: " << describeDTypeClasses(outputClasses(*k))
+          << ", kernel: " << describeDTypeClasses(rowOutputClasses(row));
+      for (const DTypeCheck &c : k->dtypes)
+        EXPECT_TRUE(c.param.empty()) << "an elementwise rule checks the output only";
+    }
+  }
+  EXPECT_EQ(rows, ew::kNumRows) << "every row of the elementwise table is an op of the table";
+}
+
+/// How one op is called: setup lines and the call binding `r`. `{D}` is the
+/// dtype under test; `x` is a 2x3 tensor of ones of that dtype.
+struct Probe {
+  std::string op;
+  std::vector<std::string> lines;
+};
+
+std::vector<Probe> probes() {
+  std::vector<Probe> p;
+  for (const ew::RowInfo &row : ew::kRows) {
+    const char *op = ew::scriptName(row.symbol);
+    p.push_back({op, {"r = R." + std::string(op) + (row.arity == 1 ? "(x)" : "(x, x)")}});
+  }
+  auto add = [&](const char *op, std::vector<std::string> lines) {
+    p.push_back({op, std::move(lines)});
+  };
+  add("clip", {"r = R.clip(x, 0, 1)"});
+  add("astype", {"r = R.astype(x, \"float32\")"});
+  add("where", {"c = R.ones((2, 3), \"bool\")", "r = R.where(c, x, x)"});
+  add("nn.softmax", {"r = R.nn.softmax(x)"});
+  add("nn.log_softmax", {"r = R.nn.log_softmax(x, axis=0)"});
+  add("nn.layer_norm", {"g = R.ones((3,), \"{D}\")", "r = R.nn.layer_norm(x, g, g, axes=[-1])"});
+  add("nn.rms_norm", {"g = R.ones((3,), \"{D}\")", "r = R.nn.rms_norm(x, g)"});
+  for (const char *op : {"sum", "mean", "prod", "variance", "std", "max", "min"})
+    add(op, {"r = R." + std::string(op) + "(x, axis=[1])"});
+  add("argmax", {"r = R.argmax(x, axis=1)"});
+  add("argmin", {"r = R.argmin(x)"});
+  add("cumsum", {"r = R.cumsum(x, axis=1)"});
+  add("cumprod", {"r = R.cumprod(x)"});
+  add("sort", {"r = R.sort(x)"});
+  add("argsort", {"r = R.argsort(x)"});
+  add("size", {"r = R.size(x)"});
+  add("matmul", {"y = R.ones((3, 2), \"{D}\")", "r = R.matmul(x, y)"});
+  add("matmul", {"y = R.ones((3, 2), \"{D}\")", "r = R.matmul(x, y, out_dtype=\"float32\")"});
+  add("permute_dims", {"r = R.permute_dims(x)"});
+  add("reshape", {"r = R.reshape(x, (3, 2))"});
+  add("broadcast_to", {"r = R.broadcast_to(x, (4, 2, 3))"});
+  add("expand_dims", {"r = R.expand_dims(x, axis=[0])"});
+  add("squeeze", {"y = R.ones((2, 1, 3), \"{D}\")", "r = R.squeeze(y, axis=[1])"});
+  add("flatten", {"r = R.flatten(x)"});
+  add("concat", {"r = R.concat((x, x), axis=1)"});
+  add("split", {"r = R.split(x, 3, axis=1)"});
+  add("strided_slice", {"r = R.strided_slice(x, axes=[1], begin=[0], end=[2])"});
+  add("take", {"r = R.take(x, R.const([0, 1], \"int64\"), axis=1)"});
+  add("take", {"f = R.ones((2, 3), \"float32\")", "r = R.take(f, R.ones((2,), \"{D}\"), axis=1)"});
+  add("index_tensor", {"r = R.index_tensor(x, (R.const([0, 1], \"int64\"),))"});
+  add("index_tensor",
+      {"f = R.ones((2, 3), \"float32\")", "i = R.ones((2,), \"{D}\")", "r = R.index_tensor(f, (i,))"});
+  add("index_put", {"r = R.index_put(x, (R.const([0, 1], \"int64\"),), x)"});
+  add("index_put", {"r = R.index_put(x, (R.const([0, 1], \"int64\"),), x, accumulate=True)"});
+  add("index_put", {"f = R.ones((2, 3), \"float32\")", "i = R.ones((2,), \"{D}\")",
+                    "r = R.index_put(f, (i,), f)"});
+  for (const char *red : {"update", "add", "mul", "mean", "max", "min"})
+    add("scatter_elements",
+        {"u = R.ones((1, 3), \"{D}\")",
+         "r = R.scatter_elements(x, R.const([[0, 1, 0]], \"int64\"), u, axis=1, reduction=\"" +
+             std::string(red) + "\")"});
+  add("scatter_elements", {"f = R.ones((2, 3), \"float32\")", "i = R.ones((1, 3), \"{D}\")",
+                           "u = R.ones((1, 3), \"float32\")",
+                           "r = R.scatter_elements(f, i, u, axis=1)"});
+  add("nonzero", {"r = R.nonzero(x)"});
+  add("zeros", {"r = R.zeros((2, 3), \"{D}\")"});
+  add("ones", {"r = R.ones((2, 3), \"{D}\")"});
+  add("full", {"r = R.full((2, 3), R.const(1, \"int32\"), \"{D}\")"});
+  add("zeros_like", {"r = R.zeros_like(x)"});
+  add("ones_like", {"r = R.ones_like(x)"});
+  add("full_like", {"r = R.full_like(x, R.const(1, \"int32\"))"});
+  add("arange", {"r = R.arange(0, 4, 1, dtype=\"{D}\")"});
+  add("tril", {"r = R.tril(x)"});
+  add("triu", {"r = R.triu(x, 1)"});
+  return p;
+}
+
+std::string probeModule(const Probe &probe, llvm::StringRef dtype) {
+  std::string body = "        x = R.ones((2, 3), \"{D}\")\n";
+  for (const std::string &line : probe.lines)
+    body += "        " + line + "\n";
+  std::string text = "from tvm.script import ir as I, relax as R, tir as T\n\n\n"
+                     "@I.ir_module\nclass Module:\n    @R.function\n    def main():\n" +
+                     body + "        return r\n";
+  for (size_t at; (at = text.find("{D}")) != std::string::npos;)
+    text.replace(at, 3, dtype.str());
+  return text;
+}
+
+/// The last call of `op` in `main`'s body.
+const CallNode *lastCallOf(const IRModule &module, llvm::StringRef op) {
+  const ModuleEntry *entry = module.lookup("main");
+  const FunctionNode *fn = entry ? entry->asFunction() : nullptr;
+  const CallNode *found = nullptr;
+  if (!fn)
+    return nullptr;
+  for (const BindingBlock &block : fn->body->blocks)
+    for (const Binding &b : block->bindings)
+      if (const auto *call = llvm::dyn_cast<CallNode>(b->value.get()))
+        if (call->opInfo() && call->opInfo()->scriptName() == op)
+          found = call;
+  return found;
+}
+
+TEST(DTypeRules, TheTableRefusesWhatTheKernelsRefuse) {
+  llvm::StringSet<> probed;
+  unsigned ran = 0, taken = 0, registryRefused = 0;
+  for (const Probe &probe : probes()) {
+    probed.insert(probe.op);
+    for (const char *dtype : kDTypes) {
+      std::string text = probeModule(probe, dtype);
+      SCOPED_TRACE(text);
+      llvm::Expected<ParsedFile> file = parseText(text, "probe.py");
+      if (!file) {
+        llvm::consumeError(file.takeError()); // The op registry refuses the dtype.
+        ++registryRefused;
+        continue;
+      }
+      const IRModule &module = *file->modules.front();
+      const CallNode *call = lastCallOf(module, probe.op);
+      ASSERT_NE(call, nullptr);
+      const OpKernel *kernel = lookupOpKernel(*call->opInfo());
+      ASSERT_NE(kernel, nullptr);
+      bool tableTakes = !findDTypeRefusal(*call, *kernel);
+      llvm::Expected<vm::Value> result = codegen::interpret(module, "main", {});
+      bool kernelTakes = bool(result);
+      std::string why = kernelTakes ? "" : llvm::toString(result.takeError());
+      ++ran;
+      taken += kernelTakes;
+      EXPECT_EQ(tableTakes, kernelTakes)
+          << "R." << probe.op << " on " << dtype << ": the table "
+          << (tableTakes ? "takes" : "refuses") << " it, the kernel "
+          << (kernelTakes ? "takes it" : "refuses it: " + why);
+    }
+  }
+  for (const OpKernel *k : allOpKernels())
+    EXPECT_TRUE(probed.count(k->op->scriptName())) << k->op->scriptName().str() << " has no probe";
+  // The probes must exercise both sides: a broken probe refused everywhere
+  // (or a registry refusing everything) would make the test vacuous.
+  EXPECT_GT(taken, ran / 2);
+  EXPECT_LT(taken, ran);
+  EXPECT_LT(registryRefused, ran / 4);
+}
+
+/// legalize-ops' message names the check's condition; the helper that
+/// describes the classes reads as a list.
+TEST(DTypeRules, DescribesClasses) {
+  EXPECT_EQ(describeDTypeClasses(kNonBoolDTypes), "integer or floating-point");
+  EXPECT_EQ(describeDTypeClasses(kBoolDTypes), "bool");
+  EXPECT_EQ(describeDTypeClasses(kIntOrBoolDTypes), "bool or integer");
+  EXPECT_EQ(describeDTypeClasses(kAnyDTypes), "any dtype");
+}
+
+} // namespace
