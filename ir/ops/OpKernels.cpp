@@ -31,9 +31,7 @@ KernelAttr constant(llvm::StringRef name, AttrValue value) {
 }
 
 /// `param`'s argument (the output when "") must be of a class in `takes`.
-DTypeCheck only(uint8_t takes, llvm::StringRef param = "") {
-  return {param, takes, "", {}, ""};
-}
+DTypeCheck only(uint8_t takes, llvm::StringRef param = "") { return {param, takes, "", {}, ""}; }
 
 struct Row {
   const char *op; ///< Script name ("add", "nn.softmax").
@@ -57,29 +55,50 @@ struct ElementwiseOp {
 // Unary ops over `x` and binary ops over `x1`, `x2`: the kernel is the op's
 // name and takes no attributes.
 const ElementwiseOp kUnary[] = {
-    {"abs", kNonBoolDTypes},       {"acos", kFloatDTypes},        {"acosh", kFloatDTypes},
-    {"asin", kFloatDTypes},        {"asinh", kFloatDTypes},       {"atan", kFloatDTypes},
-    {"atanh", kFloatDTypes},       {"bitwise_not", kIntOrBoolDTypes}, {"ceil", kNonBoolDTypes},
-    {"cos", kFloatDTypes},         {"cosh", kFloatDTypes},        {"erf", kFloatDTypes},
-    {"exp", kFloatDTypes},         {"floor", kNonBoolDTypes},     {"log", kFloatDTypes},
-    {"logical_not", kBoolDTypes},  {"negative", kNonBoolDTypes},  {"round", kNonBoolDTypes},
-    {"rsqrt", kFloatDTypes},       {"sigmoid", kFloatDTypes},     {"sign", kNonBoolDTypes},
-    {"sin", kFloatDTypes},         {"sinh", kFloatDTypes},        {"square", kNonBoolDTypes},
-    {"sqrt", kFloatDTypes},        {"tan", kFloatDTypes},         {"tanh", kFloatDTypes},
-    {"trunc", kNonBoolDTypes},     {"isfinite", kAnyDTypes},      {"isinf", kAnyDTypes},
-    {"isnan", kAnyDTypes},         {"nn.relu", kNonBoolDTypes},   {"nn.gelu", kFloatDTypes},
-    {"nn.gelu_tanh", kFloatDTypes}, {"nn.silu", kFloatDTypes},
+    {"abs", kNonBoolDTypes},      {"acos", kFloatDTypes},
+    {"acosh", kFloatDTypes},      {"asin", kFloatDTypes},
+    {"asinh", kFloatDTypes},      {"atan", kFloatDTypes},
+    {"atanh", kFloatDTypes},      {"bitwise_not", kIntOrBoolDTypes},
+    {"ceil", kNonBoolDTypes},     {"cos", kFloatDTypes},
+    {"cosh", kFloatDTypes},       {"erf", kFloatDTypes},
+    {"exp", kFloatDTypes},        {"floor", kNonBoolDTypes},
+    {"log", kFloatDTypes},        {"logical_not", kBoolDTypes},
+    {"negative", kNonBoolDTypes}, {"round", kNonBoolDTypes},
+    {"rsqrt", kFloatDTypes},      {"sigmoid", kFloatDTypes},
+    {"sign", kNonBoolDTypes},     {"sin", kFloatDTypes},
+    {"sinh", kFloatDTypes},       {"square", kNonBoolDTypes},
+    {"sqrt", kFloatDTypes},       {"tan", kFloatDTypes},
+    {"tanh", kFloatDTypes},       {"trunc", kNonBoolDTypes},
+    {"isfinite", kAnyDTypes},     {"isinf", kAnyDTypes},
+    {"isnan", kAnyDTypes},        {"nn.relu", kNonBoolDTypes},
+    {"nn.gelu", kFloatDTypes},    {"nn.gelu_tanh", kFloatDTypes},
+    {"nn.silu", kFloatDTypes},
 };
 const ElementwiseOp kBinary[] = {
-    {"add", kNonBoolDTypes},        {"subtract", kNonBoolDTypes},   {"multiply", kNonBoolDTypes},
-    {"divide", kNonBoolDTypes},     {"floor_divide", kNonBoolDTypes}, {"power", kNonBoolDTypes},
-    {"mod", kNonBoolDTypes},        {"floor_mod", kNonBoolDTypes},  {"maximum", kNonBoolDTypes},
-    {"minimum", kNonBoolDTypes},    {"logical_and", kBoolDTypes},   {"logical_or", kBoolDTypes},
-    {"logical_xor", kBoolDTypes},   {"bitwise_and", kIntOrBoolDTypes},
-    {"bitwise_or", kIntOrBoolDTypes}, {"bitwise_xor", kIntOrBoolDTypes},
-    {"left_shift", kIntDTypes},     {"right_shift", kIntDTypes},    {"equal", kAnyDTypes},
-    {"not_equal", kAnyDTypes},      {"less", kAnyDTypes},           {"less_equal", kAnyDTypes},
-    {"greater", kAnyDTypes},        {"greater_equal", kAnyDTypes},
+    {"add", kNonBoolDTypes},
+    {"subtract", kNonBoolDTypes},
+    {"multiply", kNonBoolDTypes},
+    {"divide", kNonBoolDTypes},
+    {"floor_divide", kNonBoolDTypes},
+    {"power", kNonBoolDTypes},
+    {"mod", kNonBoolDTypes},
+    {"floor_mod", kNonBoolDTypes},
+    {"maximum", kNonBoolDTypes},
+    {"minimum", kNonBoolDTypes},
+    {"logical_and", kBoolDTypes},
+    {"logical_or", kBoolDTypes},
+    {"logical_xor", kBoolDTypes},
+    {"bitwise_and", kIntOrBoolDTypes},
+    {"bitwise_or", kIntOrBoolDTypes},
+    {"bitwise_xor", kIntOrBoolDTypes},
+    {"left_shift", kIntDTypes},
+    {"right_shift", kIntDTypes},
+    {"equal", kAnyDTypes},
+    {"not_equal", kAnyDTypes},
+    {"less", kAnyDTypes},
+    {"less_equal", kAnyDTypes},
+    {"greater", kAnyDTypes},
+    {"greater_equal", kAnyDTypes},
 };
 
 std::vector<DTypeCheck> outputTakes(uint8_t takes) {

@@ -129,8 +129,8 @@ std::vector<Probe> probes() {
   add("take", {"r = R.take(x, R.const([0, 1], \"int64\"), axis=1)"});
   add("take", {"f = R.ones((2, 3), \"float32\")", "r = R.take(f, R.ones((2,), \"{D}\"), axis=1)"});
   add("index_tensor", {"r = R.index_tensor(x, (R.const([0, 1], \"int64\"),))"});
-  add("index_tensor",
-      {"f = R.ones((2, 3), \"float32\")", "i = R.ones((2,), \"{D}\")", "r = R.index_tensor(f, (i,))"});
+  add("index_tensor", {"f = R.ones((2, 3), \"float32\")", "i = R.ones((2,), \"{D}\")",
+                       "r = R.index_tensor(f, (i,))"});
   add("index_put", {"r = R.index_put(x, (R.const([0, 1], \"int64\"),), x)"});
   add("index_put", {"r = R.index_put(x, (R.const([0, 1], \"int64\"),), x, accumulate=True)"});
   add("index_put", {"f = R.ones((2, 3), \"float32\")", "i = R.ones((2,), \"{D}\")",
@@ -140,9 +140,9 @@ std::vector<Probe> probes() {
         {"u = R.ones((1, 3), \"{D}\")",
          "r = R.scatter_elements(x, R.const([[0, 1, 0]], \"int64\"), u, axis=1, reduction=\"" +
              std::string(red) + "\")"});
-  add("scatter_elements", {"f = R.ones((2, 3), \"float32\")", "i = R.ones((1, 3), \"{D}\")",
-                           "u = R.ones((1, 3), \"float32\")",
-                           "r = R.scatter_elements(f, i, u, axis=1)"});
+  add("scatter_elements",
+      {"f = R.ones((2, 3), \"float32\")", "i = R.ones((1, 3), \"{D}\")",
+       "u = R.ones((1, 3), \"float32\")", "r = R.scatter_elements(f, i, u, axis=1)"});
   add("nonzero", {"r = R.nonzero(x)"});
   add("zeros", {"r = R.zeros((2, 3), \"{D}\")"});
   add("ones", {"r = R.ones((2, 3), \"{D}\")"});
@@ -208,10 +208,9 @@ TEST(DTypeRules, TheTableRefusesWhatTheKernelsRefuse) {
       std::string why = kernelTakes ? "" : llvm::toString(result.takeError());
       ++ran;
       taken += kernelTakes;
-      EXPECT_EQ(tableTakes, kernelTakes)
-          << "R." << probe.op << " on " << dtype << ": the table "
-          << (tableTakes ? "takes" : "refuses") << " it, the kernel "
-          << (kernelTakes ? "takes it" : "refuses it: " + why);
+      EXPECT_EQ(tableTakes, kernelTakes) << "R." << probe.op << " on " << dtype << ": the table "
+                                         << (tableTakes ? "takes" : "refuses") << " it, the kernel "
+                                         << (kernelTakes ? "takes it" : "refuses it: " + why);
     }
   }
   for (const OpKernel *k : allOpKernels())

@@ -58,8 +58,8 @@ int driver::runBuild(const OptArgs &args, llvm::StringRef target) {
   // As `graft run --out` does for its folder, the executable's folders are
   // created (`-o out/model.gexe` in a fresh checkout).
   llvm::StringRef parent = llvm::sys::path::parent_path(args.output);
-  if (std::error_code ec = parent.empty() ? std::error_code()
-                                          : llvm::sys::fs::create_directories(parent)) {
+  if (std::error_code ec =
+          parent.empty() ? std::error_code() : llvm::sys::fs::create_directories(parent)) {
     llvm::errs() << "graft build: error: cannot create the folder '" << parent << "' of '"
                  << args.output << "': " << ec.message() << "\n";
     return kBadInput;
