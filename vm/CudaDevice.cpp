@@ -322,6 +322,15 @@ llvm::Optional<PackedFunc> graft::vm::cudaKernelPackedFunc(llvm::StringRef symbo
   return llvm::None;
 }
 
+size_t graft::vm::cudaKernelWorkspaceBytes(const GraftCudaKernel &kernel, const KernelArgs &args,
+                                           void *stream) {
+  if (!kernel.workspaceBytes)
+    return 0;
+  std::vector<GraftCudaAttr> attrs = flattenAttrs(args.attrs);
+  GraftCudaKernelArgs c = cArgs(args, attrs, stream);
+  return kernel.workspaceBytes(&c);
+}
+
 llvm::Error graft::vm::runCudaKernel(const GraftCudaKernel &kernel, const KernelArgs &args,
                                      void *stream) {
   std::vector<GraftCudaAttr> attrs = flattenAttrs(args.attrs);

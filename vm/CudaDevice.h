@@ -73,6 +73,10 @@ llvm::Expected<std::shared_ptr<Device>> cudaDevice(int id = 0);
 /// CUDA device; None when the module is not loaded or has no such kernel.
 llvm::Optional<PackedFunc> cudaKernelPackedFunc(llvm::StringRef symbol);
 
+/// The workspace a module kernel asks for (0 when it needs none).
+size_t cudaKernelWorkspaceBytes(const GraftCudaKernel &kernel,
+                                const graft::kernels::KernelArgs &args, void *stream);
+
 /// Runs a module kernel on `stream` with kernels/Kernel.h's arguments
 /// (tests and benchmarks call kernels without a VM).
 llvm::Error runCudaKernel(const GraftCudaKernel &kernel, const graft::kernels::KernelArgs &args,

@@ -9,6 +9,8 @@
 //   exp_f32, relu_bf16     unary ops, 256 MiB in
 //   softmax, layer_norm, rms_norm on 8192x8192 float32, 16384x4096 bfloat16
 //   sum_rows_f32           graft.sum over the last axis of 8192x8192
+//   cumsum_f32/64M         graft.cumsum of the flattened 64M elements
+//   sort, argsort          16M float32 in one row, and 4096 rows of 4096
 //   matmul_*               graft.matmul against the same cublasGemmEx call
 //
 // Run: graft-bench-cuda --benchmark_repetitions=5 --benchmark_report_aggregates_only
@@ -116,9 +118,24 @@ template <class Fn> void timeLaunches(benchmark::State &state, size_t bytes, Fn 
   cudaEventDestroy(stop);
 }
 
+/// Scratch memory for kernels that ask for it, grown on demand (in the
+/// warm-up call, outside the timed ones).
+graft::kernels::Workspace workspace(size_t bytes) {
+  static void *data = nullptr;
+  static size_t have = 0;
+  if (bytes > have) {
+    cudaFree(data);
+    CHECK_CUDA(cudaMalloc(&data, bytes));
+    have = bytes;
+  }
+  return {data, bytes};
+}
+
 void runGraft(const char *symbol, std::vector<DLTensor *> in, std::vector<DLTensor *> out,
               std::vector<AttrValue> attrs = {}) {
   KernelArgs args{in, out, attrs, {}};
+  if (size_t bytes = graft::vm::cudaKernelWorkspaceBytes(kernel(symbol), args, stream()))
+    args.workspace = workspace(bytes);
   if (llvm::Error e = graft::vm::runCudaKernel(kernel(symbol), args, stream())) {
     std::fprintf(stderr, "%s\n", llvm::toString(std::move(e)).c_str());
     std::exit(1);
@@ -208,6 +225,33 @@ void BM_sumRows(benchmark::State &state) {
 }
 BENCHMARK(BM_sumRows)
     ->Name("sum_rows_f32/8192x8192")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+
+void BM_cumsum(benchmark::State &state) {
+  Buf x(F32, {int64_t(64) << 20}), y(F32, {int64_t(64) << 20});
+  std::vector<AttrValue> attrs = {std::monostate(), false};
+  timeLaunches(state, x.bytes() + y.bytes(),
+               [&] { runGraft("graft.cumsum", {&x.dl}, {&y.dl}, attrs); });
+}
+BENCHMARK(BM_cumsum)->Name("cumsum_f32/64M")->UseManualTime()->Unit(benchmark::kMicrosecond);
+
+void BM_sort(benchmark::State &state, const char *symbol, int64_t rows, int64_t cols) {
+  Buf x(F32, {rows, cols});
+  Buf y(llvm::StringRef(symbol) == "graft.sort" ? F32 : DLDataType{kDLInt, 64, 1}, {rows, cols});
+  std::vector<AttrValue> attrs = {int64_t(-1), false};
+  timeLaunches(state, x.bytes() + y.bytes(), [&] { runGraft(symbol, {&x.dl}, {&y.dl}, attrs); });
+}
+BENCHMARK_CAPTURE(BM_sort, sort_f32_16M, "graft.sort", 1, int64_t(16) << 20)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_sort, argsort_f32_16M, "graft.argsort", 1, int64_t(16) << 20)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_sort, sort_rows_f32_4096x4096, "graft.sort", 4096, 4096)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_sort, argsort_rows_f32_4096x4096, "graft.argsort", 4096, 4096)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 

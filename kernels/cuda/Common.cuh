@@ -292,6 +292,8 @@ void addNNKernels(std::vector<GraftCudaKernel> &out);
 void addMatmulKernels(std::vector<GraftCudaKernel> &out);
 void addReduceKernels(std::vector<GraftCudaKernel> &out);
 void addLayoutKernels(std::vector<GraftCudaKernel> &out);
+void addScanKernels(std::vector<GraftCudaKernel> &out);
+void addSortKernels(std::vector<GraftCudaKernel> &out);
 /// Gives back what the files keep for the life of the process (cuBLAS
 /// handles), so a leak check sees only real leaks.
 void releaseMatmulResources();

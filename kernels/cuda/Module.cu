@@ -167,6 +167,8 @@ const std::vector<GraftCudaKernel> &kernelTable() {
     addMatmulKernels(t);
     addReduceKernels(t);
     addLayoutKernels(t);
+    addScanKernels(t);
+    addSortKernels(t);
     return t;
   }();
   return table;

@@ -125,11 +125,22 @@ inline std::string runCuda(llvm::StringRef symbol, std::vector<TestTensor *> inp
     outDl.push_back(out.back()->dl());
   }
   kernels::KernelArgs args{inDl, outDl, attrs, {}};
+  size_t wsBytes = vm::cudaKernelWorkspaceBytes(*k, args, device()->stream());
+  void *ws = nullptr;
+  if (wsBytes) {
+    auto p = device()->allocate(wsBytes, 256);
+    if (!p)
+      return llvm::toString(p.takeError());
+    ws = *p;
+    args.workspace = {ws, wsBytes};
+  }
   llvm::Error err = vm::runCudaKernel(*k, args, device()->stream());
+  if (llvm::Error e = device()->synchronize())
+    err = llvm::joinErrors(std::move(err), std::move(e));
+  if (ws)
+    device()->free(ws, wsBytes);
   if (err)
     return llvm::toString(std::move(err));
-  if (llvm::Error e = device()->synchronize())
-    return llvm::toString(std::move(e));
   for (auto &t : out)
     t->fetch();
   return "";

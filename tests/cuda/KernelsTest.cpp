@@ -281,3 +281,80 @@ const auto *kRelease = ::testing::AddGlobalTestEnvironment(new ReleaseModule);
 
 } // namespace
 } // namespace graft::cuda::test
+
+namespace graft::cuda::test {
+namespace {
+
+TEST(CudaKernels, CumsumAndCumprod) {
+  GRAFT_REQUIRE_GPU();
+  std::mt19937_64 rng(10);
+  struct Case {
+    std::vector<int64_t> shape;
+    Attrs attrs;
+    std::vector<int64_t> out;
+  };
+  // Many short rows (a thread per row), few long rows and the flattened
+  // scan (chunked), a leading axis.
+  std::vector<Case> cases = {{{4096, 7}, {int64_t(1), false}, {4096, 7}},
+                             {{3, 9000}, {int64_t(-1), true}, {3, 9000}},
+                             {{2, 3, 700}, {std::monostate(), false}, {4200}},
+                             {{300, 5}, {int64_t(0), false}, {300, 5}}};
+  for (const char *sym : {"graft.cumsum", "graft.cumprod"})
+    for (DLDataType t : kAllTypes)
+      for (const Case &c : cases) {
+        SCOPED_TRACE(std::string(sym) + " " + typeName(t) + " " + std::to_string(c.out[0]));
+        bool prod = llvm::StringRef(sym) == "graft.cumprod";
+        TestTensor x = prod && isFloat(t) ? randomTensor(t, c.shape, rng, 0.999, 1.001)
+                                          : randomTensor(t, c.shape, rng, -3, 3);
+        TestTensor co(t, c.out), go(t, c.out);
+        std::string cpuErr = runKernel(sym, {&x}, {&co}, c.attrs);
+        std::string gpuErr = runCuda(sym, {&x}, {&go}, c.attrs);
+        if (!cpuErr.empty()) {
+          EXPECT_NE(gpuErr, "") << cpuErr;
+          continue;
+        }
+        ASSERT_EQ(gpuErr, "");
+        int64_t n = c.out.size() == 1 ? c.out[0] : c.shape[1];
+        Bound b = prod ? Bound{4, 1e-3} : sumBound(x, t, n);
+        EXPECT_EQ(compare(co, go, b), "");
+      }
+}
+
+TEST(CudaKernels, SortAndArgsort) {
+  GRAFT_REQUIRE_GPU();
+  std::mt19937_64 rng(11);
+  // One row (device radix sort) and many rows (segmented), both
+  // directions; integers in a small range give many ties (stability).
+  for (DLDataType t : kAllTypes)
+    for (std::vector<int64_t> shape : {std::vector<int64_t>{5000}, std::vector<int64_t>{37, 129}})
+      for (bool desc : {false, true}) {
+        SCOPED_TRACE(typeName(t) + (desc ? " descending " : " ") + std::to_string(shape[0]));
+        TestTensor x = randomTensor(t, shape, rng, -20, 20);
+        Attrs attrs = {int64_t(-1), desc};
+        TestTensor cs(t, shape), gs(t, shape);
+        RUN_OK("graft.sort", {&x}, {&cs}, attrs);
+        ASSERT_EQ(runCuda("graft.sort", {&x}, {&gs}, attrs), "");
+        EXPECT_EQ(compare(cs, gs), "");
+        for (DLDataType it : {I64, I32}) {
+          TestTensor ca(it, shape), ga(it, shape);
+          RUN_OK("graft.argsort", {&x}, {&ca}, attrs);
+          ASSERT_EQ(runCuda("graft.argsort", {&x}, {&ga}, attrs), "");
+          EXPECT_EQ(compare(ca, ga), "");
+        }
+      }
+  // NaN sorts last ascending and first descending; -0.0 ties with +0.0.
+  Vals v = {3.0, NAN, -0.0, 1.0, 0.0, -INFINITY, NAN, 2.0, -0.0, INFINITY};
+  for (DLDataType t : kFloatTypes)
+    for (bool desc : {false, true}) {
+      SCOPED_TRACE(typeName(t) + (desc ? " descending" : ""));
+      TestTensor x(t, {10}, v);
+      Attrs attrs = {int64_t(0), desc};
+      TestTensor ca(I64, {10}), ga(I64, {10});
+      RUN_OK("graft.argsort", {&x}, {&ca}, attrs);
+      ASSERT_EQ(runCuda("graft.argsort", {&x}, {&ga}, attrs), "");
+      EXPECT_EQ(compare(ca, ga), "");
+    }
+}
+
+} // namespace
+} // namespace graft::cuda::test
