@@ -156,6 +156,12 @@ private:
   bool maskedCopy();
   bool tuple();
   bool tupleItem();
+  bool sortOrTriangle();
+  bool like();
+  bool concatOrSplit();
+  bool takeOrSlice();
+  bool norm();
+  bool scatter();
   bool callHelper();
   bool ifElse();
   bool assertion();
@@ -495,6 +501,181 @@ bool FunctionWriter::tupleItem() {
   return true;
 }
 
+bool FunctionWriter::sortOrTriangle() {
+  std::optional<Value> x =
+      pickWhere([](const Value &v) { return !v.type.dims.empty() && v.type.dtype != "bool"; });
+  if (!x)
+    return false;
+  size_t axis = rng_.below(x->type.dims.size());
+  std::string desc = rng_.percent(50) ? "True" : "False";
+  switch (rng_.below(3)) {
+  case 0:
+    bind(fresh("v"),
+         "R.sort(" + x->name + ", axis=" + std::to_string(axis) + ", descending=" + desc + ")",
+         x->type);
+    return true;
+  case 1: {
+    TensorType t = x->type;
+    t.dtype = rng_.percent(50) ? "int64" : "int32";
+    bind(fresh("v"),
+         "R.argsort(" + x->name + ", axis=" + std::to_string(axis) + ", descending=" + desc +
+             ", dtype=\"" + t.dtype + "\")",
+         t);
+    return true;
+  }
+  default:
+    if (x->type.dims.size() < 2)
+      return false;
+    bind(fresh("v"),
+         std::string(rng_.percent(50) ? "R.tril(" : "R.triu(") + x->name + ", " +
+             std::to_string(static_cast<int>(rng_.below(3)) - 1) + ")",
+         x->type);
+    return true;
+  }
+}
+
+bool FunctionWriter::like() {
+  std::optional<Value> x = pickWhere([](const Value &) { return true; });
+  if (!x)
+    return false;
+  unsigned kind = static_cast<unsigned>(rng_.below(3));
+  if (kind == 2 && x->type.dtype != "bool") {
+    bind(fresh("v"), "R.full_like(" + x->name + ", " + constantLike(x->type.dtype) + ")", x->type);
+    return true;
+  }
+  bind(fresh("v"), std::string(kind ? "R.ones_like(" : "R.zeros_like(") + x->name + ")", x->type);
+  return true;
+}
+
+bool FunctionWriter::concatOrSplit() {
+  std::optional<Value> x = pickWhere([](const Value &v) {
+    return llvm::any_of(v.type.dims, [](const std::string &d) { return isInt(d); });
+  });
+  if (!x)
+    return false;
+  std::vector<size_t> intAxes;
+  for (size_t i = 0; i < x->type.dims.size(); ++i)
+    if (isInt(x->type.dims[i]))
+      intAxes.push_back(i);
+  size_t axis = rng_.pick(intAxes);
+  int64_t d = std::stoll(x->type.dims[axis]);
+  if (rng_.percent(50)) {
+    // concat with a value equal in every other dim.
+    std::optional<Value> y = pickWhere([&](const Value &v) {
+      if (v.type.dtype != x->type.dtype || v.type.dims.size() != x->type.dims.size() ||
+          !isInt(v.type.dims[axis]))
+        return false;
+      for (size_t i = 0; i < v.type.dims.size(); ++i)
+        if (i != axis && v.type.dims[i] != x->type.dims[i])
+          return false;
+      return true;
+    });
+    TensorType t = x->type;
+    t.dims[axis] = std::to_string(d + std::stoll(y->type.dims[axis]));
+    bind(fresh("v"),
+         "R.concat((" + x->name + ", " + y->name + "), axis=" + std::to_string(axis) + ")", t);
+    return true;
+  }
+  // split into `sections` equal parts (a divisor of the dim).
+  int64_t sections = d % 2 == 0 && rng_.percent(50) ? 2 : (rng_.percent(50) ? d : 1);
+  TensorType part = x->type;
+  part.dims[axis] = std::to_string(d / sections);
+  TupleValue tv{fresh("t"), std::vector<TensorType>(static_cast<size_t>(sections), part)};
+  line(tv.name + " = R.split(" + x->name + ", " + std::to_string(sections) +
+       ", axis=" + std::to_string(axis) + ")");
+  tuples_.push_back(tv);
+  bind(fresh("v"), tv.name + "[" + std::to_string(rng_.below(sections)) + "]", part);
+  return true;
+}
+
+bool FunctionWriter::takeOrSlice() {
+  std::optional<Value> x = pickWhere([](const Value &v) { return !v.type.dims.empty(); });
+  if (!x)
+    return false;
+  size_t axis = rng_.below(x->type.dims.size());
+  if (rng_.percent(50)) {
+    std::optional<Value> idx = pickWhere([](const Value &v) {
+      return (v.type.dtype == "int64" || v.type.dtype == "int32") && v.type.dims.size() <= 2;
+    });
+    if (!idx)
+      return false;
+    TensorType t = x->type;
+    t.dims.erase(t.dims.begin() + axis);
+    t.dims.insert(t.dims.begin() + axis, idx->type.dims.begin(), idx->type.dims.end());
+    bind(fresh("v"),
+         "R.take(" + x->name + ", " + idx->name + ", axis=" + std::to_string(axis) + ", mode=\"" +
+             (rng_.percent(50) ? "clip" : "wrap") + "\")",
+         t);
+    return true;
+  }
+  if (!isInt(x->type.dims[axis]))
+    return false;
+  int64_t d = std::stoll(x->type.dims[axis]);
+  int64_t begin = static_cast<int64_t>(rng_.below(static_cast<size_t>(d)));
+  int64_t end = begin + 1 + static_cast<int64_t>(rng_.below(static_cast<size_t>(d - begin)));
+  TensorType t = x->type;
+  t.dims[axis] = std::to_string(end - begin);
+  bind(fresh("v"),
+       "R.strided_slice(" + x->name + ", axes=[" + std::to_string(axis) + "], begin=[" +
+           std::to_string(begin) + "], end=[" + std::to_string(end) + "])",
+       t);
+  return true;
+}
+
+/// layer_norm / rms_norm over the last axis, the scale and shift reduced
+/// from the input itself.
+bool FunctionWriter::norm() {
+  std::optional<Value> x =
+      pickWhere([](const Value &v) { return !v.type.dims.empty() && isFloat(v.type.dtype); });
+  if (!x)
+    return false;
+  size_t rank = x->type.dims.size();
+  std::string weight = x->name;
+  if (rank > 1) {
+    std::string axes;
+    for (size_t i = 0; i + 1 < rank; ++i)
+      axes += (i ? ", " : "") + std::to_string(i);
+    weight = fresh("v");
+    bind(weight, "R.mean(" + x->name + ", axis=[" + axes + "], keepdims=False)",
+         TensorType{x->type.dtype, {x->type.dims.back()}});
+  }
+  if (rng_.percent(50)) {
+    bind(fresh("v"), "R.nn.rms_norm(" + x->name + ", " + weight + ", axes=[-1])", x->type);
+    return true;
+  }
+  bind(fresh("v"), "R.nn.layer_norm(" + x->name + ", " + weight + ", " + weight + ", axes=[-1])",
+       x->type);
+  return true;
+}
+
+/// scatter_elements with in-range indices (floor_mod by the axis length).
+bool FunctionWriter::scatter() {
+  std::optional<Value> data = pickWhere([](const Value &v) {
+    return !v.type.dims.empty() && v.type.dtype != "bool" &&
+           llvm::any_of(v.type.dims, [](const std::string &d) { return isInt(d); });
+  });
+  if (!data)
+    return false;
+  std::vector<size_t> intAxes;
+  for (size_t i = 0; i < data->type.dims.size(); ++i)
+    if (isInt(data->type.dims[i]))
+      intAxes.push_back(i);
+  size_t axis = rng_.pick(intAxes);
+  std::optional<Value> src =
+      pickWhere([&](const Value &v) { return v.type.dims == data->type.dims; });
+  std::string cast = fresh("v");
+  bind(cast, "R.astype(" + src->name + ", \"int64\")", TensorType{"int64", data->type.dims});
+  std::string idx = fresh("v");
+  bind(idx, "R.floor_mod(" + cast + ", R.const(" + data->type.dims[axis] + ", \"int64\"))",
+       TensorType{"int64", data->type.dims});
+  static const std::vector<std::string> reductions = {"update", "add", "mul", "mean", "max", "min"};
+  bind(fresh("v"),
+       "R.scatter_elements(" + data->name + ", " + idx + ", " + data->name +
+           ", axis=" + std::to_string(axis) + ", reduction=\"" + rng_.pick(reductions) + "\")",
+       data->type);
+  return true;
+}
+
 /// A call of a helper whose params the pool can fill: a symbolic param dim
 /// takes the argument's dim, an integer one needs the same integer.
 bool FunctionWriter::callHelper() {
@@ -597,7 +778,7 @@ bool FunctionWriter::assertion() {
 
 /// A binding allowed in a dataflow block (pure, no `if`).
 bool FunctionWriter::pureStatement() {
-  switch (rng_.below(18)) {
+  switch (rng_.below(20)) {
   case 0:
   case 1:
     return unary();
@@ -625,8 +806,25 @@ bool FunctionWriter::pureStatement() {
     return maskedCopy();
   case 14:
     return rng_.percent(50) ? tuple() : tupleItem();
-  default:
+  case 15:
+  case 16:
     return callHelper();
+  default:
+    break;
+  }
+  switch (rng_.below(6)) {
+  case 0:
+    return sortOrTriangle();
+  case 1:
+    return like();
+  case 2:
+    return concatOrSplit();
+  case 3:
+    return takeOrSlice();
+  case 4:
+    return norm();
+  default:
+    return scatter();
   }
 }
 

@@ -61,6 +61,10 @@ TEST(Generator, CoversTheConstructs) {
         "R.left_shift("}) {
     EXPECT_NE(all.find(construct), std::string::npos) << construct;
   }
+  for (const char *construct :
+       {"R.sort(", "R.argsort(", "R.tril(", "R.full_like(", "R.concat(", "R.split(", "R.take(",
+        "R.strided_slice(", "R.nn.rms_norm(", "R.nn.layer_norm(", "R.scatter_elements("})
+    EXPECT_NE(all.find(construct), std::string::npos) << construct;
   // Tuples and their items.
   EXPECT_NE(all.find("t"), std::string::npos);
   EXPECT_NE(all.find("[1]"), std::string::npos);
