@@ -30,19 +30,21 @@ static llvm::Expected<Value> noOp(VirtualMachine &, const void *, llvm::ArrayRef
   return Value();
 }
 
-/// The median, over batches, of what timing one call adds to it: the
+/// The medians, over batches, of what timing one call adds to it (the
 /// trampoline and its two clock reads around a packed function that does
-/// nothing, less a direct call of that function.
-double VirtualMachine::calibrateProfiler() {
+/// nothing, less a direct call of that function), and of the part of that
+/// cost that falls inside the window the profiler records for the call.
+void VirtualMachine::calibrateProfiler() {
   constexpr int kCalls = 512, kBatches = 15;
   ProfiledCallee probe;
   probe.inner = PackedFunc{noOp, nullptr};
   PackedFunc timed{profiledCall, &probe};
-  std::vector<double> perCall;
+  std::vector<double> added, inside;
   for (int b = 0; b < kBatches; ++b) {
     PackedFunc direct = probe.inner;
     // Hides the callee from the optimizer, so that the baseline is a call.
     asm volatile("" : "+r"(direct.impl));
+    probe.entry.seconds = 0;
     auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < kCalls; ++i)
       llvm::cantFail(direct(*this, {}));
@@ -50,10 +52,14 @@ double VirtualMachine::calibrateProfiler() {
     for (int i = 0; i < kCalls; ++i)
       llvm::cantFail(timed(*this, {}));
     auto t2 = std::chrono::steady_clock::now();
-    perCall.push_back(std::chrono::duration<double>((t2 - t1) - (t1 - t0)).count() / kCalls);
+    double direct1 = std::chrono::duration<double>(t1 - t0).count() / kCalls;
+    added.push_back(std::chrono::duration<double>(t2 - t1).count() / kCalls - direct1);
+    inside.push_back(probe.entry.seconds / kCalls - direct1);
   }
-  std::sort(perCall.begin(), perCall.end());
-  return std::max(0.0, perCall[kBatches / 2]);
+  std::sort(added.begin(), added.end());
+  std::sort(inside.begin(), inside.end());
+  profileOverhead_ = std::max(0.0, added[kBatches / 2]);
+  profileOverheadInside_ = std::clamp(inside[kBatches / 2], 0.0, profileOverhead_);
 }
 
 PackedFunc VirtualMachine::profiledFunc(llvm::StringRef name, PackedFunc inner) {

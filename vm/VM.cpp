@@ -106,7 +106,7 @@ llvm::Error VirtualMachine::init(std::shared_ptr<const Executable> exe, VMOption
     callees_[i].packed = options.profile ? profiledFunc(fn.name, *packed) : *packed;
   }
   if (options.profile)
-    profileOverhead_ = calibrateProfiler();
+    calibrateProfiler();
   for (const Value &c : exe_->constants) {
     auto placed = placeConstant(c, allocators_.front());
     if (!placed)

@@ -108,8 +108,11 @@ public:
   void resetProfile();
   /// VMOptions::profile: what timing one packed call adds to the time
   /// around it (measured when the VM is created), so that a caller can take
-  /// the profiler's own cost off the time outside kernels.
+  /// the profiler's own cost off the time outside kernels; and the part of
+  /// it that lands inside the call's recorded time (the rest, around the
+  /// recorded window, is outside the callee even when it is a kernel).
   double profileOverheadPerCall() const { return profileOverhead_; }
+  double profileOverheadInsideCall() const { return profileOverheadInside_; }
 
   size_t numDevices() const { return allocators_.size(); }
   /// Device index as bytecode passes it: -1 is the host (last device).
@@ -148,7 +151,7 @@ private:
   llvm::Error init(std::shared_ptr<const Executable> exe, VMOptions options);
   llvm::Expected<PackedFunc> resolveCallee(const FuncInfo &fn, DLDeviceType device);
   PackedFunc profiledFunc(llvm::StringRef name, PackedFunc inner);
-  double calibrateProfiler();
+  void calibrateProfiler();
   llvm::Expected<Value> runBytecode(int64_t funcIdx, llvm::ArrayRef<Value> args);
   llvm::Expected<Value> runLoop(const FuncInfo &fn, Frame &frame);
   llvm::Error execCall(const FuncInfo &fn, Frame &frame, int64_t pc, const ExecWord *call);
@@ -175,6 +178,7 @@ private:
   /// VMOptions::profile: one timed wrapper per packed function.
   std::vector<std::unique_ptr<ProfiledCallee>> profiled_;
   double profileOverhead_ = 0;
+  double profileOverheadInside_ = 0;
 };
 
 } // namespace graft::vm

@@ -157,6 +157,8 @@ TEST(Profile, MeasuresItsOwnCostPerCall) {
   // Two clock reads and a trampoline: more than nothing, far less than 10 us.
   EXPECT_GT(vm->profileOverheadPerCall(), 0.0);
   EXPECT_LT(vm->profileOverheadPerCall(), 1e-5);
+  EXPECT_GE(vm->profileOverheadInsideCall(), 0.0);
+  EXPECT_LE(vm->profileOverheadInsideCall(), vm->profileOverheadPerCall());
   auto plain = take(VirtualMachine::create(exe()));
   ASSERT_TRUE(plain);
   EXPECT_EQ(plain->profileOverheadPerCall(), 0.0);

@@ -78,15 +78,17 @@ int reportRuntimeError(llvm::Error err) {
 /// (builtins and scalar programs, which count as VM overhead).
 struct ProfileSplit {
   double kernelSeconds = 0;
+  uint64_t kernelCalls = 0;
   uint64_t otherCalls = 0;
 };
 
 ProfileSplit profileSplit(const vm::VirtualMachine &vm) {
   ProfileSplit split;
   for (const vm::ProfileEntry &e : vm.profile()) {
-    if (llvm::StringRef(e.name).startswith("graft."))
+    if (llvm::StringRef(e.name).startswith("graft.")) {
       split.kernelSeconds += e.seconds;
-    else
+      split.kernelCalls += e.calls;
+    } else
       split.otherCalls += e.calls;
   }
   return split;
@@ -101,8 +103,8 @@ double median(std::vector<double> v) {
 }
 
 /// Wall time of each timed call and, with --profile, the part of it spent
-/// outside kernels: as measured, and less the profiler's own cost for each
-/// timed call outside kernels.
+/// outside kernels: as measured, and less the profiler's own cost that
+/// falls outside kernels.
 struct CallTimes {
   std::vector<double> wall;
   std::vector<double> outside;
@@ -132,8 +134,12 @@ llvm::Expected<vm::Value> timedCall(vm::VirtualMachine &vm, int64_t fn,
     ProfileSplit after = profileSplit(vm);
     double outside = wall - (after.kernelSeconds - before.kernelSeconds);
     times.outside.push_back(outside);
-    times.outsideLessProfiler.push_back(outside - double(after.otherCalls - before.otherCalls) *
-                                                      vm.profileOverheadPerCall());
+    // A builtin's whole timing cost is outside kernels; of a kernel's, the
+    // part around its recorded window.
+    double profiler = double(after.otherCalls - before.otherCalls) * vm.profileOverheadPerCall() +
+                      double(after.kernelCalls - before.kernelCalls) *
+                          (vm.profileOverheadPerCall() - vm.profileOverheadInsideCall());
+    times.outsideLessProfiler.push_back(outside - profiler);
   }
   return result;
 }
