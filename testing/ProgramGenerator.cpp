@@ -4,10 +4,12 @@
 // of the tensors in scope (name, dtype, dims) and writes bindings that take
 // their operands from it: unary and binary elementwise ops with
 // broadcasting, comparisons and `where`, casts, reductions, cumulative sums,
-// matmul, softmax, layout changes, masked copies (index_tensor +
-// index_put), match_casts to fresh symbolic vars, tuples and their items,
+// matmul, softmax, norms, sorts, layout changes (permute, concat, split,
+// slices, take, reshape), masked copies (index_tensor + index_put),
+// scatters, match_casts to fresh symbolic vars, tuples and their items,
 // calls of helpers, `if`/`else` on a prim or a tensor condition, and, in an
-// impure `main`, asserts that hold. Runs of pure bindings go in dataflow
+// impure `main`, asserts that hold; `main` may also return shape and prim
+// values computed from symbolic vars. Runs of pure bindings go in dataflow
 // blocks whose non-output vars leave the pool at the block's end. A dim is
 // "equal" to another only when it is the same integer or the same var, which
 // is what struct-info inference can prove.
@@ -162,6 +164,8 @@ private:
   bool takeOrSlice();
   bool norm();
   bool scatter();
+  bool reshape();
+  bool shapeOrPrim();
   bool callHelper();
   bool ifElse();
   bool assertion();
@@ -176,9 +180,12 @@ private:
   std::vector<std::string> params_, boolParams_, syms_, lines_;
   std::vector<Value> pool_;
   std::vector<TupleValue> tuples_;
+  /// Shape and prim values main may return: name and return annotation.
+  std::vector<std::pair<std::string, std::string>> extras_;
   unsigned counter_ = 0;
   unsigned indent_ = 8;
   unsigned ifDepth_ = 0;
+  bool inDataflow_ = false;
   bool impure_ = false;
 };
 
@@ -676,6 +683,65 @@ bool FunctionWriter::scatter() {
   return true;
 }
 
+/// reshape (to a factorization of the element count) or flatten, static
+/// dims only.
+bool FunctionWriter::reshape() {
+  std::optional<Value> x = pickWhere([](const Value &v) {
+    return llvm::all_of(v.type.dims, [](const std::string &d) { return isInt(d); });
+  });
+  if (!x)
+    return false;
+  int64_t count = 1;
+  for (const std::string &d : x->type.dims)
+    count *= std::stoll(d);
+  TensorType t{x->type.dtype, {}};
+  if (rng_.percent(30)) {
+    t.dims = {std::to_string(count)};
+    bind(fresh("v"), "R.flatten(" + x->name + ")", t);
+    return true;
+  }
+  std::vector<int64_t> divisors;
+  for (int64_t d = 1; d <= count; ++d)
+    if (count % d == 0)
+      divisors.push_back(d);
+  int64_t first = divisors[rng_.below(divisors.size())];
+  t.dims = {std::to_string(first), std::to_string(count / first)};
+  if (rng_.percent(30))
+    t.dims.insert(t.dims.begin(), "1");
+  std::string shape;
+  for (size_t i = 0; i < t.dims.size(); ++i)
+    shape += (i ? ", " : "") + t.dims[i];
+  bind(fresh("v"), "R.reshape(" + x->name + ", R.shape([" + shape + "]))", t);
+  return true;
+}
+
+/// A shape (shape_of, or a shape of symbolic expressions) or a prim value
+/// computed from symbolic vars; main may return them.
+bool FunctionWriter::shapeOrPrim() {
+  if (!isMain_ || ifDepth_ > 0 || inDataflow_) // main returns it: it must stay in scope.
+    return false;
+  std::string name = fresh("s");
+  if (rng_.percent(40)) {
+    std::optional<Value> x = pickWhere([](const Value &) { return true; });
+    line(name + " = R.shape_of(" + x->name + ")");
+    extras_.push_back({name, "R.Shape(ndim=" + std::to_string(x->type.dims.size()) + ")"});
+    return true;
+  }
+  if (syms_.empty())
+    return false;
+  const std::string &a = rng_.pick(syms_);
+  const std::string &b = rng_.pick(syms_);
+  std::string expr = a + " * " + std::to_string(rng_.below(3) + 1) + " + " + b;
+  if (rng_.percent(50)) {
+    line(name + " = R.prim_value(" + expr + ")");
+    extras_.push_back({name, "R.Prim(\"int64\")"});
+  } else {
+    line(name + " = R.shape([" + expr + ", " + a + "])");
+    extras_.push_back({name, "R.Shape(ndim=2)"});
+  }
+  return true;
+}
+
 /// A call of a helper whose params the pool can fill: a symbolic param dim
 /// takes the argument's dim, an integer one needs the same integer.
 bool FunctionWriter::callHelper() {
@@ -812,7 +878,7 @@ bool FunctionWriter::pureStatement() {
   default:
     break;
   }
-  switch (rng_.below(6)) {
+  switch (rng_.below(8)) {
   case 0:
     return sortOrTriangle();
   case 1:
@@ -823,8 +889,12 @@ bool FunctionWriter::pureStatement() {
     return takeOrSlice();
   case 4:
     return norm();
-  default:
+  case 5:
     return scatter();
+  case 6:
+    return reshape();
+  default:
+    return shapeOrPrim();
   }
 }
 
@@ -839,6 +909,7 @@ void FunctionWriter::dataflowBlock(unsigned n) {
   size_t firstTuple = tuples_.size();
   line("with R.dataflow():");
   indent_ += 4;
+  inDataflow_ = true;
   for (unsigned i = 0; i < n; ++i)
     for (int attempt = 0; attempt < 8 && !statement(true); ++attempt) {
     }
@@ -858,6 +929,7 @@ void FunctionWriter::dataflowBlock(unsigned n) {
   }
   line("R.output(" + outputs + ")");
   indent_ -= 4;
+  inDataflow_ = false;
   pool_ = kept;
   tuples_.resize(firstTuple); // Tuples made in the block were dataflow vars.
 }
@@ -899,15 +971,20 @@ std::string FunctionWriter::write(const std::string &name, unsigned size, const 
     auto erased = [](const TensorType &t) {
       return "R.Tensor(dtype=\"" + t.dtype + "\", ndim=" + std::to_string(t.dims.size()) + ")";
     };
-    if (n == 1) {
-      ret = outs[0]->name;
-      retAnnotation = erased(outs[0]->type);
+    std::vector<std::pair<std::string, std::string>> fields;
+    for (const Value *v : outs)
+      fields.push_back({v->name, erased(v->type)});
+    if (!extras_.empty() && rng_.percent(70))
+      fields.push_back(rng_.pick(extras_));
+    if (fields.size() == 1) {
+      ret = fields[0].first;
+      retAnnotation = fields[0].second;
     } else {
       ret = "(";
       retAnnotation = "R.Tuple(";
-      for (size_t i = 0; i < n; ++i) {
-        ret += outs[i]->name + (i + 1 < n ? ", " : ")");
-        retAnnotation += erased(outs[i]->type) + (i + 1 < n ? ", " : ")");
+      for (size_t i = 0; i < fields.size(); ++i) {
+        ret += fields[i].first + (i + 1 < fields.size() ? ", " : ")");
+        retAnnotation += fields[i].second + (i + 1 < fields.size() ? ", " : ")");
       }
     }
   }
