@@ -233,6 +233,7 @@ struct ExprGrammar {
     for (;;) {
       if (p.kind() == Tok::LParen) {
         uint32_t t = static_cast<uint32_t>(p.pos_++);
+        relaxModuleSpelling(*e);
         llvm::SmallVector<uint32_t, 8> kids{*e};
         if (auto err = callArgs(kids))
           return err;
@@ -265,9 +266,26 @@ struct ExprGrammar {
         }
         (void)bt;
       } else {
+        relaxModuleSpelling(*e);
         return e;
       }
     }
+  }
+
+  /// TVM's tests also call ops through the Python module: `relax.const`,
+  /// `relax.call_tir`, `relax.op.nn.relu`. They name the same functions as
+  /// `R.const`, `R.call_tir`, `R.nn.relu`, which is how they print.
+  void relaxModuleSpelling(uint32_t e) {
+    Ast &a = p.ast_[e];
+    if (a.kind != AK::Name || !a.text.startswith("relax.") || p.lookup("relax"))
+      return;
+    llvm::StringRef rest = a.text.drop_front(6);
+    if (rest.startswith("op.") && rest.size() > 3)
+      rest = rest.drop_front(3);
+    if (rest.empty())
+      return;
+    p.strings_.push_back(("R." + rest).str());
+    a.text = p.strings_.back();
   }
 
   /// After '(' of a call: positional args, then keyword args.

@@ -318,18 +318,53 @@ llvm::Expected<PrimDecls> Parser::parsePrimDecls(PrimFuncNode &f, const SInfoCtx
   for (;;) {
     size_t stmt = pos_;
     resetAst();
-    bool assign = kind() == Tok::Name && peekKind(1) == Tok::Assign;
-    llvm::StringRef target = assign ? curText() : llvm::StringRef();
-    if (assign)
+    llvm::SmallVector<llvm::StringRef, 2> targets;
+    while (kind() == Tok::Name && (peekKind(1) == Tok::Comma || peekKind(1) == Tok::Assign)) {
+      targets.push_back(curText());
       pos_ += 2;
-    if (!(kind() == Tok::Name && curText() == "T")) {
+      if (tok(pos_ - 1).kind == Tok::Assign)
+        break;
+    }
+    bool assign = !targets.empty() && tok(pos_ - 1).kind == Tok::Assign;
+    llvm::StringRef target = assign ? targets[0] : llvm::StringRef();
+    if (!(kind() == Tok::Name && curText() == "T") || (!targets.empty() && !assign)) {
       pos_ = stmt;
       break;
     }
-    auto e = parseExpr();
-    if (!e || node(*e).kind != AK::Call || kind() != Tok::Newline) {
+    auto e = targets.size() > 1 ? parseExprList() : parseExpr();
+    if (!e || kind() != Tok::Newline) {
       if (!e)
         llvm::consumeError(e.takeError());
+      pos_ = stmt;
+      break;
+    }
+    if (targets.size() > 1) {
+      // `m, n = T.int64(), T.int64()`: each var is kept as its own
+      // declaration, so an unused one goes back to the body as one line.
+      auto calls = symVarDecls(*e, targets.size());
+      if (!calls) {
+        pos_ = stmt;
+        break;
+      }
+      for (size_t k = 0; k < targets.size(); ++k) {
+        TirVar v = symVarOf(targets[k], (*calls)[k]);
+        define(targets[k], Sym{Sym::Tir, v});
+        std::vector<std::string> declToks{targets[k].str(),
+                                          "=",
+                                          "T",
+                                          ".",
+                                          v->dtype == DataType::int64() ? "int64" : "int32",
+                                          "("};
+        if (v->isSizeVar)
+          declToks.insert(declToks.end(), {"is_size_var", "=", "True"});
+        declToks.push_back(")");
+        decls.vars.push_back({v, std::move(declToks)});
+      }
+      if (auto err = expect(Tok::Newline, "newline"))
+        return err;
+      continue;
+    }
+    if (node(*e).kind != AK::Call) {
       pos_ = stmt;
       break;
     }
@@ -343,7 +378,10 @@ llvm::Expected<PrimDecls> Parser::parsePrimDecls(PrimFuncNode &f, const SInfoCtx
       for (const auto &[k, v] : d->getDict())
         decls.attrs.emplace_back(k, v);
     } else if (assign && (c.name == "T.int64" || c.name == "T.int32") && c.pos.empty()) {
-      decls.vars.push_back({primVarDecl(target, c), {stmt, pos_}});
+      std::vector<std::string> declToks;
+      for (size_t i = stmt; i < pos_; ++i)
+        declToks.push_back(text(i).str());
+      decls.vars.push_back({primVarDecl(target, c), std::move(declToks)});
     } else if (assign && c.name == "T.match_buffer" && c.pos.size() >= 2 &&
                node(c.pos[0]).kind == AK::Name) {
       if (auto err = primMatchBuffer(f, target, c, sctx))
@@ -426,8 +464,7 @@ llvm::Error Parser::collectPrimBody(PrimFuncNode &f, const PrimDecls &decls) {
   for (const auto &decl : decls.vars) {
     if (shapeVars.count(decl.first.get()))
       continue;
-    for (size_t i = decl.second.first; i < decl.second.second; ++i)
-      f.bodyTokens.push_back(text(i).str());
+    f.bodyTokens.insert(f.bodyTokens.end(), decl.second.begin(), decl.second.end());
     f.bodyTokens.push_back("<NEWLINE>");
   }
   int depth = 1;

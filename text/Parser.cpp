@@ -206,6 +206,11 @@ llvm::Error Parser::parseFile(std::vector<std::unique_ptr<IRModule>> &modules) {
       auto fn = parseRelaxFunction(decoAst, FunctionRole::Define);
       if (!fn)
         return fn.takeError();
+      // A standalone function belongs to no module, so its Python name is
+      // only a Python variable (as in TVM): its global_symbol names it.
+      llvm::StringRef symbol = fn->fn->globalSymbol();
+      if (!symbol.empty() && symbol != fn->gvar->name)
+        fn->gvar = make<GlobalVarNode>(symbol.str(), fn->gvar->sinfo);
       mod->add(fn->gvar, fn->fn);
     } else if (decoName == "T.prim_func") {
       modName_ = "Module";
@@ -463,30 +468,26 @@ llvm::Error Parser::parseModuleItemStmt(IRModule &mod) {
 //===----------------------------------------------------------------------===//
 
 llvm::Error Parser::prescanSymVars(size_t indentTok) {
+  // `n = T.int64()` and `m, n = T.int64(), T.int64()` anywhere in the body
+  // declare names the signature may use.
   size_t save = pos_;
   size_t i = indentTok + 1;
   while (i < toks_.size() && toks_[i].kind != Tok::Dedent && toks_[i].kind != Tok::Eof) {
     pos_ = i;
-    bool decl = kind() == Tok::Name && peekKind(1) == Tok::Assign && peekKind(2) == Tok::Name &&
-                text(pos_ + 2) == "T" && peekKind(3) == Tok::Dot && peekKind(4) == Tok::Name &&
-                (text(pos_ + 4) == "int64" || text(pos_ + 4) == "int32") &&
-                peekKind(5) == Tok::LParen;
-    if (decl) {
-      llvm::StringRef name = curText();
-      DataType dt = text(pos_ + 4) == "int64" ? DataType::int64() : DataType::int32();
+    llvm::SmallVector<llvm::StringRef, 2> names;
+    while (kind() == Tok::Name && (peekKind(1) == Tok::Comma || peekKind(1) == Tok::Assign)) {
+      names.push_back(curText());
       pos_ += 2;
-      auto e = parseExpr();
+      if (tok(pos_ - 1).kind == Tok::Assign)
+        break;
+    }
+    if (!names.empty() && tok(pos_ - 1).kind == Tok::Assign && isName("T")) {
+      auto e = parseExprList();
       if (!e)
-        return e.takeError();
-      llvm::SmallVector<uint32_t, 2> posArgs, kw;
-      callArgs(*e, posArgs, kw);
-      if (posArgs.empty()) {
-        bool sizeVar = false;
-        for (uint32_t k : kw)
-          if (node(k).text == "is_size_var")
-            sizeVar = node(kid(k, 0)).kind == AK::True;
-        define(name, tirSym(PrimExpr(make<TirVarNode>(name.str(), dt, sizeVar))));
-      }
+        llvm::consumeError(e.takeError());
+      else if (auto decls = symVarDecls(*e, names.size()))
+        for (size_t k = 0; k < names.size(); ++k)
+          define(names[k], tirSym(PrimExpr(symVarOf(names[k], (*decls)[k]))));
     }
     pos_ = i;
     skipStatement();
@@ -494,6 +495,36 @@ llvm::Error Parser::prescanSymVars(size_t indentTok) {
   }
   pos_ = save;
   return llvm::Error::success();
+}
+
+std::optional<llvm::SmallVector<uint32_t, 2>> Parser::symVarDecls(uint32_t rhs,
+                                                                  size_t count) const {
+  // One call per target: `T.int64()` for one name, a tuple of them for several.
+  llvm::SmallVector<uint32_t, 2> calls;
+  if (count == 1)
+    calls.push_back(rhs);
+  else if (node(rhs).kind == AK::Tuple && node(rhs).count == count)
+    for (uint32_t k = 0; k < count; ++k)
+      calls.push_back(kid(rhs, k));
+  else
+    return std::nullopt;
+  for (uint32_t c : calls) {
+    if (node(c).kind != AK::Call || node(kid(c, 0)).kind != AK::Name ||
+        !isSymVarDecl(c, node(kid(c, 0)).text))
+      return std::nullopt;
+  }
+  return calls;
+}
+
+TirVar Parser::symVarOf(llvm::StringRef name, uint32_t call) const {
+  llvm::SmallVector<uint32_t, 2> pos, kw;
+  callArgs(call, pos, kw);
+  bool sizeVar = false;
+  for (uint32_t k : kw)
+    if (node(k).text == "is_size_var")
+      sizeVar = node(kid(k, 0)).kind == AK::True;
+  DataType dt = node(kid(call, 0)).text == "T.int64" ? DataType::int64() : DataType::int32();
+  return make<TirVarNode>(name.str(), dt, sizeVar);
 }
 
 llvm::Expected<Parser::Signature> Parser::parseSignature() {
@@ -876,8 +907,12 @@ llvm::Error Parser::parseBinding(BodyState &body, bool isLastInBranch) {
   llvm::StringRef callee = r.kind == AK::Call && node(kid(rhs, 0)).kind == AK::Name
                                ? node(kid(rhs, 0)).text
                                : llvm::StringRef();
-  if (targets.size() == 1 && isSymVarDecl(rhs, callee))
-    return defineSymVar(name, rhs, callee);
+  if (auto decls = symVarDecls(rhs, targets.size())) {
+    for (size_t k = 0; k < targets.size(); ++k)
+      if (auto err = defineSymVar(targets[k].first, (*decls)[k], node(kid((*decls)[k], 0)).text))
+        return err;
+    return llvm::Error::success();
+  }
   // cls = Module: an alias, no binding.
   if (targets.size() == 1 && isModuleAlias(rhs)) {
     define(name, Sym{Sym::ModuleAlias, nullptr});

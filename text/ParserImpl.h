@@ -96,10 +96,10 @@ struct NamedPrimFunc {
 };
 
 /// The leading declarations of a PrimFunc body: T.func_attr entries and
-/// symbolic vars with the tokens [first, second) that declared them.
+/// symbolic vars with the tokens of a one-var declaration of each.
 struct PrimDecls {
   AttrDict attrs;
-  llvm::SmallVector<std::pair<TirVar, std::pair<size_t, size_t>>, 4> vars;
+  std::vector<std::pair<TirVar, std::vector<std::string>>> vars;
 };
 
 /// Which syntax node fills each parameter of an op call (VarArgs: several;
@@ -368,6 +368,11 @@ public:
   llvm::Error parseBinding(BodyState &body, bool isLastInBranch);
   /// `n = T.int64()` / `T.int32(is_size_var=...)` without positional arguments.
   bool isSymVarDecl(uint32_t rhs, llvm::StringRef callee) const;
+  /// The declaring calls when `rhs` declares `count` symbolic vars: one
+  /// `T.int64()` or a tuple of `count` of them (`m, n = T.int64(), T.int64()`).
+  std::optional<llvm::SmallVector<uint32_t, 2>> symVarDecls(uint32_t rhs, size_t count) const;
+  /// The var a `T.int64()` / `T.int32(is_size_var=True)` call declares.
+  TirVar symVarOf(llvm::StringRef name, uint32_t call) const;
   llvm::Error defineSymVar(llvm::StringRef name, uint32_t rhs, llvm::StringRef callee);
   /// `cls = Module`: the right-hand side names the module being parsed.
   bool isModuleAlias(uint32_t rhs) const;

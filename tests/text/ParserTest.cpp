@@ -276,6 +276,86 @@ def main():
   EXPECT_EQ(data(6)->dtype, DataType::float32());
 }
 
+TEST(ParserTest, StandaloneFunctionIsNamedByItsGlobalSymbol) {
+  // No module to check the name against: the Python name is dropped.
+  ParsedFile f = parseOK(R"(
+from tvm.script import relax as R
+@R.function
+def foo(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+    R.func_attr({"global_symbol": "bar"})
+    return x
+)");
+  ASSERT_EQ(f.modules.size(), 1u);
+  EXPECT_EQ(f.modules[0]->lookup("foo"), nullptr);
+  const ModuleEntry *e = f.modules[0]->lookup("bar");
+  ASSERT_TRUE(e && e->asFunction());
+  EXPECT_EQ(e->asFunction()->globalSymbol(), "bar");
+}
+
+TEST(ParserTest, SeveralSymbolicVarsInOneStatement) {
+  ParsedFile f = parseOK(R"(
+from tvm.script import relax as R, tir as T
+@R.function
+def main(x: R.Tensor(("n", "m"), "float32")) -> R.Tensor(("n", "m"), "float32"):
+    n, m = T.int64(), T.int32(is_size_var=True)
+    return x
+)");
+  const FunctionNode *fn = mainOf(f);
+  ASSERT_TRUE(fn);
+  const auto *t = llvm::dyn_cast<TensorSInfoNode>(fn->params[0]->sinfo.get());
+  ASSERT_TRUE(t && t->shape);
+  const auto *shape = llvm::dyn_cast<ShapeExprNode>(t->shape.get());
+  ASSERT_TRUE(shape);
+  ASSERT_EQ(shape->values.size(), 2u);
+  const auto *n = llvm::dyn_cast<TirVarNode>(shape->values[0].get());
+  const auto *m = llvm::dyn_cast<TirVarNode>(shape->values[1].get());
+  ASSERT_TRUE(n && m);
+  EXPECT_EQ(n->dtype, DataType::int64());
+  EXPECT_FALSE(n->isSizeVar);
+  EXPECT_EQ(m->dtype, DataType::int32());
+  EXPECT_TRUE(m->isSizeVar);
+}
+
+TEST(ParserTest, SeveralSymbolicVarsErrors) {
+  // A count mismatch is a tuple binding of a non-tuple value, located.
+  std::string e = parseErr("from tvm.script import relax as R, tir as T\n@R.function\n"
+                           "def main(x: R.Tensor((2,), \"float32\")):\n"
+                           "    n, m = T.int64(), T.int64(), T.int64()\n    return x\n");
+  EXPECT_NE(e.find("test.py:4:"), std::string::npos) << e;
+  e = parseErr("from tvm.script import relax as R, tir as T\n@R.function\n"
+               "def main(x: R.Tensor((2,), \"float32\")):\n"
+               "    n, m = T.int64(), T.int64(size=True)\n    return x\n");
+  EXPECT_NE(e.find("test.py:4:31: error: T.int64 got an unexpected keyword argument"),
+            std::string::npos)
+      << e;
+}
+
+TEST(ParserTest, RelaxModuleSpellings) {
+  ParsedFile f = parseOK(R"(
+from tvm import relax
+from tvm.script import relax as R
+@R.function
+def main(x: R.Tensor((2,), "float32")) -> R.Tensor((2,), "float32"):
+    y = relax.op.nn.relu(x)
+    z = relax.op.add(y, relax.const(1.0, "float32"))
+    return z
+)");
+  const FunctionNode *fn = mainOf(f);
+  ASSERT_TRUE(fn);
+  const auto &bs = fn->body->blocks[0]->bindings;
+  ASSERT_EQ(bs.size(), 2u);
+  const auto *relu = llvm::dyn_cast<CallNode>(bs[0]->value.get());
+  const auto *add = llvm::dyn_cast<CallNode>(bs[1]->value.get());
+  ASSERT_TRUE(relu && add);
+  EXPECT_EQ(llvm::cast<OpNode>(relu->op.get())->name(), "relax.nn.relu");
+  EXPECT_EQ(llvm::cast<OpNode>(add->op.get())->name(), "relax.add");
+  EXPECT_TRUE(llvm::isa<ConstantNode>(add->args[1].get()));
+  std::string e = parseErr("from tvm.script import relax as R\n@R.function\n"
+                           "def main(x: R.Tensor((2,), \"float32\")):\n"
+                           "    y = relax.op.nope(x)\n    return y\n");
+  EXPECT_NE(e.find("test.py:4:9: error: unknown op R.nope"), std::string::npos) << e;
+}
+
 TEST(ParserTest, LocatedErrors) {
   std::string e = parseErr("@R.function\ndef main(x: R.Tensor((2,), \"float32\")):\n"
                            "    y = R.nope(x)\n    return y\n");

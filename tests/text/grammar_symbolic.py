@@ -1,5 +1,6 @@
 # Symbolic shapes: string shapes, T.int64() declarations, size vars, int32 vars,
-# expressions in signatures, R.Prim(value=), R.Shape with symbolic values.
+# expressions in signatures, R.Prim(value=), R.Shape with symbolic values,
+# several vars declared in one statement.
 from tvm.script import ir as I, relax as R, tir as T
 
 @I.ir_module
@@ -73,6 +74,27 @@ class Symbolic:
         s = R.shape_of(x)
         y = R.reshape(x, s)
         return y
+
+    @R.function
+    def several_vars(x: R.Tensor(("n", "m"), "float32")) -> R.Tensor(("n * m",), "float32"):
+        n, m = T.int64(), T.int64(is_size_var=True)
+        y = R.reshape(x, R.shape([n * m]))
+        return y
+
+    @R.function
+    def several_vars_unused(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+        a, b, c = T.int64(), T.int32(), T.int64()
+        return x
+
+    @T.prim_func(private=True)
+    def tir_several_vars(var_x: T.handle, var_y: T.handle):
+        m, n, k = T.int64(), T.int64(), T.int32()
+        x = T.match_buffer(var_x, (m, n), "float32")
+        y = T.match_buffer(var_y, (m, n), "float32")
+        for i, j in T.grid(m, n):
+            with T.block("copy"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                y[vi, vj] = x[vi, vj]
 
     @T.prim_func(private=True)
     def tir_add(var_x: T.handle, var_y: T.handle, n: T.int64):
