@@ -582,6 +582,17 @@ llvm::Expected<StructInfo> Parser::bareSInfo(uint32_t n) {
   case SK::None:
     break;
   }
+  // `x.struct_info`: a var's struct info, as TVM's tests pass it to
+  // sinfo_args= and out_sinfo=.
+  if (a.text.endswith(".struct_info")) {
+    llvm::StringRef var = a.text.drop_back(llvm::StringRef(".struct_info").size());
+    const Sym *s = lookup(var);
+    if (s && s->kind == Sym::RelaxVar) {
+      if (const StructInfo &sinfo = llvm::cast<VarNode>(s->node.get())->sinfo)
+        return sinfo;
+    }
+    return astError(n, "'" + var + "' is not a Relax var, so it has no struct_info");
+  }
   return astError(n, "expected struct info, got '" + a.text + "'");
 }
 

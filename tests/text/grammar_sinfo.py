@@ -1,4 +1,5 @@
-# Every struct-info annotation form, in signatures and on bindings, and vdevices.
+# Every struct-info annotation form, in signatures and on bindings, and vdevices;
+# a var's struct info (`x.struct_info`) in sinfo_args= and annotations.
 from tvm.script import ir as I, relax as R, tir as T
 
 @I.ir_module
@@ -71,6 +72,13 @@ class SInfo:
         g: R.Shape(ndim=2) = R.shape_of(x)
         h: R.Tuple(R.Tensor((2, 3), "float32"), R.Object) = (x, x)
         return d
+
+    @R.function
+    def var_struct_info(x: R.Tensor((2, 3), "float32"), y: R.Tensor(("n",), "int64")) -> R.Tensor(("n",), "int64"):
+        a = R.call_pure_packed("my_func", x, sinfo_args=[x.struct_info])
+        b = R.call_pure_packed("my_func", a, sinfo_args=y.struct_info)
+        c: y.struct_info = R.call_pure_packed("my_func", b, sinfo_args=(y.struct_info,))
+        return c
 
     @R.function
     def to_device(x: R.Tensor((2, 3), "float32")) -> R.Tensor((2, 3), "float32", vdevice="cuda:0"):

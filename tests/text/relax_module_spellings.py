@@ -12,7 +12,7 @@ class Spellings:
         y = relax.op.add(x, c)
         z = relax.op.nn.relu(y)
         w = relax.call_tir(Spellings.copy, (z,), out_sinfo=R.Tensor((2, 3), "float32"))
-        v = relax.op.call_tir(Spellings.copy, (w,), out_sinfo=R.Tensor((2, 3), "float32"))
+        v = relax.op.call_tir(Spellings.copy, (w,), out_sinfo=x.struct_info)
         return v
 
     @T.prim_func(private=True)
