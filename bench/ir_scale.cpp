@@ -18,6 +18,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
+#include <malloc.h>
 
 using namespace graft;
 
@@ -95,4 +96,22 @@ BENCHMARK(BM_StructuralHash)->Apply(shapes);
 
 } // namespace
 
-BENCHMARK_MAIN();
+// glibc returns the top of its heap to the kernel once more than its trim
+// threshold is free there; the threshold adapts to the largest block freed so
+// far. A 200k-binding iteration frees enough (the printer's body buffer and
+// name tables, the output string) to cross it, so every iteration got its
+// memory back from the kernel and page-faulted it in again, which no 100k
+// iteration did: `BM_Print` at 200k took about 90k extra page faults over a
+// run, and the figure measured the allocator rather than the printer
+// (docs/performance.md). Fixed thresholds keep the heap, as a long-running
+// process that allocates at this scale would, at every size alike.
+int main(int argc, char **argv) {
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv))
+    return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
