@@ -6,6 +6,8 @@
 #include "codegen/Build.h"
 #include "codegen/Interpreter.h"
 #include "codegen/ParamTable.h"
+#include "ir/Printer.h"
+#include "ir/StructuralEqual.h"
 #include "pass/Pass.h"
 #include "pass/PassManager.h"
 #include "pass/PassTest.h"
@@ -266,6 +268,8 @@ private:
   void fail(uint64_t seed, const std::string &text, const std::string &what);
   void runPipeline(uint64_t seed, const std::string &text, const std::string &pipeline);
   void runBoth(uint64_t seed, const std::string &text);
+  void checkRoundTrip(uint64_t seed, const std::string &text, const std::string &pipeline,
+                      const IRModule &module);
 
   const DifferentialOptions &options_;
   llvm::raw_ostream &log_;
@@ -282,6 +286,21 @@ void Runner::fail(uint64_t seed, const std::string &text, const std::string &wha
   llvm::raw_fd_ostream os(options_.keepDir + "/seed-" + std::to_string(seed) + ".py", ec);
   if (!ec)
     os << text;
+}
+
+/// The pass's output printed and parsed again is the same module (the
+/// printer and parser agree on lowered IR too).
+void Runner::checkRoundTrip(uint64_t seed, const std::string &text, const std::string &pipeline,
+                            const IRModule &module) {
+  std::string printed = printModule(module);
+  auto again = parseText(printed, "printed.py");
+  if (!again)
+    return fail(seed, text,
+                "-p " + pipeline +
+                    ": the printed output does not parse: " + llvm::toString(again.takeError()));
+  if (again->modules.size() != 1 || !structuralEqual(module, *again->modules.front()))
+    return fail(seed, text, "-p " + pipeline + ": the printed output parses to another module");
+  ++report.roundTrips;
 }
 
 void Runner::runPipeline(uint64_t seed, const std::string &text, const std::string &pipeline) {
@@ -301,6 +320,7 @@ void Runner::runPipeline(uint64_t seed, const std::string &text, const std::stri
   llvm::Error err = pm.run(*file->modules.front(), *parsed, ctx);
   if (!err) {
     ++report.passRuns;
+    checkRoundTrip(seed, text, pipeline, *file->modules.front());
     return;
   }
   std::string message;

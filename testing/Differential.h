@@ -2,7 +2,8 @@
 //
 // For each seed: the generated program must verify; every registered pass
 // alone and every named pipeline, under verify-each, must keep it
-// well-formed (a precondition a pass states is not a failure); and the
+// well-formed (a precondition a pass states is not a failure), and its
+// output must print and parse back to an equal module; and the
 // program built with build-cpu and run in the VM must give what the
 // reference interpreter gives on the same random inputs: integers and bools
 // exactly, floats within `maxUlps`, both failing at run time counting as
@@ -41,6 +42,7 @@ struct DifferentialReport {
   uint64_t programs = 0;
   uint64_t passRuns = 0;             ///< Pass or pipeline runs that kept the IR well-formed.
   uint64_t preconditions = 0;        ///< Runs a pass refused with a stated precondition.
+  uint64_t roundTrips = 0;           ///< Outputs that printed and parsed back equal.
   uint64_t compared = 0;             ///< Runs whose results were compared.
   uint64_t bothFailed = 0;           ///< Runs where the VM and the interpreter both failed.
   uint64_t unsupported = 0;          ///< Programs the interpreter does not run.

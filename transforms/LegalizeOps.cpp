@@ -249,11 +249,21 @@ private:
     if (llvm::Error err = collectAttrs(call, kernel, args))
       return err;
     ++lowered;
+    // A one-field tuple result (split into one section) is lowered as the
+    // tensor, then wrapped: `out_sinfo=[T]` prints and parses back as a
+    // single tensor, as in TVM, so the call itself must not yield the tuple.
+    const auto *tuple = llvm::dyn_cast<TupleSInfoNode>(call.sinfo.get());
+    StructInfo out = tuple && tuple->fields.size() == 1 ? tuple->fields[0] : call.sinfo;
     Expr dps = makeAt<CallNode>(
         call.loc, ops::callDPSPacked(),
         std::vector<Expr>{make<ExternFuncNode>(kernel.symbol), tupleExpr(std::move(args))}, nullptr,
-        std::vector<StructInfo>{call.sinfo});
-    return builder_.normalize(std::move(dps));
+        std::vector<StructInfo>{out});
+    if (out.get() == call.sinfo.get())
+      return builder_.normalize(std::move(dps));
+    llvm::Expected<Var> field = builder_.emit(std::move(dps), "", call.loc);
+    if (!field)
+      return field.takeError();
+    return builder_.normalize(tupleExpr({Expr(*field)}));
   }
 
   llvm::Expected<Expr> lowerHost(const CallNode &call, const OpKernel &kernel) {

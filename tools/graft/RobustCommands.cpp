@@ -61,10 +61,11 @@ int runDiffTest() {
   options.keepDir = diffKeep;
   options.verbose = diffVerbose;
   testing::DifferentialReport r = testing::runDifferential(options, llvm::errs());
-  llvm::outs() << r.programs << " programs: " << r.passRuns << " pass/pipeline runs well-formed, "
-               << r.preconditions << " refused by a precondition; " << r.compared
-               << " runs compared, " << r.bothFailed << " failed on both sides, " << r.unsupported
-               << " not run by the interpreter; " << r.failures.size() << " failures\n";
+  llvm::outs() << r.programs << " programs: " << r.passRuns << " pass/pipeline runs well-formed ("
+               << r.roundTrips << " printed and parsed back equal), " << r.preconditions
+               << " refused by a precondition; " << r.compared << " runs compared, " << r.bothFailed
+               << " failed on both sides, " << r.unsupported << " not run by the interpreter; "
+               << r.failures.size() << " failures\n";
   return r.failures.empty() ? kSuccess : kNegative;
 }
 
