@@ -276,6 +276,17 @@ llvm::Expected<PrimParam> Parser::parsePrimParam(const SInfoCtx &sctx) {
   return p;
 }
 
+llvm::Expected<std::vector<PrimExpr>> Parser::bufferDims(uint32_t shape, const SInfoCtx &sctx) {
+  // A buffer shape is a list of dims or, as TIR's buffer builder takes it,
+  // one dim (`T.Buffer(T.int64(4), "int64")`, `T.match_buffer(h, n)`).
+  if (node(shape).kind == AK::Tuple || node(shape).kind == AK::List)
+    return primList(shape, sctx);
+  auto d = toPrim(shape, sctx);
+  if (!d)
+    return d.takeError();
+  return std::vector<PrimExpr>{*d};
+}
+
 llvm::Error Parser::primBufferParam(uint32_t ty, PrimParam &p, const SInfoCtx &sctx) {
   llvm::SmallVector<uint32_t, 4> pos, kw;
   callArgs(ty, pos, kw);
@@ -290,17 +301,10 @@ llvm::Error Parser::primBufferParam(uint32_t ty, PrimParam &p, const SInfoCtx &s
   if (shapeN < 0)
     return astError(ty, "T.Buffer needs a shape");
   p.kind = PrimParam::Kind::Buffer;
-  if (isIntLit(static_cast<uint32_t>(shapeN)) || node(shapeN).kind == AK::Name) {
-    auto d = toPrim(static_cast<uint32_t>(shapeN), sctx);
-    if (!d)
-      return d.takeError();
-    p.shape.push_back(*d);
-  } else {
-    auto dims = primList(static_cast<uint32_t>(shapeN), sctx);
-    if (!dims)
-      return dims.takeError();
-    p.shape = std::move(*dims);
-  }
+  auto dims = bufferDims(static_cast<uint32_t>(shapeN), sctx);
+  if (!dims)
+    return dims.takeError();
+  p.shape = std::move(*dims);
   p.dtype = DataType::float32();
   if (dtN >= 0) {
     auto dt = dtypeArg(dtN);
@@ -420,17 +424,9 @@ llvm::Error Parser::primMatchBuffer(PrimFuncNode &f, llvm::StringRef target, con
   if (!param)
     return astError(pos[0],
                     "T.match_buffer: '" + node(pos[0]).text + "' is not a handle parameter");
-  auto dims = isIntLit(pos[1])
-                  ? llvm::Expected<std::vector<PrimExpr>>(std::vector<PrimExpr>{intImm(0)})
-                  : primList(pos[1], sctx);
+  auto dims = bufferDims(pos[1], sctx);
   if (!dims)
     return dims.takeError();
-  if (isIntLit(pos[1])) {
-    auto d = toPrim(pos[1], sctx);
-    if (!d)
-      return d.takeError();
-    (*dims)[0] = *d;
-  }
   int64_t dtN = pos.size() > 2 ? int64_t(pos[2]) : int64_t(-1);
   for (uint32_t k : c.kw)
     if (node(k).text == "dtype")

@@ -391,6 +391,8 @@ public:
   /// `(params) -> ret:` up to and including the body's Indent.
   llvm::Error parsePrimSignature(PrimFuncNode &f, const SInfoCtx &sctx);
   llvm::Expected<PrimParam> parsePrimParam(const SInfoCtx &sctx);
+  /// A buffer's shape: a list of dims, or one dim.
+  llvm::Expected<std::vector<PrimExpr>> bufferDims(uint32_t shape, const SInfoCtx &sctx);
   llvm::Error primBufferParam(uint32_t ty, PrimParam &p, const SInfoCtx &sctx);
   llvm::Expected<PrimDecls> parsePrimDecls(PrimFuncNode &f, const SInfoCtx &sctx);
   TirVar primVarDecl(llvm::StringRef target, const CallParts &c);

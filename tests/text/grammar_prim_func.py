@@ -1,11 +1,21 @@
 # @T.prim_func: T.Buffer params, handles with match_buffer, scalar params,
-# func_attr, private, impure bodies (stores into params), body-only declarations.
+# func_attr, private, impure bodies (stores into params), body-only declarations,
+# a shape given as one dim rather than a list.
 from tvm.script import ir as I
 from tvm.script import relax as R
 from tvm.script import tir as T
 
 @I.ir_module
 class PrimFuncs:
+    @T.prim_func(private=True)
+    def one_dim_shapes(A: T.Buffer(T.int64(4), "int64"), var_B: T.handle):
+        n = T.int64()
+        B = T.match_buffer(var_B, n * 2, "int64")
+        for i in range(T.int64(4)):
+            with T.block("fill"):
+                vi = T.axis.spatial(T.int64(4), i)
+                A[vi] = T.int64(0)
+
     @T.prim_func
     def public_add(A: T.Buffer((T.int64(4), T.int64(4)), "float32"), B: T.Buffer((T.int64(4), T.int64(4)), "float32"), C: T.Buffer((T.int64(4), T.int64(4)), "float32")):
         T.func_attr({"tir.noalias": True, "op_pattern": 0})
