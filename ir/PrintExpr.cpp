@@ -22,6 +22,13 @@ using namespace graft::printer;
 
 namespace {
 
+/// The struct info ExternFuncNode gives itself when it is given none.
+bool hasDefaultSInfo(const ExternFuncNode &ext) {
+  const auto *f = llvm::dyn_cast_or_null<FuncSInfoNode>(ext.sinfo.get());
+  return f && f->isOpaque() && !f->purity && f->deriveFunc == kInferBySInfoArgs &&
+         llvm::isa_and_nonnull<ObjectSInfoNode>(f->ret.get());
+}
+
 float halfToFloat(uint16_t h) {
   uint32_t sign = static_cast<uint32_t>(h & 0x8000) << 16;
   uint32_t exp = (h >> 10) & 0x1f;
@@ -296,11 +303,17 @@ void ScriptPrinter::printExpr(llvm::raw_ostream &os, const ExprNode *e) {
   case NodeKind::Call:
     printCall(os, *llvm::cast<CallNode>(e));
     return;
-  case NodeKind::ExternFunc:
+  case NodeKind::ExternFunc: {
+    const auto *ext = llvm::cast<ExternFuncNode>(e);
     os << "R.ExternFunc(";
-    printQuoted(os, llvm::cast<ExternFuncNode>(e)->symbol);
+    printQuoted(os, ext->symbol);
+    if (!hasDefaultSInfo(*ext)) {
+      os << ", ";
+      printSInfo(os, ext->sinfo.get());
+    }
     os << ')';
     return;
+  }
   case NodeKind::GlobalVar:
     printGlobalVar(os, *llvm::cast<GlobalVarNode>(e));
     return;
@@ -338,7 +351,8 @@ void ScriptPrinter::printExpr(llvm::raw_ostream &os, const ExprNode *e) {
 
 void ScriptPrinter::printCallArg(llvm::raw_ostream &os, const ExprNode *e, bool first) {
   if (first) {
-    if (const auto *ext = llvm::dyn_cast_or_null<ExternFuncNode>(e)) {
+    // The string form reads back with the default struct info only.
+    if (const auto *ext = llvm::dyn_cast_or_null<ExternFuncNode>(e); ext && hasDefaultSInfo(*ext)) {
       printQuoted(os, ext->symbol);
       return;
     }

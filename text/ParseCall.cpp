@@ -605,7 +605,34 @@ llvm::Expected<uint32_t> Parser::soleArg(const CallParts &c, llvm::StringRef wha
   return c.pos[0];
 }
 
+llvm::Expected<Expr> Parser::externFuncCall(const CallParts &c) {
+  // R.ExternFunc("symbol") or, as TVM's constructor takes it,
+  // R.ExternFunc("symbol", R.Callable(...)) / struct_info=R.Callable(...).
+  if (auto err = checkKeywords(c, {"struct_info"}))
+    return err;
+  int64_t sinfoN = kwArg(c, "struct_info");
+  if (c.pos.empty() || c.pos.size() > 2 || (c.pos.size() == 2 && sinfoN >= 0))
+    return astError(c.call, "R.ExternFunc expects (\"symbol\", struct_info=None)");
+  if (ast_[c.pos[0]].kind != AK::Str)
+    return astError(c.pos[0], c.name + " expects a string");
+  if (c.pos.size() == 2)
+    sinfoN = c.pos[1];
+  StructInfo sinfo;
+  if (sinfoN >= 0 && ast_[sinfoN].kind != AK::None) {
+    auto s = toSInfo(static_cast<uint32_t>(sinfoN), SInfoCtx{});
+    if (!s)
+      return s.takeError();
+    if (!llvm::isa<FuncSInfoNode>(s->get()))
+      return astError(static_cast<uint32_t>(sinfoN),
+                      "R.ExternFunc's struct info must be R.Callable");
+    sinfo = *s;
+  }
+  return make<ExternFuncNode>(strValue(c.pos[0]).str(), sinfo);
+}
+
 llvm::Expected<Expr> Parser::stringBuiltin(const CallParts &c) {
+  if (c.name == "R.ExternFunc")
+    return externFuncCall(c);
   auto a = soleArg(c, "a string");
   if (!a)
     return a.takeError();
@@ -613,8 +640,6 @@ llvm::Expected<Expr> Parser::stringBuiltin(const CallParts &c) {
     return astError(*a, c.name + " expects a string");
   if (c.name == "R.str")
     return stringImm(strValue(*a).str());
-  if (c.name == "R.ExternFunc")
-    return externFunc(strValue(*a));
   auto v = toAttr(*a, AttrKind::DType, false);
   if (!v)
     return v.takeError();

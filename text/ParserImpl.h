@@ -211,6 +211,8 @@ public:
   llvm::Expected<uint32_t> soleArg(const CallParts &c, llvm::StringRef what);
   /// R.str, R.ExternFunc, R.dtype.
   llvm::Expected<Expr> stringBuiltin(const CallParts &c);
+  /// R.ExternFunc("symbol"), with R.Callable struct info or not.
+  llvm::Expected<Expr> externFuncCall(const CallParts &c);
   llvm::Expected<Expr> packedCall(const CallParts &c, StructInfo annotation);
   llvm::Expected<Expr> emitWithSInfoCall(const CallParts &c, StructInfo annotation);
   llvm::Expected<OpArgMatch> matchOpArgs(uint32_t n, const OpInfo *info, llvm::StringRef name);

@@ -1,4 +1,4 @@
-# Module-level forms: attrs, global infos, ExternFunc, private and impure
+# Module-level forms: attrs, global infos, ExternFunc (with R.Callable struct info too), private and impure
 # functions, force_pure, check_well_formed=False, cls = Module, forward refs,
 # tvm.script.ir_module, several modules per file.
 import tvm
@@ -89,4 +89,7 @@ class CallsExtern:
         cls = CallsExtern
         y = R.call_dps_packed(cls.ext, (x,), out_sinfo=R.Tensor((2,), "float32"))
         f = R.ExternFunc("inline_ext")
+        g = R.ExternFunc("typed_ext", R.Callable((R.Tensor((2,), "float32"),), R.Tensor((2,), "float32")))
+        h = R.ExternFunc("impure_ext", struct_info=R.Callable((R.Tensor,), R.Tensor, False))
+        z = R.call_dps_packed(R.ExternFunc("arg_ext", R.Callable((R.Tensor, R.Tensor), R.Tuple, False)), (y,), out_sinfo=R.Tensor((2,), "float32"))
         return y
