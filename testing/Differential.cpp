@@ -376,6 +376,12 @@ void Runner::runSeed(uint64_t seed) {
         runPipeline(seed, text, p->name);
     for (const PipelineInfo *p : allPipelines())
       runPipeline(seed, text, p->name);
+    // Lowering passes mostly see lowered IR: each pass again after the
+    // kernel lowering of build-cpu.
+    if (options_.lowered)
+      for (const PassInfo *p : allPasses())
+        if (!p->testOnly)
+          runPipeline(seed, text, "fuse-elementwise,legalize-ops," + p->name);
   }
   if (options_.run)
     runBoth(seed, text);

@@ -27,7 +27,9 @@ struct DifferentialOptions {
   uint64_t count = 100;
   GeneratorOptions generator;
   bool passes = true; ///< Every pass alone and every named pipeline.
-  bool run = true;    ///< build-cpu in the VM against the interpreter.
+  /// With `passes`: every pass again after fuse-elementwise,legalize-ops.
+  bool lowered = false;
+  bool run = true; ///< build-cpu in the VM against the interpreter.
   /// Float results may differ by this many units in the last place (fused
   /// kernels evaluate the same expressions, so differences are rounding).
   unsigned maxUlps = 4;

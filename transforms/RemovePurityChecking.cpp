@@ -14,8 +14,11 @@
 #include "transforms/LoweringSupport.h"
 #include "transforms/Passes.h"
 
+#include "analysis/Purity.h"
+
 #include "ir/AttrKeys.h"
 #include "ir/Visitor.h"
+#include "ir/Walk.h"
 #include "ir/ops/OpHandles.h"
 
 using namespace graft;
@@ -80,6 +83,18 @@ public:
     llvm::Expected<Function> out = unwrapper.rewriteFunction(fn);
     if (!out || out->get() == fn.get())
       return out;
+    // An unwrapped call is impure: inside a dataflow block it would break
+    // well-formedness. finalize runs to-non-dataflow first.
+    bool impureInDataflow =
+        containsNode<BindingBlockNode>(out->get(), [](const BindingBlockNode *b) {
+          return b->isDataflow && llvm::any_of(b->bindings, [](const Binding &x) {
+                   return containsImpureCall(x->value.get());
+                 });
+        });
+    if (impureInDataflow)
+      return needsError(kPassName, "no dataflow block around a purity wrapper it unwraps (run "
+                                   "to-non-dataflow first); function '" +
+                                       functionName() + "'");
     if (unwrapper.marked)
       forcePureMarked += unwrapper.marked;
     if (unwrapper.unwrapped)
@@ -95,6 +110,7 @@ void graft::registerRemovePurityCheckingPass() {
   info.alias = "RemovePurityChecking";
   info.summary = "Marks pure functions relax.force_pure and unwraps call_pure_packed, "
                  "call_inplace_packed and invoke_pure_closure";
-  info.preconditions = "none";
+  info.preconditions = "no dataflow block around a call_pure_packed, call_inplace_packed or "
+                       "invoke_pure_closure (run to-non-dataflow first)";
   registerPass<RemovePurityCheckingPass>(std::move(info));
 }

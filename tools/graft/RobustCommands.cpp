@@ -39,6 +39,9 @@ cl::opt<unsigned> diffSize("size", cl::desc("About this many bindings in main"),
                            cl::sub(diffCmd));
 cl::opt<bool> diffNoPasses("no-passes", cl::desc("Skip the passes and pipelines"),
                            cl::sub(diffCmd));
+cl::opt<bool> diffLowered("lowered",
+                          cl::desc("Also run every pass after fuse-elementwise,legalize-ops"),
+                          cl::sub(diffCmd));
 cl::opt<bool> diffNoRun("no-run", cl::desc("Skip the VM against interpreter comparison"),
                         cl::sub(diffCmd));
 cl::opt<unsigned> diffUlps("max-ulps", cl::desc("Float tolerance in units in the last place"),
@@ -56,6 +59,7 @@ int runDiffTest() {
   options.count = diffCount;
   options.generator.size = diffSize;
   options.passes = !diffNoPasses;
+  options.lowered = diffLowered;
   options.run = !diffNoRun;
   options.maxUlps = diffUlps;
   options.keepDir = diffKeep;
