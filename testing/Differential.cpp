@@ -205,19 +205,20 @@ std::string compareValues(const Value &vmOut, const Value &interpOut, unsigned m
 
 TwoWayResult graft::testing::runTwoWays(const std::string &text, uint64_t seed, unsigned maxUlps) {
   auto differ = [](std::string m) { return TwoWayResult{TwoWayResult::Differ, std::move(m)}; };
+  auto invalid = [](std::string m) { return TwoWayResult{TwoWayResult::Invalid, std::move(m)}; };
   std::string error;
   std::unique_ptr<ParsedFile> built = parseProgram(text, seed, error);
   std::unique_ptr<ParsedFile> source = parseProgram(text, seed, error);
   if (!built || !source)
-    return differ(error);
+    return invalid(error);
   const ModuleEntry *entry = source->modules.front()->lookup("main");
   const FunctionNode *main = entry ? entry->asFunction() : nullptr;
   if (!main)
-    return differ("no main function");
+    return invalid("no main function");
   Rng rng(seed);
   auto inputs = randomInputs(codegen::paramTable(*main, DLDevice{kDLCPU, 0}), rng);
   if (!inputs)
-    return differ("inputs: " + llvm::toString(inputs.takeError()));
+    return invalid("inputs: " + llvm::toString(inputs.takeError()));
   std::vector<Value> copies;
   for (const Value &v : *inputs)
     copies.push_back(copyValue(v));
@@ -356,6 +357,7 @@ void Runner::runBoth(uint64_t seed, const std::string &text) {
     ++report.unsupported;
     return;
   case TwoWayResult::Differ:
+  case TwoWayResult::Invalid:
     return fail(seed, text, r.message);
   }
 }

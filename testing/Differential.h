@@ -54,7 +54,8 @@ struct DifferentialReport {
 /// One program, built with build-cpu and run in the VM, against the
 /// interpreter, on the random inputs of `seed`.
 struct TwoWayResult {
-  enum Outcome { Agree, BothFailed, Unsupported, Differ } outcome;
+  /// Invalid: the program itself is unusable (no parse, no main, no inputs).
+  enum Outcome { Agree, BothFailed, Unsupported, Differ, Invalid } outcome;
   std::string message; ///< What differs, or both errors.
 };
 TwoWayResult runTwoWays(const std::string &text, uint64_t seed, unsigned maxUlps);

@@ -189,7 +189,8 @@ void Reducer::bypassBindings() {
       while (end < value.size() && isWordChar(value[end]))
         ++end;
       llvm::StringRef word = value.slice(k, end);
-      if (end >= value.size() || (value[end] != '(' && value[end] != '.'))
+      // Not a call, a module member or a keyword argument's name.
+      if (end >= value.size() || (value[end] != '(' && value[end] != '.' && value[end] != '='))
         if (!llvm::isDigit(word.front()) && word != "True" && word != "False" && word != var)
           operands.insert(word.str());
       k = end;

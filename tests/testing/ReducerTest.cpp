@@ -62,6 +62,15 @@ TEST(Reducer, RefusesAnInputThatDoesNotFail) {
   EXPECT_EQ(llvm::toString(r.takeError()),
             "build-cpu and the interpreter agree on the input: nothing to reduce");
 
+  // A module without main is no disagreement, however small.
+  r = reduceModule("from tvm.script import ir as I, relax as R\n\n@I.ir_module\nclass "
+                   "Module:\n    @R.function\n    def f(x: R.Tensor((2,), \"float32\")) -> "
+                   "R.Tensor((2,), \"float32\"):\n        return x\n",
+                   options);
+  ASSERT_FALSE(static_cast<bool>(r));
+  EXPECT_EQ(llvm::toString(r.takeError()),
+            "build-cpu and the interpreter agree on the input: nothing to reduce");
+
   r = reduceModule("not a module", options);
   ASSERT_FALSE(static_cast<bool>(r));
   EXPECT_EQ(llvm::toString(r.takeError()), "the input must hold one well-formed module");
