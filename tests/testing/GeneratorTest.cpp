@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "testing/Differential.h"
-#include "testing/ProgramGenerator.h"
+#include "tools/testing/Differential.h"
+#include "tools/testing/ProgramGenerator.h"
 
 #include "analysis/WellFormed.h"
 #include "text/Parser.h"

@@ -1,12 +1,12 @@
 //===- tests/testing/MutationTest.cpp - Mutation testing of the verifier ---===//
 //
-// Every single fault of testing/Mutations.h, put into generated programs,
+// Every single fault of tools/testing/Mutations.h, put into generated programs,
 // is reported by the verifier; each kind finds a place in many programs.
 //
 //===----------------------------------------------------------------------===//
 
-#include "testing/Mutations.h"
-#include "testing/ProgramGenerator.h"
+#include "tools/testing/Mutations.h"
+#include "tools/testing/ProgramGenerator.h"
 
 #include "analysis/WellFormed.h"
 #include "ir/Printer.h"

@@ -1,7 +1,7 @@
 //===- tests/testing/ReducerTest.cpp - graft reduce -----------------------===//
 
-#include "testing/Reducer.h"
-#include "testing/ProgramGenerator.h"
+#include "tools/testing/Reducer.h"
+#include "tools/testing/ProgramGenerator.h"
 
 #include "pass/PassTest.h"
 #include "text/Parser.h"

@@ -1,17 +1,17 @@
 //===- tools/graft/RobustCommands.cpp - graft gen ---------------------------===//
 //
 // The robustness commands (docs/testing.md): `graft gen` writes a random
-// well-formed program (testing/ProgramGenerator.h); `graft difftest` runs
+// well-formed program (tools/testing/ProgramGenerator.h); `graft difftest` runs
 // generated programs through every pass and pipeline and compares build-cpu
-// with the reference interpreter (testing/Differential.h); `graft reduce`
-// shrinks a failing module to a pass-test file (testing/Reducer.h).
+// with the reference interpreter (tools/testing/Differential.h); `graft reduce`
+// shrinks a failing module to a pass-test file (tools/testing/Reducer.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Driver.h"
 
-#include "testing/Differential.h"
-#include "testing/Reducer.h"
+#include "tools/testing/Differential.h"
+#include "tools/testing/Reducer.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 

@@ -1,4 +1,4 @@
-//===- testing/Mutations.h - Single faults for the verifier -----*- C++ -*-===//
+//===- tools/testing/Mutations.h - Single faults for the verifier -----*- C++ -*-===//
 //
 // Mutation testing of the verifier: each mutation puts exactly one fault
 // into the `main` function of a well-formed (generated) module, at the IR

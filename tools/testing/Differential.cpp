@@ -1,6 +1,6 @@
-//===- testing/Differential.cpp - Generated programs, two ways -------------===//
+//===- tools/testing/Differential.cpp - Generated programs, two ways -------------===//
 
-#include "testing/Differential.h"
+#include "tools/testing/Differential.h"
 
 #include "analysis/WellFormed.h"
 #include "codegen/Build.h"

@@ -1,4 +1,4 @@
-//===- testing/ProgramGenerator.cpp - Random well-formed programs ----------===//
+//===- tools/testing/ProgramGenerator.cpp - Random well-formed programs ----------===//
 //
 // A module is a few helper functions and `main`. Each function keeps a pool
 // of the tensors in scope (name, dtype, dims) and writes bindings that take
@@ -16,7 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "testing/ProgramGenerator.h"
+#include "tools/testing/ProgramGenerator.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"

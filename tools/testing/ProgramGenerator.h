@@ -1,4 +1,4 @@
-//===- testing/ProgramGenerator.h - Random well-formed programs -*- C++ -*-===//
+//===- tools/testing/ProgramGenerator.h - Random well-formed programs -*- C++ -*-===//
 //
 // Writes a random Relax module as TVMScript text, valid by construction: the
 // generator tracks every value's dtype and dims (a dim is an integer or a

@@ -1,4 +1,4 @@
-//===- testing/Reducer.h - Shrinking a failing module -----------*- C++ -*-===//
+//===- tools/testing/Reducer.h - Shrinking a failing module -----------*- C++ -*-===//
 //
 // `graft reduce`: given a module on which a pipeline fails with a message
 // containing some text (or on which build-cpu and the interpreter disagree),

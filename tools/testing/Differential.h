@@ -1,4 +1,4 @@
-//===- testing/Differential.h - Generated programs, two ways -----*- C++ -*-===//
+//===- tools/testing/Differential.h - Generated programs, two ways -----*- C++ -*-===//
 //
 // For each seed: the generated program must verify; every registered pass
 // alone and every named pipeline, under verify-each, must keep it
@@ -13,7 +13,7 @@
 #ifndef GRAFT_TESTING_DIFFERENTIAL_H
 #define GRAFT_TESTING_DIFFERENTIAL_H
 
-#include "testing/ProgramGenerator.h"
+#include "tools/testing/ProgramGenerator.h"
 
 #include "llvm/Support/raw_ostream.h"
 

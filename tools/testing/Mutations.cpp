@@ -1,11 +1,11 @@
-//===- testing/Mutations.cpp - Single faults for the verifier --------------===//
+//===- tools/testing/Mutations.cpp - Single faults for the verifier --------------===//
 //
 // Every mutation edits the top-level blocks of `main` and rebuilds the
 // function around them; the other nodes are shared with the original.
 //
 //===----------------------------------------------------------------------===//
 
-#include "testing/Mutations.h"
+#include "tools/testing/Mutations.h"
 
 #include "ir/Expr.h"
 #include "ir/Walk.h"

@@ -1,8 +1,8 @@
-//===- testing/Reducer.cpp - Shrinking a failing module --------------------===//
+//===- tools/testing/Reducer.cpp - Shrinking a failing module --------------------===//
 
-#include "testing/Reducer.h"
+#include "tools/testing/Reducer.h"
 
-#include "testing/Differential.h"
+#include "tools/testing/Differential.h"
 
 #include "analysis/WellFormed.h"
 #include "ir/Printer.h"
