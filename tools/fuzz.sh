@@ -13,7 +13,7 @@ runs=${2:-1000000}
 # also builds every module of the sources below that `graft build` accepts.
 seeds_for() {
   case "$1" in
-    parser) echo fuzz/seeds/parser tests/text tests/verify tests/diff tests/passes examples ;;
+    parser) echo fuzz/inputs/parser tests/text tests/verify tests/diff tests/passes examples ;;
     *) ;;
   esac
 }
@@ -25,7 +25,7 @@ for target in build-fuzz/fuzz/graft-fuzz-*; do
   corpus="build-fuzz/corpus-$name"
   mkdir -p "$corpus" "build-fuzz/artifacts-$name"
   if [ "$name" != parser ] && [ -z "$(ls -A "$corpus")" ]; then
-    "$target" -write_seeds="$corpus" -seed_sources=examples,fuzz/seeds/exe_loader,tests/passes \
+    "$target" -write_seeds="$corpus" -seed_sources=examples,fuzz/inputs/exe_loader,tests/passes \
       >/dev/null 2>&1 || true
   fi
   max_len=4096

@@ -106,7 +106,7 @@ TEST(DamagedExecutable, EverySectionIsRefusedOrLoadsAtEveryCutAndFlip) {
   Outcome outcome;
   // Constants of every dtype, prim values, a fused kernel, scalar programs,
   // control flow and calls.
-  for (const std::string &bytes : builtExecutables("fuzz/seeds/exe_loader/sections.py"))
+  for (const std::string &bytes : builtExecutables("fuzz/inputs/exe_loader/sections.py"))
     damageEverywhere(bytes, outcome);
   EXPECT_GT(outcome.refused, 10000u);
 }
