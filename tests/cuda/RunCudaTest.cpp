@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CudaTestUtil.h"
+#include "tests/tools/GraftProcess.h"
 
 #include "vm/Npy.h"
 
@@ -20,11 +21,6 @@
 namespace graft::cuda::test {
 namespace {
 
-struct Result {
-  int code;
-  std::string out; ///< stdout and stderr together
-};
-
 /// Where the tool and the sources are: the build's paths, unless
 /// GRAFT_BINARY and GRAFT_SOURCE_DIR say otherwise (tools/gpu-check.sh runs
 /// this program on another machine).
@@ -35,20 +31,9 @@ std::string fromEnv(const char *name, const char *dflt) {
 const std::string kBinary = fromEnv("GRAFT_BINARY", GRAFT_BINARY);
 const std::string kSourceDir = fromEnv("GRAFT_SOURCE_DIR", GRAFT_SOURCE_DIR);
 
-Result graft(const std::string &args) {
-  std::string cmd = kBinary + " " + args + " 2>&1";
-  Result r{-1, ""};
-  FILE *pipe = popen(cmd.c_str(), "r");
-  if (!pipe)
-    return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
-    r.out.append(buf.data(), n);
-  int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using graft::test::Result;
+
+Result graft(const std::string &args) { return graft::test::runGraft(kBinary, args); }
 
 std::string tempPath(const std::string &name) {
   const auto *info = ::testing::UnitTest::GetInstance()->current_test_info();

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tests/tools/GraftProcess.h"
 #include <gtest/gtest.h>
 
 #include <array>
@@ -16,25 +17,9 @@
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out; ///< stdout and stderr together
-};
+using graft::test::Result;
 
-Result graft(const std::string &args) {
-  std::string cmd = std::string(GRAFT_BINARY) + " " + args + " 2>&1";
-  Result r{-1, ""};
-  FILE *pipe = popen(cmd.c_str(), "r");
-  if (!pipe)
-    return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
-    r.out.append(buf.data(), n);
-  int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+Result graft(const std::string &args) { return graft::test::runGraft(GRAFT_BINARY, args); }
 
 std::string writeTemp(const std::string &name, const std::string &text) {
   const auto *info = ::testing::UnitTest::GetInstance()->current_test_info();
