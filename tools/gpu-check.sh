@@ -9,7 +9,9 @@
 #   there): the parts tests, examples, bench and memcheck (all by default):
 #   the gpu tests, every example on CUDA against the CPU, the benchmarks,
 #   and compute-sanitizer memcheck on the gpu tests; logs go to $OUT
-#   (default out/).
+#   (default out/). The part scale (not in the default set) runs the
+#   in-process linearity benchmarks (100k against 200k bindings) pinned to
+#   one core of that quieter, larger machine (docs/performance.md).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-}
@@ -20,11 +22,13 @@ stage() {
   export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(dirname "$PWD")}
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGRAFT_CUDA=ON \
     -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null
-  ninja -C "$build" -j"${GRAFT_JOBS:-2}" graft graft_cuda graft-cuda-tests graft-bench-cuda
+  ninja -C "$build" -j"${GRAFT_JOBS:-2}" graft graft_cuda graft-cuda-tests graft-bench-cuda \
+    graft-bench-ir_scale graft-bench-passes_scale graft-bench-ir_steps
   rm -rf .gpu
   mkdir -p .gpu/bin .gpu/lib
   cp "$build/tools/graft" "$build/tests/graft-cuda-tests" "$build/bench/cuda/graft-bench-cuda" \
-    .gpu/bin/
+    "$build/bench/graft-bench-ir_scale" "$build/bench/graft-bench-passes_scale" \
+    "$build/bench/graft-bench-ir_steps" .gpu/bin/
   cp "$build/lib/libgraft_cuda.so" .gpu/lib/
   cp "$(ldconfig -p | awk '/libbenchmark.so.1debian / {print $NF; exit}')" .gpu/lib/
   strip --strip-unneeded .gpu/bin/* .gpu/lib/*
@@ -95,6 +99,25 @@ run() {
   timeout "${GRAFT_MEMCHECK_TIMEOUT:-300}" compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 \
     .gpu/bin/graft-cuda-tests --gtest_filter='Cuda*' >"$out/memcheck.log" 2>&1 || status=1
   tail -n 8 "$out/memcheck.log"
+  }
+
+  want scale && echo "== linearity, 100k against 200k bindings, pinned to cpu ${GRAFT_SCALE_CPU:-7}"
+  want scale && {
+  local pin="taskset -c ${GRAFT_SCALE_CPU:-7}" rounds=${GRAFT_SCALE_ROUNDS:-2} r
+  for r in $(seq "$rounds"); do
+    $pin .gpu/bin/graft-bench-ir_scale --benchmark_filter='/1/' --benchmark_repetitions=5 \
+      --benchmark_report_aggregates_only=true >"$out/scale-ir-$r.txt" 2>&1 || status=1
+    $pin .gpu/bin/graft-bench-passes_scale \
+      --benchmark_filter='BM_(DeadCodeElimination|CanonicalizeBindings|Verify)' \
+      --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+      >"$out/scale-passes-$r.txt" 2>&1 || status=1
+    grep median "$out/scale-ir-$r.txt" "$out/scale-passes-$r.txt"
+  done
+  for r in 1 2 3; do
+    $pin .gpu/bin/graft-bench-ir_steps 100000
+    $pin .gpu/bin/graft-bench-ir_steps 200000
+  done >"$out/scale-steps.txt" 2>&1 || status=1
+  cat "$out/scale-steps.txt"
   }
 
   return $status
