@@ -6,9 +6,12 @@
 #   $GRAFT_GPU_BUILD (default build/) and copies stripped binaries, the
 #   module and the libraries the GPU machine lacks into .gpu/ (git-ignored).
 # run [PART...] (on the GPU machine, from the repository root, .gpu/ carried
-#   there): the parts tests, examples, bench and memcheck (all by default):
-#   the gpu tests, every example on CUDA against the CPU, the benchmarks,
-#   and compute-sanitizer memcheck on the gpu tests; logs go to $OUT
+#   there): the parts tests, examples, difftest, bench and memcheck (all by
+#   default): the gpu tests, every example on CUDA against the CPU, random
+#   programs built for CUDA against build-cpu (`graft difftest --device
+#   cuda`; failing programs kept in $OUT/difftest-failing), the benchmarks,
+#   and compute-sanitizer memcheck, racecheck and synccheck on the gpu
+#   tests (memcheck also on a short difftest); logs go to $OUT
 #   (default out/). The part scale (not in the default set) runs the
 #   in-process linearity benchmarks (100k against 200k bindings) pinned to
 #   one core of that quieter, larger machine (docs/performance.md).
@@ -44,7 +47,7 @@ run() {
   local graft=.gpu/bin/graft status=0
   nvidia-smi >"$out/nvidia-smi.txt" 2>&1
 
-  local parts=" ${*:-tests examples bench memcheck} "
+  local parts=" ${*:-tests examples difftest bench memcheck} "
   want() { [[ $parts == *" $1 "* ]]; }
 
   want tests && echo "== gpu tests"
@@ -86,6 +89,17 @@ run() {
   rm -rf "$tmp"
   }
 
+  want difftest && echo "== difftest: generated programs, build-cuda on the GPU against build-cpu"
+  want difftest && {
+  timeout "${GRAFT_DIFFTEST_TIMEOUT:-300}" "$graft" difftest --device cuda \
+    --count "${GRAFT_DIFFTEST_COUNT:-500}" --keep "$out/difftest-failing" \
+    >"$out/difftest.log" 2>&1 || status=1
+  timeout "${GRAFT_DIFFTEST_TIMEOUT:-300}" "$graft" difftest --device cuda --first-seed 1000000 \
+    --count "${GRAFT_DIFFTEST_LARGE_COUNT:-100}" --size 40 --keep "$out/difftest-failing" \
+    >"$out/difftest-large.log" 2>&1 || status=1
+  tail -n 25 "$out/difftest.log" "$out/difftest-large.log"
+  }
+
   want bench && echo "== benchmarks"
   want bench && {
   .gpu/bin/graft-bench-cuda --benchmark_repetitions=5 --benchmark_report_aggregates_only \
@@ -99,6 +113,20 @@ run() {
   timeout "${GRAFT_MEMCHECK_TIMEOUT:-300}" compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 \
     .gpu/bin/graft-cuda-tests --gtest_filter='Cuda*' >"$out/memcheck.log" 2>&1 || status=1
   tail -n 8 "$out/memcheck.log"
+  # Generated programs reach kernels with odd shapes (rank 0, dims of 1).
+  timeout "${GRAFT_MEMCHECK_TIMEOUT:-300}" compute-sanitizer --tool memcheck --error-exitcode 3 \
+    "$graft" difftest --device cuda --count "${GRAFT_MEMCHECK_DIFFTEST_COUNT:-30}" \
+    >"$out/memcheck-difftest.log" 2>&1 || status=1
+  tail -n 8 "$out/memcheck-difftest.log"
+  # Shared-memory races and barrier misuse in the block-level kernels
+  # (reductions, scans, sorts, softmax and norms).
+  local tool
+  for tool in racecheck synccheck; do
+    echo "== compute-sanitizer $tool"
+    timeout "${GRAFT_MEMCHECK_TIMEOUT:-300}" compute-sanitizer --tool "$tool" --error-exitcode 3 \
+      .gpu/bin/graft-cuda-tests --gtest_filter='Cuda*' >"$out/$tool.log" 2>&1 || status=1
+    tail -n 8 "$out/$tool.log"
+  done
   }
 
   want scale && echo "== linearity, 100k against 200k bindings, pinned to cpu ${GRAFT_SCALE_CPU:-7}"

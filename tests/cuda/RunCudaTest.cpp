@@ -80,6 +80,27 @@ TEST(RunCuda, NoDeviceIsExit2) {
   EXPECT_EQ(r.out.rfind("graft run: error: no CUDA device: ", 0), 0u) << r.out;
 }
 
+TEST(RunCuda, DiffTestDevices) {
+  Result bad = graft("difftest --device tpu --count 1");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(bad.out, "graft difftest: error: unknown device 'tpu' (devices: cuda)\n");
+  if (device())
+    return;
+  Result none = graft("difftest --device cuda --count 1");
+  EXPECT_EQ(none.code, 2);
+  EXPECT_EQ(none.out.rfind("graft difftest: error: no CUDA device: ", 0), 0u) << none.out;
+}
+
+/// Random programs built for CUDA give the CPU's results (the full run of
+/// 500 programs is tools/gpu-check.sh's difftest part).
+TEST(RunCuda, GeneratedProgramsMatchTheCpu) {
+  GRAFT_REQUIRE_GPU();
+  Result r = graft("difftest --device cuda --count 40");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("40 programs on cuda against the CPU: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("; 0 disagreements"), std::string::npos) << r.out;
+}
+
 /// Runs `example` on `device` with seeded random inputs into `dir`.
 Result runExample(const std::string &example, const std::string &device, const std::string &dims,
                   const std::string &dir) {

@@ -3,7 +3,8 @@
 // The robustness commands (docs/testing.md): `graft gen` writes a random
 // well-formed program (tools/testing/ProgramGenerator.h); `graft difftest` runs
 // generated programs through every pass and pipeline and compares build-cpu
-// with the reference interpreter (tools/testing/Differential.h); `graft reduce`
+// with the reference interpreter, or build-cuda on the GPU with build-cpu
+// (`--device cuda`) (tools/testing/Differential.h); `graft reduce`
 // shrinks a failing module to a pass-test file (tools/testing/Reducer.h).
 //
 //===----------------------------------------------------------------------===//
@@ -14,6 +15,8 @@
 #include "tools/testing/Reducer.h"
 
 #include "llvm/Support/MemoryBuffer.h"
+
+#include <algorithm>
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
@@ -46,12 +49,43 @@ cl::opt<bool> diffNoRun("no-run", cl::desc("Skip the VM against interpreter comp
                         cl::sub(diffCmd));
 cl::opt<unsigned> diffUlps("max-ulps", cl::desc("Float tolerance in units in the last place"),
                            cl::init(4), cl::sub(diffCmd));
+cl::opt<std::string> diffDevice("device",
+                                cl::desc("Build each program for this target too, run it on its "
+                                         "device and compare with build-cpu on the CPU (cuda)"),
+                                cl::value_desc("DEVICE"), cl::sub(diffCmd));
+cl::opt<double> diffEpsTol("eps-tol",
+                           cl::desc("With --device: floats also agree within K * eps(dtype) * "
+                                    "max(1, |a|, |b|) (default 1024)"),
+                           cl::value_desc("K"), cl::init(1024), cl::sub(diffCmd));
 cl::opt<std::string> diffKeep("keep", cl::desc("Write each failing program here"),
                               cl::value_desc("DIR"), cl::sub(diffCmd));
 
 cl::opt<bool> diffVerbose("verbose",
                           cl::desc("Also log runs where both sides fail and passes that refuse"),
                           cl::sub(diffCmd));
+
+void printSummary(const testing::DifferentialReport &r) {
+  llvm::outs() << r.programs << " programs: " << r.passRuns << " pass/pipeline runs well-formed ("
+               << r.roundTrips << " printed and parsed back equal), " << r.preconditions
+               << " refused by a precondition; " << r.compared << " runs compared, " << r.bothFailed
+               << " failed on both sides, " << r.unsupported << " not run by the interpreter; "
+               << r.failures.size() << " failures\n";
+}
+
+/// --device: what was compared, and why programs were skipped (most
+/// frequent reasons first).
+void printDeviceSummary(const testing::DifferentialReport &r, const std::string &device) {
+  llvm::outs() << r.programs << " programs on " << device << " against the CPU: " << r.compared
+               << " compared, " << r.bothFailed << " failed on both, " << r.skipped
+               << " skipped (a kernel " << device << " lacks or a limit it states); "
+               << r.failures.size() << " disagreements\n";
+  std::vector<std::pair<uint64_t, std::string>> reasons;
+  for (const auto &[reason, n] : r.skipReasons)
+    reasons.push_back({n, reason});
+  std::sort(reasons.rbegin(), reasons.rend());
+  for (const auto &[n, reason] : reasons)
+    llvm::outs() << "  skipped " << n << ": " << reason << "\n";
+}
 
 int runDiffTest() {
   testing::DifferentialOptions options;
@@ -64,12 +98,29 @@ int runDiffTest() {
   options.maxUlps = diffUlps;
   options.keepDir = diffKeep;
   options.verbose = diffVerbose;
+  if (!diffDevice.empty()) {
+    if (diffDevice != "cuda") {
+      llvm::errs() << "graft difftest: error: unknown device '" << diffDevice
+                   << "' (devices: cuda)\n";
+      return kBadInput;
+    }
+    auto excluded = testing::opsWithoutKernel(diffDevice);
+    if (!excluded) {
+      llvm::errs() << "graft difftest: error: " << llvm::toString(excluded.takeError()) << "\n";
+      return kBadInput;
+    }
+    options.device = diffDevice;
+    options.epsTol = diffEpsTol;
+    if (diffUlps.getNumOccurrences() == 0)
+      options.maxUlps = 64;
+    options.generator.excludedOps = std::move(*excluded);
+    options.generator.tensorConditions = false;
+  }
   testing::DifferentialReport r = testing::runDifferential(options, llvm::errs());
-  llvm::outs() << r.programs << " programs: " << r.passRuns << " pass/pipeline runs well-formed ("
-               << r.roundTrips << " printed and parsed back equal), " << r.preconditions
-               << " refused by a precondition; " << r.compared << " runs compared, " << r.bothFailed
-               << " failed on both sides, " << r.unsupported << " not run by the interpreter; "
-               << r.failures.size() << " failures\n";
+  if (options.device.empty())
+    printSummary(r);
+  else
+    printDeviceSummary(r, options.device);
   return r.failures.empty() ? kSuccess : kNegative;
 }
 

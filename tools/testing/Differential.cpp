@@ -6,6 +6,7 @@
 #include "codegen/Build.h"
 #include "codegen/Interpreter.h"
 #include "codegen/ParamTable.h"
+#include "ir/OpKernels.h"
 #include "ir/Printer.h"
 #include "ir/StructuralEqual.h"
 #include "pass/Pass.h"
@@ -13,12 +14,15 @@
 #include "pass/PassTest.h"
 #include "pass/Pipeline.h"
 #include "text/Parser.h"
+#include "vm/CudaDevice.h"
+#include "vm/PackedFunc.h"
 #include "vm/VM.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -40,6 +44,8 @@ public:
     return z ^ (z >> 31);
   }
   double uniform() { return static_cast<double>(next() >> 11) * 0x1p-52 - 1.0; }
+  /// A multiple of 1/16 in [-1, 1).
+  double dyadic() { return static_cast<double>(next() % 32) / 16.0 - 1.0; }
 
 private:
   uint64_t state_;
@@ -59,16 +65,18 @@ std::unique_ptr<ParsedFile> parseProgram(const std::string &text, uint64_t seed,
   return std::make_unique<ParsedFile>(std::move(*file));
 }
 
-void fillTensor(vm::TensorObj &t, Rng &rng) {
+/// Random values: floats uniform in [-1, 1) (or multiples of 1/16 there
+/// when `dyadic`), integers in [0, 8), bools.
+void fillTensor(vm::TensorObj &t, Rng &rng, bool dyadic) {
   DLDataType dt = t.dtype();
   int64_t n = t.numElements();
   for (int64_t i = 0; i < n; ++i) {
     char *p = t.bytes() + i * (dt.bits / 8);
     if (dt.code == kDLFloat && dt.bits == 32) {
-      float v = static_cast<float>(rng.uniform());
+      float v = static_cast<float>(dyadic ? rng.dyadic() : rng.uniform());
       std::memcpy(p, &v, 4);
     } else if (dt.code == kDLFloat && dt.bits == 64) {
-      double v = rng.uniform();
+      double v = dyadic ? rng.dyadic() : rng.uniform();
       std::memcpy(p, &v, 8);
     } else if (dt.code == kernels::kGraftDLBool) {
       *p = static_cast<char>(rng.next() & 1);
@@ -80,7 +88,8 @@ void fillTensor(vm::TensorObj &t, Rng &rng) {
 }
 
 /// Random arguments for `params`; symbolic dims get sizes 1-4, one per name.
-llvm::Expected<std::vector<Value>> randomInputs(llvm::ArrayRef<vm::ParamInfo> params, Rng &rng) {
+llvm::Expected<std::vector<Value>> randomInputs(llvm::ArrayRef<vm::ParamInfo> params, Rng &rng,
+                                                bool dyadic = false) {
   llvm::StringMap<int64_t> sizes;
   std::vector<Value> out;
   for (const vm::ParamInfo &p : params) {
@@ -101,7 +110,7 @@ llvm::Expected<std::vector<Value>> randomInputs(llvm::ArrayRef<vm::ParamInfo> pa
     auto t = vm::TensorObj::emptyHost(shape, *p.dtype);
     if (!t)
       return t.takeError();
-    fillTensor(**t, rng);
+    fillTensor(**t, rng, dyadic);
     out.push_back(Value::object(*t));
   }
   return out;
@@ -141,8 +150,19 @@ uint64_t ulpDistance(double a, double b, bool single) {
                : static_cast<uint64_t>(y) - static_cast<uint64_t>(x);
 }
 
-std::string compareTensors(const vm::TensorObj &a, const vm::TensorObj &b, unsigned maxUlps,
-                           const std::string &path) {
+/// Whether two different floats of a dtype are within `bounds`.
+bool withinBounds(double x, double y, bool single, const FloatBounds &bounds) {
+  if (std::isnan(x) || std::isnan(y) || std::isinf(x) || std::isinf(y))
+    return false;
+  if (ulpDistance(x, y, single) <= bounds.maxUlps)
+    return true;
+  double eps = single ? 0x1p-23 : 0x1p-52;
+  double scale = std::max({1.0, std::fabs(x), std::fabs(y)});
+  return std::fabs(x - y) <= bounds.epsTol * eps * scale;
+}
+
+std::string compareTensors(const vm::TensorObj &a, const vm::TensorObj &b,
+                           const FloatBounds &bounds, const std::string &path) {
   if (vm::dtypeStr(a.dtype()) != vm::dtypeStr(b.dtype()))
     return path + ": dtype " + vm::dtypeStr(a.dtype()) + " vs " + vm::dtypeStr(b.dtype());
   if (a.shape() != b.shape())
@@ -170,22 +190,21 @@ std::string compareTensors(const vm::TensorObj &a, const vm::TensorObj &b, unsig
       continue;
     if (x == y)
       continue;
-    if (std::isnan(x) || std::isnan(y) || std::isinf(x) || std::isinf(y) ||
-        ulpDistance(x, y, dt.bits == 32) > maxUlps)
+    if (!withinBounds(x, y, dt.bits == 32, bounds))
       return llvm::formatv("{0}[{1}]: {2} vs {3}", path, i, x, y).str();
   }
   return "";
 }
 
 /// "" when equal, else where they differ (work list over tuples).
-std::string compareValues(const Value &vmOut, const Value &interpOut, unsigned maxUlps) {
+std::string compareValues(const Value &vmOut, const Value &interpOut, const FloatBounds &bounds) {
   llvm::SmallVector<std::tuple<Value, Value, std::string>, 8> work{{vmOut, interpOut, "output"}};
   while (!work.empty()) {
     auto [a, b, path] = work.pop_back_val();
     if (a.kind() != b.kind())
       return path + ": " + a.str() + " vs " + b.str();
     if (const auto *ta = a.as<vm::TensorObj>()) {
-      std::string d = compareTensors(*ta, *b.as<vm::TensorObj>(), maxUlps, path);
+      std::string d = compareTensors(*ta, *b.as<vm::TensorObj>(), bounds, path);
       if (!d.empty())
         return d;
     } else if (const auto *tup = a.as<vm::TupleObj>()) {
@@ -249,10 +268,159 @@ TwoWayResult graft::testing::runTwoWays(const std::string &text, uint64_t seed, 
   }
   if (!interpError.empty())
     return differ("the interpreter fails (" + interpError + ") but the VM does not");
-  std::string diff = compareValues(*vmOut, *interpOut, maxUlps);
+  std::string diff = compareValues(*vmOut, *interpOut, FloatBounds{maxUlps, 0});
   if (!diff.empty())
     return differ("VM and interpreter differ at " + diff);
   return {TwoWayResult::Agree, ""};
+}
+
+namespace {
+
+llvm::Expected<std::shared_ptr<vm::Device>> deviceFor(const std::string &target) {
+  if (target == "cuda")
+    return vm::cudaDevice(0);
+  if (target == "cpu")
+    return vm::cpuDevice();
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "unknown target '" + target + "' (supported: cpu, cuda)");
+}
+
+/// One side of runOnTarget: how far it got, and its output or error.
+struct TargetRun {
+  enum Step { Built, Loaded, Ran } reached = Built;
+  bool ok = false;
+  Value output;
+  std::string error;
+};
+
+/// Builds `text` for `target` and runs `main` on the target's device with
+/// `inputs` (copied there), the output copied back to the host.
+TargetRun runBuilt(const std::string &text, uint64_t seed, const std::string &target,
+                   llvm::ArrayRef<Value> inputs) {
+  TargetRun run;
+  std::unique_ptr<ParsedFile> file = parseProgram(text, seed, run.error);
+  if (!file)
+    return run;
+  codegen::BuildOptions options;
+  options.target = target;
+  options.passes.verifyEach = true;
+  auto exe = codegen::buildExecutable(*file->modules.front(), options);
+  if (!exe) {
+    run.error = "build for " + target + ": " + llvm::toString(exe.takeError());
+    return run;
+  }
+  auto device = deviceFor(target);
+  if (!device) {
+    run.error = llvm::toString(device.takeError());
+    return run;
+  }
+  run.reached = TargetRun::Loaded;
+  vm::VMOptions vmOptions;
+  vmOptions.devices.push_back(*device);
+  auto machine =
+      vm::VirtualMachine::create(std::shared_ptr<const vm::Executable>(std::move(*exe)), vmOptions);
+  if (!machine) {
+    run.error = "load on " + target + ": " + llvm::toString(machine.takeError());
+    return run;
+  }
+  run.reached = TargetRun::Ran;
+  std::vector<Value> placed;
+  for (const Value &v : inputs) {
+    auto p = vm::copyTensorsTo(copyValue(v), (*machine)->allocator(0));
+    if (!p) {
+      run.error = llvm::toString(p.takeError());
+      return run;
+    }
+    placed.push_back(std::move(*p));
+  }
+  auto out = (*machine)->invoke("main", placed);
+  if (out)
+    if (llvm::Error err = (*machine)->allocator(0)->device().synchronize())
+      out = std::move(err);
+  if (!out) {
+    run.error = llvm::toString(out.takeError());
+    return run;
+  }
+  auto onHost = vm::copyTensorsToHost(*out);
+  if (!onHost) {
+    run.error = llvm::toString(onHost.takeError());
+    return run;
+  }
+  run.ok = true;
+  run.output = std::move(*onHost);
+  return run;
+}
+
+/// Whether a failure on the device is a gap of the device, not a bug: a
+/// kernel without a version for it, or a limit its kernel states.
+bool isDeviceGap(llvm::StringRef error) {
+  return error.contains("has no CUDA implementation") || error.contains("on CUDA, ") ||
+         error.contains("is not supported yet");
+}
+
+} // namespace
+
+TwoWayResult graft::testing::runOnTarget(const std::string &text, uint64_t seed,
+                                         const std::string &target, const FloatBounds &bounds) {
+  auto differ = [](std::string m) { return TwoWayResult{TwoWayResult::Differ, std::move(m)}; };
+  std::string error;
+  std::unique_ptr<ParsedFile> source = parseProgram(text, seed, error);
+  if (!source)
+    return {TwoWayResult::Invalid, error};
+  const ModuleEntry *entry = source->modules.front()->lookup("main");
+  const FunctionNode *main = entry ? entry->asFunction() : nullptr;
+  if (!main)
+    return {TwoWayResult::Invalid, "no main function"};
+  Rng rng(seed);
+  auto inputs = randomInputs(codegen::paramTable(*main, DLDevice{kDLCPU, 0}), rng, true);
+  if (!inputs)
+    return {TwoWayResult::Invalid, "inputs: " + llvm::toString(inputs.takeError())};
+  TargetRun cpu = runBuilt(text, seed, "cpu", *inputs);
+  TargetRun dev = runBuilt(text, seed, target, *inputs);
+  if (!dev.ok && isDeviceGap(dev.error))
+    return {TwoWayResult::Unsupported, dev.error};
+  if (!cpu.ok && cpu.reached != TargetRun::Ran)
+    return differ(cpu.error);
+  if (!dev.ok && dev.reached != TargetRun::Ran)
+    return differ(dev.error);
+  if (!cpu.ok && !dev.ok)
+    return {TwoWayResult::BothFailed, "cpu: " + cpu.error + "; " + target + ": " + dev.error};
+  if (!cpu.ok)
+    return differ("the CPU fails (" + cpu.error + ") but " + target + " does not");
+  if (!dev.ok)
+    return differ(target + " fails (" + dev.error + ") but the CPU does not");
+  std::string diff = compareValues(dev.output, cpu.output, bounds);
+  if (!diff.empty())
+    return differ(target + " and the CPU differ at " + diff);
+  return {TwoWayResult::Agree, ""};
+}
+
+static bool resolves(const std::string &symbol, DLDeviceType device) {
+  auto fn = vm::resolvePackedFunc(symbol, device);
+  if (fn)
+    return true;
+  llvm::consumeError(fn.takeError());
+  return false;
+}
+
+llvm::Expected<std::vector<std::string>>
+graft::testing::opsWithoutKernel(const std::string &target) {
+  auto device = deviceFor(target);
+  if (!device)
+    return device.takeError();
+  DLDeviceType type = (*device)->dlDevice().device_type;
+  std::vector<std::string> out;
+  for (const OpKernel *k : allOpKernels()) {
+    // An op with a host form (nonzero, a masked index_tensor) reads device
+    // data on the host, which only the CPU does today.
+    bool runs = type == kDLCPU || k->hostSymbol.empty();
+    if (runs)
+      runs = resolves(k->symbol, type) || (!k->hostSymbol.empty() && resolves(k->hostSymbol, type));
+    if (!runs)
+      // The registry name without its namespace, as written after `R.`.
+      out.push_back(llvm::StringRef(k->op->name).split('.').second.str());
+  }
+  return out;
 }
 
 namespace {
@@ -275,6 +443,24 @@ private:
   const DifferentialOptions &options_;
   llvm::raw_ostream &log_;
 };
+
+/// A skip's reason without its particulars (shapes), so reasons add up:
+/// the kernel and what it lacks.
+std::string skipReason(llvm::StringRef message) {
+  auto upTo = [](llvm::StringRef s, llvm::StringRef stops) {
+    return s.take_until([&](char c) { return stops.contains(c); }).str();
+  };
+  size_t missing = message.find("kernel '");
+  if (missing != llvm::StringRef::npos)
+    return upTo(message.drop_front(missing), "(\n");
+  size_t limit = message.find("on CUDA, ");
+  if (limit == llvm::StringRef::npos)
+    return upTo(message, ":\n");
+  size_t symbol = message.take_front(limit).rfind("graft.");
+  std::string kernel =
+      symbol == llvm::StringRef::npos ? "" : upTo(message.drop_front(symbol), ": ") + ": ";
+  return kernel + upTo(message.drop_front(limit), ";:\n");
+}
 
 void Runner::fail(uint64_t seed, const std::string &text, const std::string &what) {
   std::string line = "seed " + std::to_string(seed) + ": " + what;
@@ -343,7 +529,9 @@ void Runner::runPipeline(uint64_t seed, const std::string &text, const std::stri
 }
 
 void Runner::runBoth(uint64_t seed, const std::string &text) {
-  TwoWayResult r = runTwoWays(text, seed, options_.maxUlps);
+  TwoWayResult r = options_.device.empty() ? runTwoWays(text, seed, options_.maxUlps)
+                                           : runOnTarget(text, seed, options_.device,
+                                                         {options_.maxUlps, options_.epsTol});
   switch (r.outcome) {
   case TwoWayResult::Agree:
     ++report.compared;
@@ -354,7 +542,14 @@ void Runner::runBoth(uint64_t seed, const std::string &text) {
       log_ << "seed " << seed << ": both fail: " << r.message << "\n";
     return;
   case TwoWayResult::Unsupported:
-    ++report.unsupported;
+    if (options_.device.empty()) {
+      ++report.unsupported;
+      return;
+    }
+    ++report.skipped;
+    ++report.skipReasons[skipReason(r.message)];
+    if (options_.verbose)
+      log_ << "seed " << seed << ": skipped: " << r.message << "\n";
     return;
   case TwoWayResult::Differ:
   case TwoWayResult::Invalid:
@@ -372,7 +567,7 @@ void Runner::runSeed(uint64_t seed) {
   std::vector<Violation> violations = verifyModule(*file->modules.front());
   if (!violations.empty())
     return fail(seed, text, "generated program is ill-formed: " + violations.front().message);
-  if (options_.passes) {
+  if (options_.passes && options_.device.empty()) {
     for (const PassInfo *p : allPasses())
       if (!p->testOnly)
         runPipeline(seed, text, p->name);

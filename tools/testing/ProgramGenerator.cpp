@@ -112,8 +112,9 @@ const std::vector<std::string> kDTypes = {"float32", "float32", "float64",
 /// One function being written.
 class FunctionWriter {
 public:
-  FunctionWriter(Rng &rng, const std::vector<Helper> &helpers, bool isMain)
-      : rng_(rng), helpers_(helpers), isMain_(isMain) {}
+  FunctionWriter(Rng &rng, const std::vector<Helper> &helpers, bool isMain,
+                 const GeneratorOptions &options)
+      : rng_(rng), helpers_(helpers), isMain_(isMain), options_(options) {}
 
   /// The signature's params; the writer's pool starts with them.
   void addParam(const std::string &name, const TensorType &t) {
@@ -142,7 +143,9 @@ private:
   void dataflowBlock(unsigned n);
   void plainBlock(unsigned n);
   bool statement(bool dataflow);
+  bool anyStatement(bool dataflow);
   bool pureStatement();
+  bool usesExcludedOp(size_t firstLine) const;
 
   // Statement kinds; each returns false when the pool has no operands for it.
   bool unary();
@@ -177,6 +180,7 @@ private:
   Rng &rng_;
   const std::vector<Helper> &helpers_;
   bool isMain_;
+  const GeneratorOptions &options_;
   std::vector<std::string> params_, boolParams_, syms_, lines_;
   std::vector<Value> pool_;
   std::vector<TupleValue> tuples_;
@@ -800,6 +804,8 @@ bool FunctionWriter::ifElse() {
   } else if (kind == 1 && !syms_.empty()) {
     cond = "R.prim_value(" + rng_.pick(syms_) + " > " + std::to_string(rng_.below(4)) + ")";
   } else {
+    if (!options_.tensorConditions)
+      return false;
     std::optional<Value> x = pickWhere([](const Value &v) { return v.type.dtype != "bool"; });
     if (!x)
       return false;
@@ -898,10 +904,49 @@ bool FunctionWriter::pureStatement() {
   }
 }
 
-bool FunctionWriter::statement(bool dataflow) {
+bool FunctionWriter::anyStatement(bool dataflow) {
   if (!dataflow && rng_.percent(12))
     return rng_.percent(70) ? ifElse() : assertion();
   return pureStatement();
+}
+
+/// Whether a line from `firstLine` on calls an excluded op (`R.<op>(`).
+bool FunctionWriter::usesExcludedOp(size_t firstLine) const {
+  for (size_t i = firstLine; i < lines_.size(); ++i) {
+    llvm::StringRef rest = lines_[i];
+    for (size_t at = rest.find("R."); at != llvm::StringRef::npos; at = rest.find("R.")) {
+      rest = rest.drop_front(at + 2);
+      llvm::StringRef op = rest.take_while([](char c) { return c != '(' && c != ' '; });
+      if (rest.drop_front(op.size()).startswith("(") &&
+          llvm::is_contained(options_.excludedOps, op))
+        return true;
+    }
+  }
+  return false;
+}
+
+/// One statement; one that uses an excluded op is taken back (every piece
+/// of the writer's state it changed), and the caller draws another.
+bool FunctionWriter::statement(bool dataflow) {
+  if (options_.excludedOps.empty())
+    return anyStatement(dataflow);
+  size_t firstLine = lines_.size();
+  std::vector<Value> pool = pool_;
+  std::vector<TupleValue> tuples = tuples_;
+  std::vector<std::string> syms = syms_;
+  auto extras = extras_;
+  bool impure = impure_;
+  if (!anyStatement(dataflow))
+    return false;
+  if (!usesExcludedOp(firstLine))
+    return true;
+  lines_.resize(firstLine);
+  pool_ = std::move(pool);
+  tuples_ = std::move(tuples);
+  syms_ = std::move(syms);
+  extras_ = std::move(extras);
+  impure_ = impure;
+  return false;
 }
 
 void FunctionWriter::dataflowBlock(unsigned n) {
@@ -1044,13 +1089,13 @@ std::string graft::testing::generateProgram(uint64_t seed, const GeneratorOption
       helper.params.push_back(rng.percent(80) ? generalize(rng, rng.pick(mainParams), nextVar)
                                               : randomType(rng, {"1", "2", "3", "q"}));
     helper.ret = helper.params[rng.below(numParams)];
-    FunctionWriter w(rng, helpers, false);
+    FunctionWriter w(rng, helpers, false, options);
     for (size_t p = 0; p < numParams; ++p)
       w.addParam("a" + std::to_string(p), helper.params[p]);
     text += w.write(helper.name, std::max(2u, options.size / 3), &helper) + "\n";
     helpers.push_back(helper);
   }
-  FunctionWriter main(rng, helpers, true);
+  FunctionWriter main(rng, helpers, true, options);
   for (size_t p = 0; p < numMainParams; ++p)
     main.addParam("x" + std::to_string(p), mainParams[p]);
   if (rng.percent(40))

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace graft::testing {
 
@@ -21,6 +22,14 @@ struct GeneratorOptions {
   unsigned size = 12;
   /// Helper functions `main` may call.
   unsigned maxHelpers = 2;
+  /// Ops never written, by their name in `R.<name>(...)` ("argmax",
+  /// "nn.softmax"): the ops a device has no kernel for. A statement that
+  /// would use one is dropped and another drawn, so the same seed gives
+  /// another program than with no exclusions.
+  std::vector<std::string> excludedOps;
+  /// `if` on a 0-d bool tensor, which reads tensor data on the host (not
+  /// done on a CUDA device yet); the other conditions stay.
+  bool tensorConditions = true;
 };
 
 /// A module with a `main` function (and helpers) as TVMScript text.
