@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "vm/CudaDevice.h"
 #include "vm/PackedFunc.h"
 #include "vm/VM.h"
 
@@ -238,11 +239,24 @@ Expected<int64_t> readScalar(const ArgReader &r, const TensorObj &t) {
     return r.error(llvm::formatv("expected a scalar tensor but got {0} "
                                  "elements",
                                  t.numElements()));
-  if (t.device().device_type != kDLCPU)
-    return r.error("reading a " + deviceStr(t.device()) +
-                   " tensor on the host is not supported yet");
   DLDataType dt = t.dtype();
   const char *p = t.bytes();
+  char copied[8] = {};
+  if (t.device().device_type == kDLCUDA) {
+    // A synchronizing read of the one element (the caller refuses it while
+    // a CUDA-graph capture is open).
+    auto device = cudaDevice(t.device().device_id);
+    if (!device)
+      return device.takeError();
+    size_t bytes = std::min<size_t>(sizeof copied, (dt.bits * dt.lanes + 7) / 8);
+    if (llvm::Error err = (*device)->copy(copied, DLDevice{kDLCPU, 0}, p, t.device(), bytes))
+      return r.error("reading a " + deviceStr(t.device()) +
+                     " tensor: " + llvm::toString(std::move(err)));
+    p = copied;
+  } else if (t.device().device_type != kDLCPU && t.device().device_type != kDLCUDAHost) {
+    return r.error("reading a " + deviceStr(t.device()) +
+                   " tensor on the host is not supported yet");
+  }
   auto load = [&](auto tag) -> int64_t {
     decltype(tag) v;
     std::memcpy(&v, p, sizeof v);
@@ -576,11 +590,13 @@ std::string formatAssert(llvm::StringRef fmt, ArrayRef<Value> values) {
   return out;
 }
 
-Expected<Value> assertBuiltin(VirtualMachine &, const void *name, ArrayRef<Value> args) {
+Expected<Value> assertBuiltin(VirtualMachine &vm, const void *name, ArrayRef<Value> args) {
   ArgReader r(name, args);
   GRAFT_CHECK(r.arity(2, SIZE_MAX));
   bool cond;
   if (auto *t = args[0].as<TensorObj>()) {
+    if (t->device().device_type == kDLCUDA && vm.captureOpen())
+      return r.error("host read refused while a CUDA-graph capture is open");
     GRAFT_TRY(v, readScalar(r, *t));
     cond = v != 0;
   } else {

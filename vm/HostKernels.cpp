@@ -9,8 +9,13 @@
 // takes precedence over the kernel bridge's destination-passing wrapper of
 // the fill kernel of the same name.
 //
+// On a CUDA device the two kernels are the CUDA module's: the count lands
+// in a 0-d device tensor that is copied back (a synchronizing read), and
+// the fill kernel runs on the VM's stream.
+//
 //===----------------------------------------------------------------------===//
 
+#include "vm/CudaDevice.h"
 #include "vm/PackedFunc.h"
 #include "vm/VM.h"
 
@@ -58,6 +63,46 @@ llvm::Error hostError(const HostForm &form, const llvm::Twine &message) {
                                  (llvm::Twine(form.symbol) + ": " + message).str());
 }
 
+/// The CUDA module's count and fill kernels, through their packed
+/// functions (which take their workspace from the VM's allocator).
+llvm::Expected<Value> callOnCuda(VirtualMachine &vm, const HostForm &form,
+                                 llvm::ArrayRef<Value> args, llvm::ArrayRef<DLTensor *> inputs) {
+  auto module = CudaModule::get();
+  if (!module)
+    return module.takeError();
+  std::string countSymbol = std::string(form.symbol) + "_count";
+  const GraftCudaKernel *count = module->findKernel(countSymbol);
+  auto countFn = cudaKernelPackedFunc(countSymbol);
+  auto fillFn = cudaKernelPackedFunc(form.symbol);
+  if (!count || !countFn || !fillFn || count->numInputs < 0 ||
+      size_t(count->numInputs) > args.size())
+    return hostError(form, "has no CUDA implementation yet (docs/cuda.md)");
+  auto device = vm.findDevice(inputs[0]->device);
+  if (!device)
+    return device.takeError();
+  const auto &alloc = vm.allocator(*device);
+  auto countOut = TensorObj::empty(alloc, {}, DLDataType{kDLInt, 64, 1});
+  if (!countOut)
+    return countOut.takeError();
+  llvm::ArrayRef<Value> countIn = args.take_back(size_t(count->numInputs));
+  llvm::SmallVector<Value, 3> countArgs(countIn.begin(), countIn.end());
+  countArgs.push_back(Value::object(*countOut));
+  if (auto r = (*countFn)(vm, countArgs); !r)
+    return hostError(form, llvm::toString(r.takeError()));
+  auto onHost = copyTensorsToHost(Value::object(*countOut));
+  if (!onHost)
+    return hostError(form, llvm::toString(onHost.takeError()));
+  int64_t n = *reinterpret_cast<const int64_t *>(onHost->as<TensorObj>()->bytes());
+  auto out = TensorObj::empty(alloc, form.shape(inputs, n), form.dtype(inputs));
+  if (!out)
+    return out.takeError();
+  llvm::SmallVector<Value, 3> fillArgs(args.begin(), args.end());
+  fillArgs.push_back(Value::object(*out));
+  if (auto r = (*fillFn)(vm, fillArgs); !r)
+    return hostError(form, llvm::toString(r.takeError()));
+  return Value::object(*out);
+}
+
 llvm::Expected<Value> callHostForm(VirtualMachine &vm, const void *data,
                                    llvm::ArrayRef<Value> args) {
   const HostForm &form = *static_cast<const HostForm *>(data);
@@ -78,6 +123,9 @@ llvm::Expected<Value> callHostForm(VirtualMachine &vm, const void *data,
                        llvm::formatv("argument {0} must be a tensor but is {1}", i, args[i].str()));
     inputs.push_back(&t->dl);
   }
+
+  if (inputs[0]->device.device_type == kDLCUDA)
+    return callOnCuda(vm, form, args, inputs);
 
   // The count kernel reads the trailing inputs (the mask, or x itself).
   auto countOut = TensorObj::emptyHost({}, DLDataType{kDLInt, 64, 1});

@@ -284,6 +284,52 @@ bool makeIndexer(Ctx &ctx, const DLTensor &out, const DLTensor *const *ops, Inde
   return broadcastTo(ctx, out, ops, N - 1, idx.ndim, idx.shape, idx.stride, exact);
 }
 
+//===----------------------------------------------------------------------===//
+// Workspace and index checks (Index.cu)
+//===----------------------------------------------------------------------===//
+
+/// Pieces of a kernel's workspace, each 256-byte aligned from a base that
+/// alignedBase() rounds up (total() has room for that).
+class WorkspaceCarver {
+public:
+  size_t take(size_t bytes) {
+    size_t at = at_;
+    at_ += (bytes + 255) / 256 * 256;
+    return at;
+  }
+  size_t total() const { return at_ + 256; }
+
+private:
+  size_t at_ = 0;
+};
+inline char *alignedBase(void *workspace) {
+  return reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(workspace) + 255) / 256 * 256);
+}
+
+/// Whether `s` is being captured into a CUDA graph (no host read then).
+bool streamCapturing(cudaStream_t s);
+
+/// An integer index tensor whose values must lie in [-n, n).
+struct IndexRange {
+  const DLTensor *t;
+  int64_t n;
+};
+struct BadIndex {
+  bool found = false;
+  int which = 0;     ///< The range the first bad value is in.
+  int64_t value = 0; ///< That value.
+};
+/// Finds the first out-of-range value (ranges in order, each in row-major
+/// order) with a kernel and reads it back on the host, using 8 bytes of
+/// device memory at `slot`. Skipped while the stream is captured. Returns
+/// nonzero after ctx.fail on a CUDA error.
+int findBadIndex(Ctx &ctx, const IndexRange *ranges, int num, void *slot, BadIndex &bad);
+
+/// Byte strides of `v` broadcast (numpy rules) to `shape`, 0 on broadcast
+/// dims; false after ctx.fail naming `role`.
+bool broadcastStrides(Ctx &ctx, const DLTensor &v, const std::vector<int64_t> &shape,
+                      int64_t *strides, const char *role);
+
 /// Kernel tables of each file, collected by Module.cu.
 void addUnaryKernels(std::vector<GraftCudaKernel> &out);
 void addBinaryKernels(std::vector<GraftCudaKernel> &out);
@@ -294,6 +340,7 @@ void addReduceKernels(std::vector<GraftCudaKernel> &out);
 void addLayoutKernels(std::vector<GraftCudaKernel> &out);
 void addScanKernels(std::vector<GraftCudaKernel> &out);
 void addSortKernels(std::vector<GraftCudaKernel> &out);
+void addIndexKernels(std::vector<GraftCudaKernel> &out);
 /// Gives back what the files keep for the life of the process (cuBLAS
 /// handles), so a leak check sees only real leaks.
 void releaseMatmulResources();

@@ -169,6 +169,7 @@ const std::vector<GraftCudaKernel> &kernelTable() {
     addLayoutKernels(t);
     addScanKernels(t);
     addSortKernels(t);
+    addIndexKernels(t);
     return t;
   }();
   return table;

@@ -28,10 +28,28 @@ public:
   llvm::Error synchronize() override { return llvm::Error::success(); }
 };
 
+/// A CPU kernel the CUDA module lacks: any, when the module does not load
+/// here; "" when the module has them all.
+std::string kernelWithoutCuda() {
+  auto module = CudaModule::get();
+  if (!module) {
+    llvm::consumeError(module.takeError());
+    return "graft.matmul";
+  }
+  for (const graft::kernels::KernelInfo *k : graft::kernels::allKernels())
+    if (k->device == kDLCPU && !module->findKernel(k->symbol) &&
+        !PackedRegistry::global().find(k->symbol))
+      return k->symbol.str();
+  return "";
+}
+
 TEST(CudaResolve, KernelWithoutACudaVersionIsALoadError) {
+  std::string symbol = kernelWithoutCuda();
+  if (symbol.empty())
+    GTEST_SKIP() << "every CPU kernel has a CUDA version";
   ExecBuilder b;
   b.beginFunction("f", {"x", "i", "v"});
-  b.emitCall("graft.index_put", {Arg::reg(0), Arg::reg(1), Arg::reg(2)}, 3);
+  b.emitCall(symbol, {Arg::reg(0), Arg::reg(1), Arg::reg(2)}, 3);
   b.emitRet(3);
   b.endFunction();
   VMOptions options;
@@ -39,7 +57,7 @@ TEST(CudaResolve, KernelWithoutACudaVersionIsALoadError) {
   auto vm = VirtualMachine::create(finish(b), options);
   ASSERT_FALSE(bool(vm));
   EXPECT_EQ(llvm::toString(vm.takeError()),
-            "kernel 'graft.index_put' has no CUDA implementation yet (docs/cuda.md)");
+            "kernel '" + symbol + "' has no CUDA implementation yet (docs/cuda.md)");
 }
 
 } // namespace

@@ -121,8 +121,9 @@ TEST(RunCuda, ExamplesMatchTheCpu) {
   struct Example {
     const char *name, *dims, *output;
   };
-  for (Example e : {Example{"mlp", "--dim batch=16", "output.npy"},
-                    Example{"dynamic_shape", "", "output.npy"}}) {
+  for (Example e :
+       {Example{"mlp", "--dim batch=16", "output.npy"}, Example{"dynamic_shape", "", "output.npy"},
+        Example{"transformer_block", "--dim seq=32", "output.npy"}}) {
     SCOPED_TRACE(e.name);
     std::string cpuDir = tempPath(std::string(e.name) + "_cpu");
     std::string gpuDir = tempPath(std::string(e.name) + "_cuda");
