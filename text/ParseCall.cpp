@@ -515,7 +515,9 @@ llvm::Expected<Expr> Parser::constant(uint32_t n) {
     if (!v->getDType().isVoid())
       dt = v->getDType();
   }
-  if (dt.isVoid() || dt.isHandle() || dt.lanes != 1 || dt.bits == 0 || dt.bits > 64)
+  // Constant data is stored one element per whole byte: sub-byte ints (int4) have no layout here.
+  bool byteWidth = dt.isBool() || dt.bits == 8 || dt.bits == 16 || dt.bits == 32 || dt.bits == 64;
+  if (dt.isVoid() || dt.isHandle() || dt.lanes != 1 || !byteWidth)
     return astError(n, "R.const: unsupported dtype '" + dt.str() + "'");
   auto data = std::make_shared<TensorData>();
   data->dtype = dt;
