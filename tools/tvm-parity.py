@@ -162,6 +162,8 @@ class Collected:
         self.skip_examples = {}
         self.pass_cases = []  # (where, pass name, options, before text, expected text)
         self.pass_skipped = collections.Counter()
+        self.verdicts = []  # (where, module text, expected well-formed)
+        self.verdict_skipped = collections.Counter()
 
     def skip(self, reason, where):
         self.skipped[reason] += 1
@@ -329,6 +331,51 @@ def module_classes(body):
     return {n.name: n for n in body if is_module_class(n)}
 
 
+def is_xfail(fn):
+    return any("xfail" in (decorator_name(d) or "") for d in fn.decorator_list)
+
+
+def collect_verdicts(rel, tree, lines, out):
+    """`assert [not] relax.analysis.well_formed(Module)` on a module class or standalone function
+    of the test; an xfail test's assertion is TVM's verdict reversed."""
+    top = {n.name: n for n in tree.body if is_module_class(n) or is_relax_function(n)}
+    for fn in ast.walk(tree):
+        if not (isinstance(fn, ast.FunctionDef) and fn.name.startswith("test")):
+            continue
+        scope = dict(top)
+        aliases = {}
+        for stmt in flat_statements(fn.body):
+            if is_module_class(stmt) or is_relax_function(stmt):
+                scope[stmt.name] = stmt
+            elif (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                  and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Name)):
+                aliases[stmt.targets[0].id] = stmt.value.id
+            if not isinstance(stmt, ast.Assert):
+                continue
+            test, negated = stmt.test, False
+            if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+                test, negated = test.operand, True
+            if not (isinstance(test, ast.Call)
+                    and (dotted(test.func) or "").endswith("analysis.well_formed")
+                    and test.args and isinstance(test.args[0], ast.Name)):
+                continue
+            where = "%s:%d" % (rel, stmt.lineno)
+            name = aliases.get(test.args[0].id, test.args[0].id)
+            if name not in scope:
+                out.verdict_skipped["the module is built in Python"] += 1
+                continue
+            if any(k.arg == "check_struct_info" and not (isinstance(k.value, ast.Constant)
+                                                         and k.value.value is True)
+                   for k in test.keywords):
+                out.verdict_skipped["check_struct_info=False (graft always checks it)"] += 1
+                continue
+            node = scope[name]
+            if metaprogramming_reason(node):
+                out.verdict_skipped["metaprogramming"] += 1
+                continue
+            out.verdicts.append((where, snippet(lines, node), negated == is_xfail(fn)))
+
+
 def collect_pass_cases(rel, tree, lines, out):
     top_modules = module_classes(tree.body)
     helpers = {}
@@ -473,6 +520,7 @@ def collect(tvm_root):
                 lines = text.split("\n")
                 collect_modules(path, rel, tree, lines, out)
                 collect_pass_cases(rel, tree, lines, out)
+                collect_verdicts(rel, tree, lines, out)
     return out
 
 
@@ -559,6 +607,21 @@ def pass_case(graft, workdir, index, case):
     return first_error(output)
 
 
+def verdict(graft, workdir, index, case):
+    """None when `graft verify` agrees with TVM's verdict, else what graft said."""
+    where, text, expected = case
+    path = os.path.join(workdir, "w%05d.py" % index)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    rc, output = run([graft, "verify", path])
+    if rc == 2:
+        return "graft cannot read it: " + first_error(output)
+    if (rc == 0) == expected:
+        return None
+    return ("graft says well-formed, TVM ill-formed" if rc == 0
+            else "graft says ill-formed, TVM well-formed: " + first_error(output))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     src = ap.add_mutually_exclusive_group(required=True)
@@ -589,7 +652,9 @@ def main():
     collected = collect(root)
     modules = collected.modules
     cases = collected.pass_cases
+    verdicts = collected.verdicts
     if args.filter:
+        verdicts = [v for v in verdicts if args.filter in v[0]]
         modules = [m for m in modules if args.filter in m[0]]
         cases = [c for c in cases if args.filter in c[0]]
     workdir = args.keep or os.path.join(tmp.name, "work")
@@ -599,8 +664,9 @@ def main():
         rt = list(pool.map(lambda im: round_trip(graft, workdir, im[0], im[1][1]),
                            enumerate(modules)))
         pr = list(pool.map(lambda ic: pass_case(graft, workdir, ic[0], ic[1]), enumerate(cases)))
+        vr = list(pool.map(lambda iv: verdict(graft, workdir, iv[0], iv[1]), enumerate(verdicts)))
 
-    results = {"modules": [], "pass_cases": []}
+    results = {"modules": [], "pass_cases": [], "verdicts": []}
     classes = collections.defaultdict(list)
     for (where, _), r in zip(modules, rt):
         results["modules"].append({"where": where, "ok": r is None,
@@ -653,6 +719,17 @@ def main():
             print("  %4d  %s" % (len(wheres), cls))
             for w in wheres[: args.examples]:
                 print("          e.g. %s" % w)
+    print()
+    good = sum(1 for r in vr if r is None)
+    print("Well-formed verdicts: %d of %d match TVM's (%.1f%%)"
+          % (good, len(vr), 100.0 * good / max(1, len(vr))))
+    for reason, n in collected.verdict_skipped.most_common():
+        print("  not counted: %d, %s" % (n, reason))
+    for (where, _, expected), r in zip(verdicts, vr):
+        results["verdicts"].append({"where": where, "tvm_well_formed": expected, "ok": r is None,
+                                    "error": r})
+        if r:
+            print("  differs: %s: %s" % (where, r[:200]))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(results, f, indent=1)

@@ -27,9 +27,10 @@ def main():
             failures.append(what)
 
     modules = {m["where"].split(":")[-1]: m for m in results["modules"]}
-    # Plain, standalone, UnknownOp, Codes and the four Before/Expected classes; not UsesDtype
+    # Plain, standalone, UnknownOp, Codes, ImpureInPure and the four Before/Expected classes; not
+    # UsesDtype
     # (reads the Python name dtype) nor Bad (inside pytest.raises).
-    check("8 modules selected, got %d" % len(modules), len(modules) == 8)
+    check("9 modules selected, got %d" % len(modules), len(modules) == 9)
     check("Plain round-trips", modules.get("13", {}).get("ok"))
     check("the standalone function round-trips", modules.get("21", {}).get("ok"))
     check("MS.STORE_TO_HEAP is read as 1", modules.get("97", {}).get("ok"))
@@ -40,7 +41,11 @@ def main():
     check("two pass cases", len(results["pass_cases"]) == 2)
     check("the DCE case gives Expected", cases.get("dead-code-elimination", {}).get("ok"))
     check("the helper's case gives Expected", cases.get("canonicalize-bindings", {}).get("ok"))
-    check("the report gives the rate", "7 of 8 modules (87.5%)" in report)
+    check("the report gives the rate", "8 of 9 modules (88.9%)" in report)
+    verdicts = results["verdicts"]
+    check("one verdict, matching", len(verdicts) == 1 and verdicts[0]["ok"]
+          and verdicts[0]["tvm_well_formed"] is False)
+    check("the report gives the verdicts", "Well-formed verdicts: 1 of 1 match" in report)
     check("the report counts the metaprogramming module", "1 metaprogramming" in report)
     check("the report groups the failure", "parse: error: unknown op R.no_such_op" in report)
     for f in failures:

@@ -99,3 +99,14 @@ def test_shape_code():
         def main(x: R.Shape([2])):
             _ = R.call_packed("vm.builtin.match_shape", x, 2, MS.STORE_TO_HEAP, sinfo_args=[R.Tuple()])
             return x
+
+
+def test_verdict():
+    @I.ir_module(check_well_formed=False)
+    class ImpureInPure:
+        @R.function
+        def main(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+            R.print(x, format="x")
+            return x
+
+    assert not relax.analysis.well_formed(ImpureInPure)
