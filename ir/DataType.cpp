@@ -63,8 +63,7 @@ llvm::Optional<DataType> DataType::parse(llvm::StringRef text) {
     // Integers of any width up to 64 (TVM's int4 and uint2 pack quantized weights, often as
     // vectors: int4x8); floats only in the widths graft knows.
     bool intCode = code == Int || code == UInt;
-    if (intCode ? (bits == 0 || bits > 64)
-                : (bits != 8 && bits != 16 && bits != 32 && bits != 64))
+    if (intCode ? (bits == 0 || bits > 64) : (bits != 8 && bits != 16 && bits != 32 && bits != 64))
       return llvm::None;
     return DataType(code, static_cast<uint8_t>(bits), lanes);
   };
