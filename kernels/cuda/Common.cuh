@@ -330,6 +330,9 @@ int findBadIndex(Ctx &ctx, const IndexRange *ranges, int num, void *slot, BadInd
 bool broadcastStrides(Ctx &ctx, const DLTensor &v, const std::vector<int64_t> &shape,
                       int64_t *strides, const char *role);
 
+/// dst <- src, one dtype and shape, any strides (Layout.cu).
+int copyView(Ctx &ctx, const DLTensor &dst, const DLTensor &src);
+
 /// Kernel tables of each file, collected by Module.cu.
 void addUnaryKernels(std::vector<GraftCudaKernel> &out);
 void addBinaryKernels(std::vector<GraftCudaKernel> &out);
@@ -341,6 +344,7 @@ void addLayoutKernels(std::vector<GraftCudaKernel> &out);
 void addScanKernels(std::vector<GraftCudaKernel> &out);
 void addSortKernels(std::vector<GraftCudaKernel> &out);
 void addIndexKernels(std::vector<GraftCudaKernel> &out);
+void addScatterKernels(std::vector<GraftCudaKernel> &out);
 /// Gives back what the files keep for the life of the process (cuBLAS
 /// handles), so a leak check sees only real leaks.
 void releaseMatmulResources();

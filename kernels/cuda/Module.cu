@@ -170,6 +170,7 @@ const std::vector<GraftCudaKernel> &kernelTable() {
     addScanKernels(t);
     addSortKernels(t);
     addIndexKernels(t);
+    addScatterKernels(t);
     return t;
   }();
   return table;

@@ -8,6 +8,8 @@
 // keys. Radix sort is stable, so ties keep their positions in both
 // directions, as the CPU's stable sort. Rows are the last axis of compact
 // tensors; one row takes cub::DeviceRadixSort, several the segmented sort.
+// Another axis (or a strided tensor) is first copied with that axis last
+// into a compact buffer of the workspace, and the result copied back.
 //
 //===----------------------------------------------------------------------===//
 
@@ -100,7 +102,7 @@ template <class I> __global__ void castIndices(const int64_t *v, I *out, int64_t
 /// The pieces of the workspace, each 256-byte aligned.
 struct Layout {
   size_t keysIn = 0, keysOut = 0, valsIn = 0, valsOut = 0, offsets = 0, temp = 0, tempBytes = 0,
-         total = 0;
+         movedIn = 0, movedOut = 0, total = 0;
 };
 
 size_t alignUp(size_t v) { return (v + 255) / 256 * 256; }
@@ -109,6 +111,11 @@ struct Plan {
   int64_t rows = 0, n = 0;
   bool descending = false;
   ScalarType t = ScalarType::Invalid;
+  /// The sorted axis is not the last one of compact tensors: rows are
+  /// copied to the last axis of a compact buffer, sorted there and copied
+  /// back.
+  bool moved = false;
+  int axis = 0;
 };
 
 /// Rows along the last axis of compact tensors; false after ctx.fail.
@@ -124,14 +131,8 @@ template <bool Arg> bool plan(Ctx &ctx, Plan &p) {
     return false;
   }
   axis = axis < 0 ? axis + nd : axis;
-  if (x.ndim != 0 && axis != x.ndim - 1) {
-    ctx.fail("on CUDA, sorts along the last axis only");
-    return false;
-  }
-  if (!isCompact(x) || !isCompact(out)) {
-    ctx.fail("on CUDA, takes compact tensors only");
-    return false;
-  }
+  p.axis = int(axis);
+  p.moved = x.ndim != 0 && (axis != x.ndim - 1 || !isCompact(x) || !isCompact(out));
   if (out.ndim != x.ndim || shapeStr(out) != shapeStr(x)) {
     ctx.fail("output has shape " + shapeStr(out) + " but the input has " + shapeStr(x));
     return false;
@@ -144,7 +145,7 @@ template <bool Arg> bool plan(Ctx &ctx, Plan &p) {
                        dtypeName(x.dtype));
     return false;
   }
-  p.n = x.ndim == 0 ? 1 : x.shape[x.ndim - 1];
+  p.n = x.ndim == 0 ? 1 : x.shape[axis];
   p.rows = p.n == 0 ? 0 : numel(x) / p.n;
   return true;
 }
@@ -193,6 +194,10 @@ template <bool Arg> bool layoutFor(const Plan &p, Layout &l, cudaStream_t s) {
     }
     take(l.offsets, size_t(p.rows + 1) * 8);
     take(l.temp, tempBytes);
+    if (p.moved) {
+      take(l.movedIn, total * sizeof(T));
+      take(l.movedOut, total * 8);
+    }
     l.tempBytes = tempBytes;
     l.total = at + 256; // Room to align the base.
     return true;
@@ -230,6 +235,38 @@ template <bool Arg> int sort(const GraftCudaKernelArgs *args, GraftCudaError *er
   int64_t total = p.rows * p.n;
   cudaStream_t s = ctx.stream();
   unsigned grid = gridFor(total, 256);
+  // Rows along another axis: the input with that axis moved last, into a
+  // compact buffer; the sorted buffer goes back through the same move.
+  const DLTensor &x = ctx.in(0), &out = ctx.out(0);
+  int64_t movedShape[kMaxDims], xStrides[kMaxDims], outStrides[kMaxDims];
+  int64_t xMovedStrides[kMaxDims], outMovedStrides[kMaxDims];
+  DLTensor xMoved = x, outMoved = out, bufIn = x, bufOut = out;
+  const char *src = dataOf(x);
+  char *dst = dataOf(out);
+  if (p.moved) {
+    elementStrides(x, xStrides);
+    elementStrides(out, outStrides);
+    for (int d = 0; d < x.ndim; ++d) {
+      int from = d == x.ndim - 1 ? p.axis : (d < p.axis ? d : d + 1);
+      movedShape[d] = x.shape[from];
+      xMovedStrides[d] = xStrides[from];
+      outMovedStrides[d] = outStrides[from];
+    }
+    xMoved.shape = outMoved.shape = bufIn.shape = bufOut.shape = movedShape;
+    xMoved.strides = xMovedStrides;
+    outMoved.strides = outMovedStrides;
+    bufIn.data = base + l.movedIn;
+    bufIn.byte_offset = 0;
+    bufIn.strides = nullptr;
+    bufOut.data = base + l.movedOut;
+    bufOut.byte_offset = 0;
+    bufOut.strides = nullptr;
+    if (int rc = copyView(ctx, bufIn, xMoved))
+      return rc;
+    src = dataOf(bufIn);
+    dst = dataOf(bufOut);
+  }
+  auto finish = [&](int rc) { return rc || !p.moved ? rc : copyView(ctx, outMoved, bufOut); };
   return dispatch(p.t, [&](auto tag) -> int {
     using T = decltype(tag);
     using U = KeyOf<T>;
@@ -238,8 +275,7 @@ template <bool Arg> int sort(const GraftCudaKernelArgs *args, GraftCudaError *er
     auto *valsIn = reinterpret_cast<int64_t *>(base + l.valsIn);
     auto *valsOut = reinterpret_cast<int64_t *>(base + l.valsOut);
     auto *offsets = reinterpret_cast<int64_t *>(base + l.offsets);
-    toKeys<T><<<grid, 256, 0, s>>>(reinterpret_cast<const T *>(dataOf(ctx.in(0))), keysIn, total,
-                                   p.descending);
+    toKeys<T><<<grid, 256, 0, s>>>(reinterpret_cast<const T *>(src), keysIn, total, p.descending);
     rowOffsets<<<gridFor(p.rows + 1, 256), 256, 0, s>>>(offsets, p.n, p.rows);
     if (Arg)
       iotaRows<<<grid, 256, 0, s>>>(valsIn, p.n, total);
@@ -252,17 +288,14 @@ template <bool Arg> int sort(const GraftCudaKernelArgs *args, GraftCudaError *er
       return ctx.failCuda("cub radix sort", e);
     if constexpr (Arg) {
       if (scalarTypeOf(ctx.out(0).dtype) == ScalarType::Int64) {
-        e = cudaMemcpyAsync(dataOf(ctx.out(0)), valsOut, size_t(total) * 8,
-                            cudaMemcpyDeviceToDevice, s);
-        return e ? ctx.failCuda("cudaMemcpyAsync", e) : 0;
+        e = cudaMemcpyAsync(dst, valsOut, size_t(total) * 8, cudaMemcpyDeviceToDevice, s);
+        return finish(e ? ctx.failCuda("cudaMemcpyAsync", e) : 0);
       }
-      castIndices<int32_t>
-          <<<grid, 256, 0, s>>>(valsOut, reinterpret_cast<int32_t *>(dataOf(ctx.out(0))), total);
-      return ctx.checkLaunch("castIndices");
+      castIndices<int32_t><<<grid, 256, 0, s>>>(valsOut, reinterpret_cast<int32_t *>(dst), total);
+      return finish(ctx.checkLaunch("castIndices"));
     } else {
-      fromKeys<T><<<grid, 256, 0, s>>>(keysOut, reinterpret_cast<T *>(dataOf(ctx.out(0))), total,
-                                       p.descending);
-      return ctx.checkLaunch("fromKeys");
+      fromKeys<T><<<grid, 256, 0, s>>>(keysOut, reinterpret_cast<T *>(dst), total, p.descending);
+      return finish(ctx.checkLaunch("fromKeys"));
     }
   });
 }

@@ -1,0 +1,459 @@
+//===- kernels/cuda/Scatter.cu - scatter_elements, deterministic ----------===//
+//
+// scatter_elements(data, indices, updates; axis, reduction, include_self)
+// with the CPU kernel's semantics (kernels/cpu/Scatter.cpp), and its
+// results bit for bit, in every run:
+//
+//   1. every update gets the row-major element of the output it lands on
+//      as its key, and its own element offset in `updates` as its value;
+//   2. cub's radix sort orders the (key, value) pairs by key; it is stable,
+//      so the updates of one element stay in index (row-major) order;
+//   3. each output element finds its run of updates by binary search and
+//      folds them in that order exactly as the CPU does: the same
+//      accumulator type (float for float16/bfloat16 sums), the same
+//      rounding steps (a product and a mean's count rounded to the dtype at
+//      every step), NaN kept by max and min, the last write winning for a
+//      plain update. Short runs take a thread each; long runs (many updates
+//      into few elements) a warp each, whose lanes load 32 updates at a
+//      time and fold them in lane order through shuffles.
+//
+// No atomics on values, so no order that depends on scheduling. Keys and
+// values are 32-bit when the tensors allow it (fewer sort passes). The key
+// kernel also finds the first out-of-range index (its updates are never
+// folded); the host reads that back after everything is queued and fails
+// with the CPU's message. Unlike the CPU kernel, the output then holds the
+// data with the valid updates applied. While the stream is captured into a
+// CUDA graph there is no read back, and bad updates are skipped.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kernels/cuda/ElementwiseOps.cuh"
+
+#include <cub/device/device_radix_sort.cuh>
+
+#include <algorithm>
+
+namespace graft::cuda {
+namespace {
+
+constexpr int kScatterThreads = 256;
+
+enum class Red { Update, Add, Mul, Mean, Max, Min };
+
+bool parseReduction(const std::string &s, Red &op) {
+  if (s == "update" || s == "none")
+    op = Red::Update;
+  else if (s == "add" || s == "sum")
+    op = Red::Add;
+  else if (s == "mul" || s == "prod")
+    op = Red::Mul;
+  else if (s == "mean")
+    op = Red::Mean;
+  else if (s == "max" || s == "amax")
+    op = Red::Max;
+  else if (s == "min" || s == "amin")
+    op = Red::Min;
+  else
+    return false;
+  return true;
+}
+
+/// Where each update lands: coordinates over the indices' shape, the
+/// indices' byte strides, the updates' and the output's element strides.
+struct ScatterGeom {
+  int ndim = 0, axis = 0;
+  int64_t len = 0;
+  int64_t shape[kMaxDims] = {}, idxStride[kMaxDims] = {}, updStride[kMaxDims] = {},
+          outStride[kMaxDims] = {};
+  const char *idx = nullptr;
+  ScalarType idxType = ScalarType::Int64;
+};
+
+template <class K>
+__global__ void keysKernel(ScatterGeom g, int64_t n, K sentinel, K *keys, K *vals,
+                           unsigned long long *bad) {
+  int64_t stride = int64_t(gridDim.x) * blockDim.x;
+  for (int64_t u = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; u < n; u += stride) {
+    int64_t rem = u, target = 0, ioff = 0, uoff = 0;
+    for (int d = g.ndim - 1; d >= 0; --d) {
+      int64_t c = rem % g.shape[d];
+      rem /= g.shape[d];
+      ioff += c * g.idxStride[d];
+      uoff += c * g.updStride[d];
+      if (d != g.axis)
+        target += c * g.outStride[d];
+    }
+    int64_t k = loadAs<int64_t>(g.idx + ioff, g.idxType);
+    if (k < -g.len || k >= g.len) { // Never folded; the host reports the first.
+      atomicMin(bad, (unsigned long long)u);
+      keys[u] = sentinel;
+      vals[u] = 0;
+      continue;
+    }
+    if (k < 0)
+      k += g.len;
+    keys[u] = K(target + k * g.outStride[g.axis]);
+    vals[u] = K(uoff);
+  }
+}
+
+template <class T> __device__ inline Compute<T> roundC(Compute<T> v) {
+  if constexpr (kIsHalf<T>) {
+    T s = toStorage<T>(v);
+    return loadElem<T>(&s);
+  } else {
+    return v;
+  }
+}
+
+template <bool Max, class C> __device__ inline bool beats(C x, C best) {
+  if constexpr (std::is_floating_point_v<C>) {
+    if (best != best)
+      return false;
+    if (x != x)
+      return true;
+  }
+  return Max ? best < x : x < best;
+}
+
+/// One output element's fold, step for step the CPU kernel's.
+template <class T> struct Fold {
+  using C = Compute<T>;
+  Red op;
+  C acc, count;
+  bool started;
+
+  __device__ Fold(Red op, bool includeSelf, C self) : op(op), acc(self), count(C(0)) {
+    started = includeSelf && op != Red::Update;
+    if (started)
+      count = C(1);
+  }
+  __device__ void add(C v) {
+    if (!started) {
+      acc = v;
+      started = true;
+    } else {
+      switch (op) {
+      case Red::Update:
+        acc = v;
+        break;
+      case Red::Add:
+      case Red::Mean:
+        acc = ops::addC(acc, v);
+        break;
+      case Red::Mul:
+        acc = roundC<T>(ops::mulC(acc, v));
+        break;
+      case Red::Max:
+        acc = beats<true>(v, acc) ? v : acc;
+        break;
+      case Red::Min:
+        acc = beats<false>(v, acc) ? v : acc;
+        break;
+      }
+    }
+    count = roundC<T>(ops::addC(count, C(1)));
+  }
+  __device__ C result() const {
+    if (op != Red::Mean)
+      return acc;
+    C sum = roundC<T>(acc), n = count == C(0) ? C(1) : count;
+    if constexpr (std::is_same_v<C, bool>)
+      return sum; // Refused before: mean does not take bool.
+    else if constexpr (std::is_floating_point_v<C>)
+      return sum / n;
+    else
+      return ops::intFloorDiv(sum, n);
+  }
+};
+
+/// The first position of keys[0, n) not below v.
+template <class K> __device__ inline int64_t lowerBound(const K *keys, int64_t n, K v) {
+  int64_t lo = 0, hi = n;
+  while (lo < hi) {
+    int64_t mid = (lo + hi) / 2;
+    if (keys[mid] < v)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+template <class T, class K>
+__global__ void foldThreadKernel(const K *keys, const K *vals, int64_t n, int64_t targets, Red op,
+                                 bool includeSelf, const T *upd, T *out) {
+  int64_t stride = int64_t(gridDim.x) * blockDim.x;
+  for (int64_t t = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; t < targets; t += stride) {
+    int64_t j = lowerBound(keys, n, K(t));
+    if (j == n || keys[j] != K(t))
+      continue;
+    Fold<T> f(op, includeSelf, loadElem<T>(out + t));
+    for (; j < n && keys[j] == K(t); ++j)
+      f.add(loadElem<T>(upd + vals[j]));
+    storeElem<T>(out + t, f.result());
+  }
+}
+
+template <class C> __device__ inline C shuffle(C v, int lane) {
+  if constexpr (sizeof(C) < 4)
+    return C(__shfl_sync(0xffffffffu, int(v), lane));
+  else if constexpr (std::is_same_v<C, int64_t>)
+    return int64_t(__shfl_sync(0xffffffffu, (long long)v, lane));
+  else
+    return __shfl_sync(0xffffffffu, v, lane);
+}
+
+/// A warp per output element: lanes load 32 updates of the run at once and
+/// every lane folds them in lane order (the same result in every lane).
+template <class T, class K>
+__global__ void foldWarpKernel(const K *keys, const K *vals, int64_t n, int64_t targets, Red op,
+                               bool includeSelf, const T *upd, T *out) {
+  int lane = int(threadIdx.x & 31);
+  int64_t warps = (int64_t(gridDim.x) * blockDim.x) / 32;
+  for (int64_t t = (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32; t < targets; t += warps) {
+    int64_t lo = lowerBound(keys, n, K(t)), hi = lowerBound(keys, n, K(t + 1));
+    if (lo == hi)
+      continue;
+    Fold<T> f(op, includeSelf, loadElem<T>(out + t));
+    for (int64_t base = lo; base < hi; base += 32) {
+      Compute<T> v = base + lane < hi ? loadElem<T>(upd + vals[base + lane]) : Compute<T>(0);
+      int m = int(hi - base < 32 ? hi - base : 32);
+      for (int l = 0; l < m; ++l)
+        f.add(shuffle(v, l));
+    }
+    if (lane == 0)
+      storeElem<T>(out + t, f.result());
+  }
+}
+
+struct Plan {
+  Red op = Red::Update;
+  bool includeSelf = true, wide = false;
+  int endBit = 1;
+  int64_t updates = 0, targets = 0;
+  ScatterGeom g;
+};
+
+struct Layout {
+  size_t slot = 0, keysIn = 0, keysOut = 0, valsIn = 0, valsOut = 0, temp = 0, tempBytes = 0,
+         total = 0;
+};
+
+/// Checks shapes, dtypes and attributes as the CPU kernel; false after
+/// ctx.fail.
+bool plan(Ctx &ctx, Plan &p) {
+  const DLTensor &data = ctx.in(0), &idx = ctx.in(1), &upd = ctx.in(2), &out = ctx.out(0);
+  int64_t axis = 0;
+  if (!ctx.intAttr(0, "axis", 0, axis) || !ctx.boolAttr(2, "include_self", true, p.includeSelf))
+    return false;
+  std::string red = "update";
+  if (ctx.hasAttr(1)) {
+    if (ctx.attr(1).kind != GRAFT_CUDA_ATTR_STRING) {
+      ctx.fail("attribute 'reduction' must be a string");
+      return false;
+    }
+    red = ctx.attr(1).s;
+  }
+  if (axis < -data.ndim || axis >= data.ndim) {
+    ctx.fail("axis " + std::to_string(axis) + " is out of range for " + std::to_string(data.ndim) +
+             " dims");
+    return false;
+  }
+  p.g.axis = int(axis < 0 ? axis + data.ndim : axis);
+  if (!parseReduction(red, p.op)) {
+    ctx.fail("unknown reduction '" + red + "'");
+    return false;
+  }
+  ScalarType t = scalarTypeOf(data.dtype), it = scalarTypeOf(idx.dtype);
+  for (const DLTensor *o : {&upd, &out})
+    if (scalarTypeOf(o->dtype) != t) {
+      ctx.fail(std::string(o == &upd ? "updates" : "output 0") + " has dtype " +
+               dtypeName(o->dtype) + ", expected " + dtypeName(data.dtype));
+      return false;
+    }
+  if (shapeStr(out) != shapeStr(data) || !isCompact(out)) {
+    ctx.fail("output must be a compact " + shapeStr(data) + ", got " + shapeStr(out));
+    return false;
+  }
+  if (isFloatType(it) || it == ScalarType::Bool) {
+    ctx.fail("indices must be integers, got " + dtypeName(idx.dtype));
+    return false;
+  }
+  if (t == ScalarType::Bool && p.op != Red::Update && p.op != Red::Add) {
+    ctx.fail("reduction '" + red + "' does not take bool");
+    return false;
+  }
+  bool shapesOk = idx.ndim == data.ndim && upd.ndim == data.ndim;
+  for (int d = 0; shapesOk && d < data.ndim; ++d)
+    shapesOk = idx.shape[d] <= upd.shape[d] && (d == p.g.axis || idx.shape[d] <= data.shape[d]);
+  if (!shapesOk) {
+    ctx.fail("indices " + shapeStr(idx) + " must have the rank of data " + shapeStr(data) +
+             " and updates " + shapeStr(upd) + " and fit in both outside the axis");
+    return false;
+  }
+  ScatterGeom &g = p.g;
+  g.ndim = data.ndim;
+  g.len = data.shape[g.axis];
+  g.idx = dataOf(idx);
+  g.idxType = it;
+  int64_t is[kMaxDims], us[kMaxDims];
+  elementStrides(idx, is);
+  elementStrides(upd, us);
+  int64_t rm = 1;
+  for (int d = data.ndim - 1; d >= 0; --d) {
+    g.shape[d] = idx.shape[d];
+    g.idxStride[d] = is[d] * ((idx.dtype.bits + 7) / 8);
+    g.updStride[d] = us[d];
+    g.outStride[d] = rm;
+    rm *= data.shape[d];
+  }
+  p.updates = numel(idx);
+  p.targets = numel(data);
+  // The largest update offset, for the width of the sort's values.
+  int64_t maxOff = 0;
+  for (int d = 0; d < upd.ndim; ++d)
+    maxOff += (upd.shape[d] - 1) * (us[d] < 0 ? -us[d] : us[d]);
+  p.wide = p.targets >= int64_t(UINT32_MAX) || maxOff >= int64_t(UINT32_MAX) ||
+           p.updates >= int64_t(INT32_MAX);
+  while (p.endBit < 64 && (uint64_t(1) << p.endBit) <= uint64_t(p.targets))
+    ++p.endBit;
+  return true;
+}
+
+template <class K>
+cudaError_t sortPairs(void *temp, size_t &bytes, const Plan &p, K *keysIn, K *keysOut, K *valsIn,
+                      K *valsOut, cudaStream_t s) {
+  return cub::DeviceRadixSort::SortPairs(temp, bytes, keysIn, keysOut, valsIn, valsOut, p.updates,
+                                         0, p.endBit, s);
+}
+
+bool layoutFor(const Plan &p, cudaStream_t s, Layout &l) {
+  size_t keyBytes = p.wide ? 8 : 4;
+  cudaError_t e =
+      p.wide ? sortPairs<uint64_t>(nullptr, l.tempBytes, p, nullptr, nullptr, nullptr, nullptr, s)
+             : sortPairs<uint32_t>(nullptr, l.tempBytes, p, nullptr, nullptr, nullptr, nullptr, s);
+  if (e != cudaSuccess)
+    return false;
+  WorkspaceCarver c;
+  l.slot = c.take(8);
+  size_t n = size_t(p.updates) * keyBytes;
+  l.keysIn = c.take(n);
+  l.keysOut = c.take(n);
+  l.valsIn = c.take(n);
+  l.valsOut = c.take(n);
+  l.temp = c.take(l.tempBytes);
+  l.total = c.total();
+  return true;
+}
+
+size_t scatterWorkspace(const GraftCudaKernelArgs *args) {
+  if (args->numInputs != 3 || args->numOutputs != 1)
+    return 0;
+  GraftCudaError err;
+  Ctx ctx(args, "", &err);
+  Plan p;
+  Layout l;
+  if (!plan(ctx, p) || p.updates == 0 || !layoutFor(p, ctx.stream(), l))
+    return 0;
+  return l.total;
+}
+
+template <class T, class K> int run(Ctx &ctx, const Plan &p, const Layout &l, char *base) {
+  cudaStream_t s = ctx.stream();
+  auto *keysIn = reinterpret_cast<K *>(base + l.keysIn);
+  auto *keysOut = reinterpret_cast<K *>(base + l.keysOut);
+  auto *valsIn = reinterpret_cast<K *>(base + l.valsIn);
+  auto *valsOut = reinterpret_cast<K *>(base + l.valsOut);
+  keysKernel<K><<<gridFor(p.updates, kScatterThreads), kScatterThreads, 0, s>>>(
+      p.g, p.updates, K(p.targets), keysIn, valsIn,
+      reinterpret_cast<unsigned long long *>(base + l.slot));
+  if (int rc = ctx.checkLaunch("keysKernel"))
+    return rc;
+  size_t tempBytes = l.tempBytes;
+  cudaError_t e = sortPairs<K>(base + l.temp, tempBytes, p, keysIn, keysOut, valsIn, valsOut, s);
+  if (e)
+    return ctx.failCuda("cub::DeviceRadixSort::SortPairs", e);
+  auto *upd = reinterpret_cast<const T *>(dataOf(ctx.in(2)));
+  auto *out = reinterpret_cast<T *>(dataOf(ctx.out(0)));
+  // Long runs (many updates per element) fold a warp per element.
+  if (p.updates >= 32 * p.targets) {
+    int64_t threads = p.targets * 32;
+    foldWarpKernel<T, K><<<gridFor(threads, kScatterThreads), kScatterThreads, 0, s>>>(
+        keysOut, valsOut, p.updates, p.targets, p.op, p.includeSelf, upd, out);
+    return ctx.checkLaunch("foldWarpKernel");
+  }
+  foldThreadKernel<T, K><<<gridFor(p.targets, kScatterThreads), kScatterThreads, 0, s>>>(
+      keysOut, valsOut, p.updates, p.targets, p.op, p.includeSelf, upd, out);
+  return ctx.checkLaunch("foldThreadKernel");
+}
+
+int scatterElements(const GraftCudaKernelArgs *args, GraftCudaError *err) {
+  Ctx ctx(args, "graft.scatter_elements", err);
+  if (ctx.checkArity(3, 1))
+    return 1;
+  Plan p;
+  if (!plan(ctx, p))
+    return 1;
+  const DLTensor &data = ctx.in(0), &out = ctx.out(0);
+  Layout l;
+  if (p.updates && !layoutFor(p, ctx.stream(), l))
+    return ctx.fail("cub::DeviceRadixSort: cannot size its temporary storage");
+  if (ctx.args().workspaceBytes < l.total)
+    return ctx.fail("needs a workspace of " + std::to_string(l.total) + " bytes, got " +
+                    std::to_string(ctx.args().workspaceBytes));
+  char *base = alignedBase(ctx.args().workspace);
+  cudaStream_t s = ctx.stream();
+  auto *bad = reinterpret_cast<unsigned long long *>(base + l.slot);
+  if (p.updates)
+    if (cudaError_t e = cudaMemsetAsync(bad, 0xff, 8, s))
+      return ctx.failCuda("cudaMemsetAsync", e);
+  if (dataOf(out) != dataOf(data))
+    if (int rc = copyView(ctx, out, data))
+      return rc;
+  if (p.updates == 0 || p.targets == 0)
+    return 0;
+  int rc = dispatch(scalarTypeOf(data.dtype), [&](auto tag) -> int {
+    using T = decltype(tag);
+    return p.wide ? run<T, uint64_t>(ctx, p, l, base) : run<T, uint32_t>(ctx, p, l, base);
+  });
+  if (rc || streamCapturing(s))
+    return rc;
+  // The index check, read once everything is queued so the GPU never
+  // waits for the host: the first out-of-range position, if any.
+  unsigned long long first = 0;
+  cudaError_t e = cudaMemcpyAsync(&first, bad, 8, cudaMemcpyDeviceToHost, s);
+  if (!e)
+    e = cudaStreamSynchronize(s);
+  if (e)
+    return ctx.failCuda("reading the index check back", e);
+  if (first == ~0ull)
+    return 0;
+  const DLTensor &idx = ctx.in(1);
+  int64_t pos = int64_t(first), strides[kMaxDims], off = 0;
+  elementStrides(idx, strides);
+  for (int d = idx.ndim - 1; d >= 0; --d) {
+    off += (pos % idx.shape[d]) * strides[d];
+    pos /= idx.shape[d];
+  }
+  int64_t value = 0, bytes = (idx.dtype.bits + 7) / 8;
+  e = cudaMemcpy(&value, dataOf(idx) + off * bytes, size_t(bytes), cudaMemcpyDeviceToHost);
+  if (e)
+    return ctx.failCuda("reading the bad index back", e);
+  // Sign-extend the little-endian bytes of a narrower signed index.
+  if (bytes < 8 && scalarTypeOf(idx.dtype) != ScalarType::UInt8)
+    value = (value << (64 - 8 * bytes)) >> (64 - 8 * bytes);
+  return ctx.fail("index " + std::to_string(value) + " is out of range for axis " +
+                  std::to_string(p.g.axis) + " of size " + std::to_string(p.g.len));
+}
+
+const char *const kScatterAttrs[] = {"axis", "reduction", "include_self"};
+
+} // namespace
+
+void addScatterKernels(std::vector<GraftCudaKernel> &out) {
+  out.push_back(
+      {"graft.scatter_elements", 3, 1, kScatterAttrs, 3, scatterElements, scatterWorkspace});
+}
+
+} // namespace graft::cuda
