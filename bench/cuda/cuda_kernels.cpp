@@ -12,10 +12,11 @@
 //   cumsum_f32/64M         graft.cumsum of the flattened 64M elements
 //   sort, argsort          16M float32 in one row, and 4096 rows of 4096
 //   matmul_*               graft.matmul against the same cublasGemmEx call
-//   scatter_{sum,amax,mean}_f32_4096x1024_into_{512,4}
+//   scatter_{sum,amax,mean}_f32_4096x1024_into_{512,4}_{global,lines}
 //                          graft.scatter_elements along axis 0 with int64
-//                          indices (deterministic; PyTorch's atomic kernel
-//                          is the bar, docs/performance.md)
+//                          indices through each sort plan (deterministic;
+//                          PyTorch's atomic kernel is the bar,
+//                          docs/performance.md)
 //
 // Run: graft-bench-cuda --benchmark_repetitions=5 --benchmark_report_aggregates_only
 // (docs/performance.md, "CUDA", quotes medians).
@@ -308,8 +309,10 @@ BENCHMARK_CAPTURE(BM_matmul, cublas_f64_4096, F64, 4096, true)
     ->Unit(benchmark::kMicrosecond);
 
 /// scatter_elements of a float32 4096x1024 into `rows` rows along axis 0,
-/// int64 indices spread evenly (a fixed pseudo-random pattern).
-void BM_scatter(benchmark::State &state, const char *reduction, int64_t rows) {
+/// int64 indices spread evenly (a fixed pseudo-random pattern), through
+/// one sort plan (GRAFT_CUDA_SCATTER: "global" sorts all updates by
+/// element, "lines" each column by row).
+void BM_scatter(benchmark::State &state, const char *reduction, int64_t rows, const char *plan) {
   const DLDataType I64{kDLInt, 64, 1};
   Buf data(F32, {rows, 1024}), out(F32, {rows, 1024}), upd(F32, {4096, 1024}),
       idx(I64, {4096, 1024});
@@ -322,29 +325,29 @@ void BM_scatter(benchmark::State &state, const char *reduction, int64_t rows) {
     v = int64_t(x % uint64_t(rows));
   }
   CHECK_CUDA(cudaMemcpy(idx.dl.data, host.data(), idx.bytes(), cudaMemcpyHostToDevice));
+  setenv("GRAFT_CUDA_SCATTER", plan, 1);
   std::vector<AttrValue> attrs = {int64_t(0), std::string(reduction), true};
   timeLaunches(state, upd.bytes() + idx.bytes() + data.bytes() + out.bytes(), [&] {
     runGraft("graft.scatter_elements", {&data.dl, &idx.dl, &upd.dl}, {&out.dl}, attrs);
   });
+  unsetenv("GRAFT_CUDA_SCATTER");
 }
-BENCHMARK_CAPTURE(BM_scatter, sum_f32_4096x1024_into_512, "sum", 512)
-    ->UseManualTime()
-    ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_scatter, amax_f32_4096x1024_into_512, "amax", 512)
-    ->UseManualTime()
-    ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_scatter, mean_f32_4096x1024_into_512, "mean", 512)
-    ->UseManualTime()
-    ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_scatter, sum_f32_4096x1024_into_4, "sum", 4)
-    ->UseManualTime()
-    ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_scatter, amax_f32_4096x1024_into_4, "amax", 4)
-    ->UseManualTime()
-    ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_scatter, mean_f32_4096x1024_into_4, "mean", 4)
-    ->UseManualTime()
-    ->Unit(benchmark::kMicrosecond);
+#define GRAFT_SCATTER_BENCH(red, rows, plan)                                                       \
+  BENCHMARK_CAPTURE(BM_scatter, red##_f32_4096x1024_into_##rows##_##plan, #red, rows, #plan)       \
+      ->UseManualTime()                                                                            \
+      ->Unit(benchmark::kMicrosecond)
+GRAFT_SCATTER_BENCH(sum, 512, global);
+GRAFT_SCATTER_BENCH(sum, 512, lines);
+GRAFT_SCATTER_BENCH(amax, 512, global);
+GRAFT_SCATTER_BENCH(amax, 512, lines);
+GRAFT_SCATTER_BENCH(mean, 512, global);
+GRAFT_SCATTER_BENCH(mean, 512, lines);
+GRAFT_SCATTER_BENCH(sum, 4, global);
+GRAFT_SCATTER_BENCH(sum, 4, lines);
+GRAFT_SCATTER_BENCH(amax, 4, global);
+GRAFT_SCATTER_BENCH(amax, 4, lines);
+GRAFT_SCATTER_BENCH(mean, 4, global);
+GRAFT_SCATTER_BENCH(mean, 4, lines);
 
 } // namespace
 

@@ -30,8 +30,10 @@
 #include "kernels/cuda/ElementwiseOps.cuh"
 
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_segmented_radix_sort.cuh>
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace graft::cuda {
 namespace {
@@ -233,11 +235,15 @@ struct Plan {
   int endBit = 1;
   int64_t updates = 0, targets = 0;
   ScatterGeom g;
+  /// Sort each line (the updates that differ only along the axis) by its
+  /// position along the axis, instead of all updates by element.
+  bool byLines = false;
+  int64_t lines = 0, lineLen = 0;
 };
 
 struct Layout {
-  size_t slot = 0, keysIn = 0, keysOut = 0, valsIn = 0, valsOut = 0, temp = 0, tempBytes = 0,
-         total = 0;
+  size_t slot = 0, keysIn = 0, keysOut = 0, valsIn = 0, valsOut = 0, offsets = 0, temp = 0,
+         tempBytes = 0, total = 0;
 };
 
 /// Checks shapes, dtypes and attributes as the CPU kernel; false after
@@ -316,23 +322,41 @@ bool plan(Ctx &ctx, Plan &p) {
     maxOff += (upd.shape[d] - 1) * (us[d] < 0 ? -us[d] : us[d]);
   p.wide = p.targets >= int64_t(UINT32_MAX) || maxOff >= int64_t(UINT32_MAX) ||
            p.updates >= int64_t(INT32_MAX);
-  while (p.endBit < 64 && (uint64_t(1) << p.endBit) <= uint64_t(p.targets))
+  p.lineLen = idx.ndim ? idx.shape[g.axis] : 1;
+  p.lines = p.lineLen ? p.updates / p.lineLen : 0;
+  // Lines: keys are positions along the axis (fewer bits, so fewer sort
+  // passes), each line sorted by itself. GRAFT_CUDA_SCATTER=global|lines
+  // forces one (tests and benchmarks compare them).
+  const char *force = std::getenv("GRAFT_CUDA_SCATTER");
+  if (force && std::string(force) == "global")
+    p.byLines = false;
+  else if (force && std::string(force) == "lines")
+    p.byLines = p.lines > 0;
+  else
+    p.byLines = p.lines >= 256 && p.lineLen >= 64;
+  uint64_t keyMax = p.byLines ? uint64_t(g.len) : uint64_t(p.targets);
+  while (p.endBit < 64 && (uint64_t(1) << p.endBit) <= keyMax)
     ++p.endBit;
   return true;
 }
 
 template <class K>
 cudaError_t sortPairs(void *temp, size_t &bytes, const Plan &p, K *keysIn, K *keysOut, K *valsIn,
-                      K *valsOut, cudaStream_t s) {
+                      K *valsOut, const int64_t *offsets, cudaStream_t s) {
+  if (p.byLines)
+    return cub::DeviceSegmentedRadixSort::SortPairs(temp, bytes, keysIn, keysOut, valsIn, valsOut,
+                                                    p.updates, p.lines, offsets, offsets + 1, 0,
+                                                    p.endBit, s);
   return cub::DeviceRadixSort::SortPairs(temp, bytes, keysIn, keysOut, valsIn, valsOut, p.updates,
                                          0, p.endBit, s);
 }
 
 bool layoutFor(const Plan &p, cudaStream_t s, Layout &l) {
   size_t keyBytes = p.wide ? 8 : 4;
-  cudaError_t e =
-      p.wide ? sortPairs<uint64_t>(nullptr, l.tempBytes, p, nullptr, nullptr, nullptr, nullptr, s)
-             : sortPairs<uint32_t>(nullptr, l.tempBytes, p, nullptr, nullptr, nullptr, nullptr, s);
+  cudaError_t e = p.wide ? sortPairs<uint64_t>(nullptr, l.tempBytes, p, nullptr, nullptr, nullptr,
+                                               nullptr, nullptr, s)
+                         : sortPairs<uint32_t>(nullptr, l.tempBytes, p, nullptr, nullptr, nullptr,
+                                               nullptr, nullptr, s);
   if (e != cudaSuccess)
     return false;
   WorkspaceCarver c;
@@ -342,6 +366,8 @@ bool layoutFor(const Plan &p, cudaStream_t s, Layout &l) {
   l.keysOut = c.take(n);
   l.valsIn = c.take(n);
   l.valsOut = c.take(n);
+  if (p.byLines)
+    l.offsets = c.take(size_t(p.lines + 1) * 8);
   l.temp = c.take(l.tempBytes);
   l.total = c.total();
   return true;
@@ -359,19 +385,158 @@ size_t scatterWorkspace(const GraftCudaKernelArgs *args) {
   return l.total;
 }
 
+//===----------------------------------------------------------------------===//
+// By lines: the updates of one line (all coordinates but the axis equal)
+// land on elements of one output line, in order of their position along
+// the axis. Each line is laid out by itself, sorted by the position its
+// index names (cub's segmented radix sort: few key bits, few passes), and
+// each element finds its run inside its line.
+//===----------------------------------------------------------------------===//
+
+/// The line of coordinates `c` (all but the axis, row-major) and the
+/// output offset of its element at axis position 0.
+__device__ inline int64_t lineBase(const ScatterGeom &g, int64_t line) {
+  int64_t base = 0;
+  for (int d = g.ndim - 1; d >= 0; --d) {
+    if (d == g.axis)
+      continue;
+    base += (line % g.shape[d]) * g.outStride[d];
+    line /= g.shape[d];
+  }
+  return base;
+}
+
+template <class K>
+__global__ void lineKeysKernel(ScatterGeom g, int64_t n, int64_t lineLen, K sentinel, K *keys,
+                               K *vals, unsigned long long *bad) {
+  int64_t stride = int64_t(gridDim.x) * blockDim.x;
+  for (int64_t u = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; u < n; u += stride) {
+    int64_t rem = u, ioff = 0, uoff = 0, line = 0, lineMul = 1, at = 0;
+    for (int d = g.ndim - 1; d >= 0; --d) {
+      int64_t c = rem % g.shape[d];
+      rem /= g.shape[d];
+      ioff += c * g.idxStride[d];
+      uoff += c * g.updStride[d];
+      if (d == g.axis) {
+        at = c;
+      } else {
+        line += c * lineMul;
+        lineMul *= g.shape[d];
+      }
+    }
+    int64_t k = loadAs<int64_t>(g.idx + ioff, g.idxType), pos = line * lineLen + at;
+    if (k < -g.len || k >= g.len) {
+      atomicMin(bad, (unsigned long long)u);
+      keys[pos] = sentinel;
+      vals[pos] = 0;
+      continue;
+    }
+    keys[pos] = K(k < 0 ? k + g.len : k);
+    vals[pos] = K(uoff);
+  }
+}
+
+__global__ void lineOffsets(int64_t *off, int64_t len, int64_t lines) {
+  int64_t stride = int64_t(gridDim.x) * blockDim.x;
+  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i <= lines; i += stride)
+    off[i] = i * len;
+}
+
+/// A thread per (line, axis position).
+template <class T, class K>
+__global__ void lineFoldThreadKernel(ScatterGeom g, const K *keys, const K *vals, int64_t lines,
+                                     int64_t lineLen, Red op, bool includeSelf, const T *upd,
+                                     T *out) {
+  int64_t total = lines * g.len, stride = int64_t(gridDim.x) * blockDim.x;
+  for (int64_t t = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; t < total; t += stride) {
+    int64_t line = t / g.len, k = t - line * g.len;
+    const K *seg = keys + line * lineLen;
+    int64_t j = lowerBound(seg, lineLen, K(k));
+    if (j == lineLen || seg[j] != K(k))
+      continue;
+    T *dst = out + lineBase(g, line) + k * g.outStride[g.axis];
+    Fold<T> f(op, includeSelf, loadElem<T>(dst));
+    for (; j < lineLen && seg[j] == K(k); ++j)
+      f.add(loadElem<T>(upd + vals[line * lineLen + j]));
+    storeElem<T>(dst, f.result());
+  }
+}
+
+/// A warp per (line, axis position), for long runs.
+template <class T, class K>
+__global__ void lineFoldWarpKernel(ScatterGeom g, const K *keys, const K *vals, int64_t lines,
+                                   int64_t lineLen, Red op, bool includeSelf, const T *upd,
+                                   T *out) {
+  int lane = int(threadIdx.x & 31);
+  int64_t total = lines * g.len, warps = (int64_t(gridDim.x) * blockDim.x) / 32;
+  for (int64_t t = (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32; t < total; t += warps) {
+    int64_t line = t / g.len, k = t - line * g.len;
+    const K *seg = keys + line * lineLen;
+    const K *segVals = vals + line * lineLen;
+    int64_t lo = lowerBound(seg, lineLen, K(k)), hi = lowerBound(seg, lineLen, K(k + 1));
+    if (lo == hi)
+      continue;
+    T *dst = out + lineBase(g, line) + k * g.outStride[g.axis];
+    Fold<T> f(op, includeSelf, loadElem<T>(dst));
+    for (int64_t b = lo; b < hi; b += 32) {
+      Compute<T> v = b + lane < hi ? loadElem<T>(upd + segVals[b + lane]) : Compute<T>(0);
+      int m = int(hi - b < 32 ? hi - b : 32);
+      for (int i = 0; i < m; ++i)
+        f.add(shuffle(v, i));
+    }
+    if (lane == 0)
+      storeElem<T>(dst, f.result());
+  }
+}
+
+template <class T, class K> int runLines(Ctx &ctx, const Plan &p, const Layout &l, char *base) {
+  cudaStream_t s = ctx.stream();
+  auto *keysIn = reinterpret_cast<K *>(base + l.keysIn);
+  auto *keysOut = reinterpret_cast<K *>(base + l.keysOut);
+  auto *valsIn = reinterpret_cast<K *>(base + l.valsIn);
+  auto *valsOut = reinterpret_cast<K *>(base + l.valsOut);
+  auto *offsets = reinterpret_cast<int64_t *>(base + l.offsets);
+  lineKeysKernel<K><<<gridFor(p.updates, kScatterThreads), kScatterThreads, 0, s>>>(
+      p.g, p.updates, p.lineLen, K(p.g.len), keysIn, valsIn,
+      reinterpret_cast<unsigned long long *>(base + l.slot));
+  lineOffsets<<<gridFor(p.lines + 1, kScatterThreads), kScatterThreads, 0, s>>>(offsets, p.lineLen,
+                                                                                p.lines);
+  if (int rc = ctx.checkLaunch("lineKeysKernel"))
+    return rc;
+  size_t tempBytes = l.tempBytes;
+  cudaError_t e =
+      sortPairs<K>(base + l.temp, tempBytes, p, keysIn, keysOut, valsIn, valsOut, offsets, s);
+  if (e)
+    return ctx.failCuda("cub::DeviceSegmentedRadixSort::SortPairs", e);
+  auto *upd = reinterpret_cast<const T *>(dataOf(ctx.in(2)));
+  auto *out = reinterpret_cast<T *>(dataOf(ctx.out(0)));
+  int64_t elements = p.lines * p.g.len;
+  if (p.lineLen >= 32 * p.g.len) {
+    lineFoldWarpKernel<T, K><<<gridFor(elements * 32, kScatterThreads), kScatterThreads, 0, s>>>(
+        p.g, keysOut, valsOut, p.lines, p.lineLen, p.op, p.includeSelf, upd, out);
+    return ctx.checkLaunch("lineFoldWarpKernel");
+  }
+  lineFoldThreadKernel<T, K><<<gridFor(elements, kScatterThreads), kScatterThreads, 0, s>>>(
+      p.g, keysOut, valsOut, p.lines, p.lineLen, p.op, p.includeSelf, upd, out);
+  return ctx.checkLaunch("lineFoldThreadKernel");
+}
+
 template <class T, class K> int run(Ctx &ctx, const Plan &p, const Layout &l, char *base) {
   cudaStream_t s = ctx.stream();
   auto *keysIn = reinterpret_cast<K *>(base + l.keysIn);
   auto *keysOut = reinterpret_cast<K *>(base + l.keysOut);
   auto *valsIn = reinterpret_cast<K *>(base + l.valsIn);
   auto *valsOut = reinterpret_cast<K *>(base + l.valsOut);
+  if (p.byLines)
+    return runLines<T, K>(ctx, p, l, base);
   keysKernel<K><<<gridFor(p.updates, kScatterThreads), kScatterThreads, 0, s>>>(
       p.g, p.updates, K(p.targets), keysIn, valsIn,
       reinterpret_cast<unsigned long long *>(base + l.slot));
   if (int rc = ctx.checkLaunch("keysKernel"))
     return rc;
   size_t tempBytes = l.tempBytes;
-  cudaError_t e = sortPairs<K>(base + l.temp, tempBytes, p, keysIn, keysOut, valsIn, valsOut, s);
+  cudaError_t e =
+      sortPairs<K>(base + l.temp, tempBytes, p, keysIn, keysOut, valsIn, valsOut, nullptr, s);
   if (e)
     return ctx.failCuda("cub::DeviceRadixSort::SortPairs", e);
   auto *upd = reinterpret_cast<const T *>(dataOf(ctx.in(2)));
