@@ -12,7 +12,7 @@
 //   cumsum_f32/64M         graft.cumsum of the flattened 64M elements
 //   sort, argsort          16M float32 in one row, and 4096 rows of 4096
 //   matmul_*               graft.matmul against the same cublasGemmEx call
-//   scatter_{sum,amax,mean}_f32_4096x1024_into_{512,4}_{global,lines}
+//   scatter_{sum,amax,mean}_f32_4096x1024_into_{512,4}_{global,lines,tile}
 //                          graft.scatter_elements along axis 0 with int64
 //                          indices through each sort plan (deterministic;
 //                          PyTorch's atomic kernel is the bar,
@@ -311,7 +311,8 @@ BENCHMARK_CAPTURE(BM_matmul, cublas_f64_4096, F64, 4096, true)
 /// scatter_elements of a float32 4096x1024 into `rows` rows along axis 0,
 /// int64 indices spread evenly (a fixed pseudo-random pattern), through
 /// one sort plan (GRAFT_CUDA_SCATTER: "global" sorts all updates by
-/// element, "lines" each column by row).
+/// element, "lines" each column by row, "tile" pairs of columns in a
+/// block).
 void BM_scatter(benchmark::State &state, const char *reduction, int64_t rows, const char *plan) {
   const DLDataType I64{kDLInt, 64, 1};
   Buf data(F32, {rows, 1024}), out(F32, {rows, 1024}), upd(F32, {4096, 1024}),
@@ -338,16 +339,22 @@ void BM_scatter(benchmark::State &state, const char *reduction, int64_t rows, co
       ->Unit(benchmark::kMicrosecond)
 GRAFT_SCATTER_BENCH(sum, 512, global);
 GRAFT_SCATTER_BENCH(sum, 512, lines);
+GRAFT_SCATTER_BENCH(sum, 512, tile);
 GRAFT_SCATTER_BENCH(amax, 512, global);
 GRAFT_SCATTER_BENCH(amax, 512, lines);
+GRAFT_SCATTER_BENCH(amax, 512, tile);
 GRAFT_SCATTER_BENCH(mean, 512, global);
 GRAFT_SCATTER_BENCH(mean, 512, lines);
+GRAFT_SCATTER_BENCH(mean, 512, tile);
 GRAFT_SCATTER_BENCH(sum, 4, global);
 GRAFT_SCATTER_BENCH(sum, 4, lines);
+GRAFT_SCATTER_BENCH(sum, 4, tile);
 GRAFT_SCATTER_BENCH(amax, 4, global);
 GRAFT_SCATTER_BENCH(amax, 4, lines);
+GRAFT_SCATTER_BENCH(amax, 4, tile);
 GRAFT_SCATTER_BENCH(mean, 4, global);
 GRAFT_SCATTER_BENCH(mean, 4, lines);
+GRAFT_SCATTER_BENCH(mean, 4, tile);
 
 } // namespace
 

@@ -17,6 +17,12 @@
 //      into few elements) a warp each, whose lanes load 32 updates at a
 //      time and fold them in lane order through shuffles.
 //
+// Three plans for the sort (GRAFT_CUDA_SCATTER forces one): all updates
+// by element (cub::DeviceRadixSort); each line, the updates that differ
+// only along the axis, by the axis position named (segmented radix sort,
+// fewer key bits); or tiles of whole lines sorted inside one block in
+// shared memory (cub::BlockRadixSort), when a line fits a block.
+//
 // No atomics on values, so no order that depends on scheduling. Keys and
 // values are 32-bit when the tensors allow it (fewer sort passes). The key
 // kernel also finds the first out-of-range index (its updates are never
@@ -29,6 +35,7 @@
 
 #include "kernels/cuda/ElementwiseOps.cuh"
 
+#include <cub/block/block_radix_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_segmented_radix_sort.cuh>
 
@@ -239,12 +246,45 @@ struct Plan {
   /// position along the axis, instead of all updates by element.
   bool byLines = false;
   int64_t lines = 0, lineLen = 0;
+  /// Sort tiles of whole lines inside one block (no global sort).
+  bool tiled = false;
+  int kBits = 0, iBits = 0, tileBits = 0;
+  int64_t rmAxis = 1; ///< Row-major stride of the axis in the indices.
 };
 
 struct Layout {
   size_t slot = 0, keysIn = 0, keysOut = 0, valsIn = 0, valsOut = 0, offsets = 0, temp = 0,
          tempBytes = 0, total = 0;
 };
+
+constexpr int kTileThreads = 512, kTileItems = 16, kTileCap = kTileThreads * kTileItems;
+
+int bitsFor(uint64_t v) { // Bits to hold every value in [0, v].
+  int b = 0;
+  while (b < 64 && (uint64_t(1) << b) <= v)
+    ++b;
+  return b;
+}
+
+/// The tile plan applies when a line fits a block and a tile's keys
+/// (line in tile, axis position named, position in line) fit 31 bits.
+void planTile(Plan &p) {
+  p.tiled = false;
+  if (p.lines == 0 || p.lineLen > kTileCap)
+    return;
+  p.kBits = bitsFor(uint64_t(p.g.len));
+  p.iBits = bitsFor(uint64_t(p.lineLen - 1));
+  if (p.kBits + p.iBits > 31)
+    return;
+  p.tileBits = 0;
+  while (p.kBits + p.iBits + p.tileBits < 31 && (p.lineLen << (p.tileBits + 1)) <= kTileCap &&
+         (int64_t(1) << p.tileBits) < p.lines)
+    ++p.tileBits;
+  p.rmAxis = 1;
+  for (int d = p.g.ndim - 1; d > p.g.axis; --d)
+    p.rmAxis *= p.g.shape[d];
+  p.tiled = true;
+}
 
 /// Checks shapes, dtypes and attributes as the CPU kernel; false after
 /// ctx.fail.
@@ -325,12 +365,17 @@ bool plan(Ctx &ctx, Plan &p) {
   p.lineLen = idx.ndim ? idx.shape[g.axis] : 1;
   p.lines = p.lineLen ? p.updates / p.lineLen : 0;
   // Lines: keys are positions along the axis (fewer bits, so fewer sort
-  // passes), each line sorted by itself. GRAFT_CUDA_SCATTER=global|lines
-  // forces one (tests and benchmarks compare them).
+  // passes), each line sorted by itself. GRAFT_CUDA_SCATTER=global|lines|
+  // tile forces one (tests and benchmarks compare them).
   const char *force = std::getenv("GRAFT_CUDA_SCATTER");
-  if (force && std::string(force) == "global")
+  std::string plan = force ? force : "";
+  planTile(p);
+  if (plan == "tile" && p.tiled)
+    return true;
+  p.tiled = false;
+  if (plan == "global")
     p.byLines = false;
-  else if (force && std::string(force) == "lines")
+  else if (plan == "lines")
     p.byLines = p.lines > 0;
   else
     p.byLines = p.lines >= 256 && p.lineLen >= 64;
@@ -352,6 +397,12 @@ cudaError_t sortPairs(void *temp, size_t &bytes, const Plan &p, K *keysIn, K *ke
 }
 
 bool layoutFor(const Plan &p, cudaStream_t s, Layout &l) {
+  if (p.tiled) {
+    WorkspaceCarver c;
+    l.slot = c.take(8);
+    l.total = c.total();
+    return true;
+  }
   size_t keyBytes = p.wide ? 8 : 4;
   cudaError_t e = p.wide ? sortPairs<uint64_t>(nullptr, l.tempBytes, p, nullptr, nullptr, nullptr,
                                                nullptr, nullptr, s)
@@ -521,6 +572,126 @@ template <class T, class K> int runLines(Ctx &ctx, const Plan &p, const Layout &
   return ctx.checkLaunch("lineFoldThreadKernel");
 }
 
+//===----------------------------------------------------------------------===//
+// By tiles: a block takes 2^tileBits whole lines (adjacent lines: adjacent
+// addresses when the axis is not the last), sorts their updates by (line,
+// axis position named, position in line) with cub::BlockRadixSort in
+// shared memory, and folds each element's run from there. Every update is
+// read once from global memory and nothing is written but the output.
+//===----------------------------------------------------------------------===//
+
+/// Offsets of line `line` at axis position 0: indices (bytes), updates and
+/// output (elements), and its row-major position among the updates.
+__device__ inline void lineStart(const ScatterGeom &g, int64_t line, int64_t &idxOff,
+                                 int64_t &updOff, int64_t &outOff, int64_t &uBase) {
+  idxOff = updOff = outOff = uBase = 0;
+  int64_t rm = 1;
+  for (int d = g.ndim - 1; d >= 0; --d) {
+    if (d != g.axis) {
+      int64_t c = line % g.shape[d];
+      line /= g.shape[d];
+      idxOff += c * g.idxStride[d];
+      updOff += c * g.updStride[d];
+      outOff += c * g.outStride[d];
+      uBase += c * rm;
+    }
+    rm *= g.shape[d];
+  }
+}
+
+struct TileArgs {
+  ScatterGeom g;
+  int64_t lines, lineLen, rmAxis;
+  int kBits, iBits, tileBits;
+  Red op;
+  bool includeSelf;
+};
+
+template <class T, bool WarpFold>
+__global__ void __launch_bounds__(kTileThreads)
+    tileKernel(TileArgs a, const T *upd, T *out, unsigned long long *bad) {
+  using BlockSort = cub::BlockRadixSort<uint32_t, kTileThreads, kTileItems>;
+  __shared__ union {
+    typename BlockSort::TempStorage sort;
+    uint32_t sorted[kTileCap];
+  } smem;
+  const ScatterGeom &g = a.g;
+  int64_t line0 = int64_t(blockIdx.x) << a.tileBits;
+  int64_t nLines =
+      a.lines - line0 < (int64_t(1) << a.tileBits) ? a.lines - line0 : (int64_t(1) << a.tileBits);
+  int64_t n = nLines * a.lineLen;
+  int shiftT = a.kBits + a.iBits;
+  uint32_t keys[kTileItems];
+  for (int it = 0; it < kTileItems; ++it) {
+    int64_t q = int64_t(it) * kTileThreads + threadIdx.x;
+    keys[it] = 0xffffffffu; // Padding sorts last.
+    if (q >= n)
+      continue;
+    int64_t t = q % nLines, i = q / nLines, io, uo, oo, ub;
+    lineStart(g, line0 + t, io, uo, oo, ub);
+    int64_t k = loadAs<int64_t>(g.idx + io + i * g.idxStride[g.axis], g.idxType);
+    if (k < -g.len || k >= g.len) { // Keyed past every element: never folded.
+      atomicMin(bad, (unsigned long long)(ub + i * a.rmAxis));
+      k = g.len;
+    } else if (k < 0) {
+      k += g.len;
+    }
+    keys[it] = (uint32_t(t) << shiftT) | (uint32_t(k) << a.iBits) | uint32_t(i);
+  }
+  BlockSort(smem.sort).Sort(keys, 0, shiftT + a.tileBits);
+  __syncthreads(); // The sort's storage becomes the sorted keys.
+  for (int it = 0; it < kTileItems; ++it)
+    smem.sorted[threadIdx.x * kTileItems + it] = keys[it];
+  __syncthreads();
+  uint32_t iMask = (uint32_t(1) << a.iBits) - 1;
+  int64_t targets = nLines * g.len;
+  int lane = int(threadIdx.x & 31);
+  int64_t first = WarpFold ? threadIdx.x / 32 : threadIdx.x;
+  int64_t step = WarpFold ? kTileThreads / 32 : kTileThreads;
+  for (int64_t q = first; q < targets; q += step) {
+    int64_t t = q / g.len, k = q - t * g.len;
+    uint32_t prefix = (uint32_t(t) << shiftT) | (uint32_t(k) << a.iBits);
+    int64_t lo = lowerBound(smem.sorted, n, prefix);
+    int64_t hi = lowerBound(smem.sorted, n, prefix + iMask + 1);
+    if (lo == hi)
+      continue;
+    int64_t io, uo, oo, ub;
+    lineStart(g, line0 + t, io, uo, oo, ub);
+    T *dst = out + oo + k * g.outStride[g.axis];
+    const T *src = upd + uo;
+    int64_t us = g.updStride[g.axis];
+    Fold<T> f(a.op, a.includeSelf, loadElem<T>(dst));
+    if constexpr (WarpFold) {
+      for (int64_t b = lo; b < hi; b += 32) {
+        Compute<T> v = b + lane < hi
+                           ? loadElem<T>(src + int64_t(smem.sorted[b + lane] & iMask) * us)
+                           : Compute<T>(0);
+        int m = int(hi - b < 32 ? hi - b : 32);
+        for (int l = 0; l < m; ++l)
+          f.add(shuffle(v, l));
+      }
+      if (lane == 0)
+        storeElem<T>(dst, f.result());
+    } else {
+      for (int64_t j = lo; j < hi; ++j)
+        f.add(loadElem<T>(src + int64_t(smem.sorted[j] & iMask) * us));
+      storeElem<T>(dst, f.result());
+    }
+  }
+}
+
+template <class T> int runTiles(Ctx &ctx, const Plan &p, unsigned long long *bad) {
+  TileArgs a{p.g, p.lines, p.lineLen, p.rmAxis, p.kBits, p.iBits, p.tileBits, p.op, p.includeSelf};
+  int64_t tiles = (p.lines + (int64_t(1) << p.tileBits) - 1) >> p.tileBits;
+  auto *upd = reinterpret_cast<const T *>(dataOf(ctx.in(2)));
+  auto *out = reinterpret_cast<T *>(dataOf(ctx.out(0)));
+  if (p.lineLen >= 32 * p.g.len)
+    tileKernel<T, true><<<unsigned(tiles), kTileThreads, 0, ctx.stream()>>>(a, upd, out, bad);
+  else
+    tileKernel<T, false><<<unsigned(tiles), kTileThreads, 0, ctx.stream()>>>(a, upd, out, bad);
+  return ctx.checkLaunch("tileKernel");
+}
+
 template <class T, class K> int run(Ctx &ctx, const Plan &p, const Layout &l, char *base) {
   cudaStream_t s = ctx.stream();
   auto *keysIn = reinterpret_cast<K *>(base + l.keysIn);
@@ -580,6 +751,8 @@ int scatterElements(const GraftCudaKernelArgs *args, GraftCudaError *err) {
     return 0;
   int rc = dispatch(scalarTypeOf(data.dtype), [&](auto tag) -> int {
     using T = decltype(tag);
+    if (p.tiled)
+      return runTiles<T>(ctx, p, bad);
     return p.wide ? run<T, uint64_t>(ctx, p, l, base) : run<T, uint32_t>(ctx, p, l, base);
   });
   if (rc || streamCapturing(s))

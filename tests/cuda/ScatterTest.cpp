@@ -4,8 +4,9 @@
 // kernel folds each element's updates in index order with the CPU kernel's
 // accumulator types and rounding steps (docs/cuda.md), so the bits match.
 // Runs twice must agree too (determinism), checked on the long-run case.
-// Each case runs through both sort plans (all updates by element, and each
-// line by axis position), forced with GRAFT_CUDA_SCATTER.
+// Each case runs through the three sort plans (all updates by element,
+// each line by axis position, tiles of lines in a block), forced with
+// GRAFT_CUDA_SCATTER.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,7 +35,7 @@ TEST(CudaScatter, EveryReductionEveryDType) {
                              {{2, 3, 4}, {2, 70, 4}, {2, 70, 5}, 1, -3, 2}};
   // The index dtype alternates (int32 and int64 each meet every dtype and
   // reduction across the self flag), which keeps the sanitizer runs short.
-  for (const char *plan : {"global", "lines"})
+  for (const char *plan : {"global", "lines", "tile"})
     for (const Case &c : cases)
       for (DLDataType t : kAllTypes)
         for (const char *red : kReductions)
