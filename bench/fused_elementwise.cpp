@@ -65,7 +65,7 @@ Fixture &fixture() {
 }
 
 // a = x + y; b = a * x; c = b - y; d = max(c, x); e = min(d, y); out = abs(e)
-constexpr const char *kProgram = "fused 1\n"
+constexpr const char *kProgram = "fused 2\n"
                                  "input %0 float32 1\n"
                                  "input %1 float32 1\n"
                                  "%2 = add float32 %0 %1\n"

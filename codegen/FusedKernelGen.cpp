@@ -3,6 +3,7 @@
 #include "codegen/FusedKernelGen.h"
 
 #include "pass/Pass.h"
+#include "transforms/FusedOps.h"
 
 #include "ir/AttrKeys.h"
 #include "ir/Op.h"
@@ -75,7 +76,7 @@ llvm::Expected<std::string> immediate(const ConstantNode &c, llvm::StringRef nam
 llvm::Expected<std::string> graft::fusedKernelProgram(const FunctionNode &fn,
                                                       llvm::StringRef name) {
   llvm::DenseMap<const ExprNode *, unsigned> reg;
-  std::string text = "fused 1\n";
+  std::string text = "fused 2\n";
   llvm::raw_string_ostream os(text);
   unsigned next = 0;
   for (const Var &p : fn.params) {
@@ -86,43 +87,79 @@ llvm::Expected<std::string> graft::fusedKernelProgram(const FunctionNode &fn,
     os << "input %" << next++ << ' ' << t->dtype.str() << ' ' << t->ndim << '\n';
   }
   std::vector<const BindingNode *> bindings;
+  std::vector<FusedOpForm> forms;
   for (const BindingBlock &block : fn.body->blocks)
-    for (const Binding &b : block->bindings)
+    for (const Binding &b : block->bindings) {
+      const auto *call = llvm::dyn_cast<CallNode>(b->value.get());
+      llvm::Optional<FusedOpForm> form = call && llvm::isa<VarBindingNode>(b.get())
+                                             ? fusedOpForm(*call, b->var->sinfo.get())
+                                             : llvm::None;
+      if (!form)
+        return genError(name, "binding '" + b->var->name + "'" +
+                                  (call && call->opInfo()
+                                       ? " (R." + call->opInfo()->scriptName().str() + ")"
+                                       : std::string()) +
+                                  " is not an op call a fused kernel can hold (docs/fusion.md)");
       bindings.push_back(b.get());
+      forms.push_back(std::move(*form));
+    }
   // Immediates come before the op lines.
-  for (const BindingNode *b : bindings)
-    if (const auto *call = llvm::dyn_cast<CallNode>(b->value.get()))
-      for (const Expr &arg : call->args)
-        if (const auto *c = llvm::dyn_cast<ConstantNode>(arg.get()); c && !reg.count(c)) {
-          llvm::Expected<std::string> value = immediate(*c, name);
-          if (!value)
-            return value.takeError();
-          reg[c] = next;
-          os << "const %" << next++ << ' ' << c->data->dtype.str() << ' ' << *value << '\n';
-        }
-  for (const BindingNode *b : bindings) {
-    const auto *call = llvm::dyn_cast<CallNode>(b->value.get());
-    const OpInfo *info = call ? call->opInfo() : nullptr;
-    const TensorSInfoNode *t = knownTensor(b->var.get());
-    if (!llvm::isa<VarBindingNode>(b) || !info || !t)
-      return genError(name, "binding '" + b->var->name +
-                                "' is not an op call with a tensor result of known dtype");
-    os << '%' << next << " = " << info->scriptName() << ' ' << t->dtype.str();
-    for (const Expr &arg : call->args) {
-      auto it = reg.find(arg.get());
+  for (const FusedOpForm &form : forms)
+    for (const ExprNode *arg : form.operands)
+      if (const auto *c = llvm::dyn_cast<ConstantNode>(arg); c && !reg.count(c)) {
+        llvm::Expected<std::string> value = immediate(*c, name);
+        if (!value)
+          return value.takeError();
+        reg[c] = next;
+        os << "const %" << next++ << ' ' << c->data->dtype.str() << ' ' << *value << '\n';
+      }
+  for (size_t i = 0; i < bindings.size(); ++i) {
+    const BindingNode *b = bindings[i];
+    const FusedOpForm &form = forms[i];
+    os << '%' << next << " = " << form.op << ' ' << knownTensor(b->var.get())->dtype.str();
+    llvm::SmallVector<unsigned, 3> operands;
+    for (const ExprNode *arg : form.operands) {
+      auto it = reg.find(arg);
       if (it == reg.end())
         return genError(name, "binding '" + b->var->name + "' reads a value that is neither a " +
                                   "parameter, an earlier binding nor a constant");
+      operands.push_back(it->second);
       os << " %" << it->second;
+    }
+    for (const auto &[key, value] : form.attrs)
+      os << ' ' << key << '=' << value;
+    if (form.hasShape) {
+      os << " shape=";
+      for (size_t d = 0; d < form.shape.size(); ++d) {
+        const FusedDim &dim = form.shape[d];
+        os << (d ? "," : "");
+        if (dim.kind == FusedDim::Fixed)
+          os << dim.value;
+        else if (dim.kind == FusedDim::Infer)
+          os << '?';
+        else
+          os << '%' << operands[0] << '.' << dim.value;
+      }
     }
     os << '\n';
     reg[b->var.get()] = next++;
   }
-  if (bindings.empty() || fn.body->body.get() != bindings.back()->var.get())
-    return genError(name, "the result is not the last binding");
-  os << "output %" << next - 1 << '\n';
+  // The result: one binding's var, or a tuple of them (several outputs).
+  llvm::SmallVector<const ExprNode *, 4> results;
+  if (const auto *tuple = llvm::dyn_cast<TupleNode>(fn.body->body.get())) {
+    for (const Expr &f : tuple->fields)
+      results.push_back(f.get());
+  } else {
+    results.push_back(fn.body->body.get());
+  }
+  for (const ExprNode *r : results) {
+    auto it = reg.find(r);
+    if (it == reg.end() || it->second < fn.params.size())
+      return genError(name, "a result is not a binding of the function");
+    os << "output %" << it->second << '\n';
+  }
   os.flush();
-  // The evaluator's parser checks op names and dtype rules.
+  // The evaluator's parser checks op names, attributes and dtype rules.
   auto program = kernels::parseFusedProgram(text);
   if (!program)
     return genError(name, llvm::toString(program.takeError()));

@@ -1,13 +1,16 @@
 //===- kernels/FusedKernel.h - Fused elementwise kernels from programs -*- C++ -*-===//
 //
-// A fused kernel is a chain of elementwise ops given as a small textual
-// program (docs/fusion.md, "Program format"): typed inputs, scalar
-// immediates, one line per op naming it as the op table does, one output.
-// The CPU evaluator runs it tile by tile over the output, every input
-// broadcast to the output's shape numpy-style and read through its strides,
-// so no intermediate tensor exists; each value is computed in its own dtype
-// by the same scalar functions as the op's own kernel, so the bits match
-// the unfused ops (the op table, kernels/cpu/ElementwiseOps.def).
+// A fused kernel is a group of elementwise, broadcast and injective ops
+// given as a small textual program (docs/fusion.md, "Program format"):
+// typed inputs, scalar immediates, one line per op naming it as the op
+// registry does (injective ops and clip with their attributes), one or more
+// outputs of one shape. The CPU evaluator runs it tile by tile over the
+// output: every value is evaluated in an index space mapped from the
+// output's index (an injective op maps its reader's index to its operand's),
+// inputs are read there through their strides, so no intermediate tensor
+// exists; each value is computed in its own dtype by the same scalar
+// functions as the op's own kernel, so the bits match the unfused ops (the
+// op table, kernels/cpu/ElementwiseOps.def).
 //
 // Parsing checks everything the evaluator relies on (register numbering,
 // op names, arities and the dtype rule of each op), so a damaged program is
@@ -33,8 +36,8 @@ class FusedProgram;
 llvm::Expected<std::shared_ptr<const FusedProgram>> parseFusedProgram(llvm::StringRef text);
 
 /// Runs `program` with args.inputs in the program's input order (their
-/// dtypes and ranks as declared, shapes broadcasting to the output's) into
-/// args.outputs[0] (the program's output dtype). `symbol` names the kernel
+/// dtypes and ranks as declared) into args.outputs, one per output line
+/// (each of its register's dtype and shape; all outputs share one shape). `symbol` names the kernel
 /// in errors. Like every kernel it allocates nothing: its tiles come from
 /// args.workspace, which must hold fusedProgramWorkspaceBytes (else
 /// `<symbol>: needs a workspace of N bytes, got M`).
@@ -52,6 +55,9 @@ bool isFusedProgramOp(llvm::StringRef name);
 
 /// The number of inputs the program declares.
 size_t fusedProgramInputs(const FusedProgram &program);
+
+/// The number of outputs the program declares (its `output` lines).
+size_t fusedProgramOutputs(const FusedProgram &program);
 
 /// Elements per tile: every register of a tile fits in the L1 cache.
 inline constexpr int64_t kFusedTileElems = 1024;

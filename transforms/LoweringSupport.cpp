@@ -2,6 +2,8 @@
 
 #include "transforms/LoweringSupport.h"
 
+#include "pass/Pass.h"
+
 #include "ir/AttrKeys.h"
 #include "ir/BlockBuilder.h"
 #include "ir/Visitor.h"
@@ -94,7 +96,7 @@ graft::checkImpureLoweringSites(const IRModule &module, llvm::StringRef pass,
   ImpureSiteFinder finder(becomesImpure);
   for (const ModuleEntry &entry : module.entries()) {
     const FunctionNode *fn = entry.asFunction();
-    if (!fn)
+    if (!fn || isPrimitiveFunction(*fn)) // A fused kernel's definition is not lowered.
       continue;
     finder.visitExpr(fn);
     if (!finder.problem.empty())

@@ -25,8 +25,10 @@ llvm::Error kernelError(const FusedKernels::Kernel &k, const llvm::Twine &msg) {
 llvm::Expected<Value> callFused(VirtualMachine &vm, const void *data, llvm::ArrayRef<Value> args) {
   const auto &k = *static_cast<const FusedKernels::Kernel *>(data);
   size_t inputs = graft::kernels::fusedProgramInputs(*k.program);
-  if (args.size() != inputs + 1)
-    return kernelError(k, "expects " + llvm::Twine(inputs) + " inputs and 1 output but got " +
+  size_t outputs = graft::kernels::fusedProgramOutputs(*k.program);
+  if (args.size() != inputs + outputs)
+    return kernelError(k, "expects " + llvm::Twine(inputs) + " inputs and " + llvm::Twine(outputs) +
+                              (outputs == 1 ? " output" : " outputs") + " but got " +
                               llvm::Twine(args.size()) + " arguments");
   llvm::SmallVector<DLTensor *, 8> tensors;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -36,8 +38,8 @@ llvm::Expected<Value> callFused(VirtualMachine &vm, const void *data, llvm::Arra
                                 args[i].str());
     tensors.push_back(&t->dl);
   }
-  graft::kernels::KernelArgs kargs{llvm::ArrayRef<DLTensor *>(tensors).drop_back(),
-                                   llvm::ArrayRef<DLTensor *>(tensors).take_back(),
+  graft::kernels::KernelArgs kargs{llvm::ArrayRef<DLTensor *>(tensors).take_front(inputs),
+                                   llvm::ArrayRef<DLTensor *>(tensors).drop_front(inputs),
                                    {},
                                    {}};
   // The evaluator's tiles come from the CPU allocator's pool, as a registry

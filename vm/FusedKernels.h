@@ -5,7 +5,7 @@
 // program, docs/fusion.md}. When a VM is created, every such source is
 // parsed, so a damaged program is a load error; a call of the kernel's name
 // then runs the CPU evaluator (kernels/FusedKernel.h). Packed arguments: the
-// program's inputs in order, then the output tensor; the call yields None.
+// program's inputs in order, then its output tensors; the call yields None.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAFT_VM_FUSEDKERNELS_H

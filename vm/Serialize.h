@@ -18,7 +18,7 @@
 namespace graft::vm {
 
 inline constexpr char kExecMagic[8] = {'G', 'R', 'A', 'F', 'T', 'E', 'X', 'E'};
-inline constexpr uint32_t kExecVersion = 1;
+inline constexpr uint32_t kExecVersion = 2;
 inline constexpr size_t kExecHeaderBytes = 32;
 /// Header flag bit 0: built for the CUDA target (Executable::target).
 inline constexpr uint32_t kHeaderFlagCUDA = 1;

@@ -219,19 +219,6 @@ llvm::Error splitKernel(const KernelArgs &args) {
   return llvm::Error::success();
 }
 
-/// numpy's slice normalization of one axis: (start, length).
-std::pair<int64_t, int64_t> sliceAxis(int64_t n, int64_t begin, int64_t end, int64_t step) {
-  auto clampIdx = [&](int64_t i) {
-    if (i < 0)
-      i += n;
-    return step > 0 ? std::clamp<int64_t>(i, 0, n) : std::clamp<int64_t>(i, -1, n - 1);
-  };
-  int64_t b = clampIdx(begin), e = clampIdx(end);
-  int64_t span = step > 0 ? e - b : b - e;
-  int64_t mag = step > 0 ? step : -step;
-  return {b, span <= 0 ? 0 : (span + mag - 1) / mag};
-}
-
 /// strided_slice(axes, begin, end, strides): unset strides are 1.
 llvm::Error stridedSliceKernel(const KernelArgs &args) {
   Ctx ctx(args, "graft.strided_slice");

@@ -49,7 +49,7 @@ TEST(FusedKernelGen, BroadcastChainWithBoolIntermediate) {
   ParsedFile f = passTest("broadcast.py");
   ASSERT_TRUE(f.find("Expected"));
   EXPECT_EQ(programOf(*f.find("Expected"), "fused_add_nn_relu_less_where"),
-            "fused 1\n"
+            "fused 2\n"
             "input %0 float32 2\n"
             "input %1 float32 1\n"
             "input %2 float32 2\n"
@@ -63,7 +63,7 @@ TEST(FusedKernelGen, BroadcastChainWithBoolIntermediate) {
 TEST(FusedKernelGen, ScalarConstantsAreImmediates) {
   ParsedFile f = passTest("constants.py");
   ASSERT_TRUE(f.find("Expected"));
-  EXPECT_EQ(programOf(*f.find("Expected"), "fused_multiply_add"), "fused 1\n"
+  EXPECT_EQ(programOf(*f.find("Expected"), "fused_multiply_add"), "fused 2\n"
                                                                   "input %0 float32 1\n"
                                                                   "input %1 float32 1\n"
                                                                   "const %2 float32 0x1.4p+1\n"
@@ -117,7 +117,8 @@ class M:
 )");
   ASSERT_TRUE(f.find("M"));
   EXPECT_EQ(programOf(*f.find("M"), "softmax_exp"),
-            "fused kernel 'softmax_exp': fused kernel program, line 3: unknown op 'nn.softmax'");
+            "fused kernel 'softmax_exp': binding 'a' (R.nn.softmax) is not an op call a fused "
+            "kernel can hold (docs/fusion.md)");
   EXPECT_EQ(programOf(*f.find("M"), "shape_param"),
             "fused kernel 'shape_param': parameter 's' is not a tensor of known dtype and rank");
 }

@@ -93,7 +93,7 @@ const char *nameOf(const Row &row) { return cpu::elementwise::scriptName(row.sym
 
 /// The row as a one-op fused program over `in`.
 std::string programOf(const Row &row, std::vector<TestTensor> &in, DLDataType out) {
-  std::string text = "fused 1\n";
+  std::string text = "fused 2\n";
   for (size_t i = 0; i < in.size(); ++i)
     text += "input %" + std::to_string(i) + " " + cpu::dtypeName(in[i].dl()->dtype) + " 1\n";
   std::string r = "%" + std::to_string(in.size());

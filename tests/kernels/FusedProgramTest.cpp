@@ -46,7 +46,7 @@ std::vector<int64_t> broadcastShape(const std::vector<std::vector<int64_t>> &sha
 /// literal) become const lines instead of inputs.
 std::string programText(const std::vector<TestTensor *> &inputs, const std::vector<Step> &steps,
                         const std::map<int, std::string> &constants = {}) {
-  std::string text = "fused 1\n";
+  std::string text = "fused 2\n";
   // Program registers: inputs that are not constants, then constants, then ops.
   std::map<int, int> reg;
   int next = 0;
@@ -275,7 +275,7 @@ TEST(FusedProgram, ZeroDimAndEmptyOutputs) {
 
 TEST(FusedProgram, RunErrorsNameTheArgument) {
   TestTensor x(F32, {4}), y(F32, {4}), wide(F32, {3}), i(I32, {4}), out(F32, {4});
-  std::string prog = "fused 1\ninput %0 float32 1\ninput %1 float32 1\n"
+  std::string prog = "fused 2\ninput %0 float32 1\ninput %1 float32 1\n"
                      "%2 = add float32 %0 %1\n%3 = exp float32 %2\noutput %3\n";
   EXPECT_EQ(runProgram(prog, {&x, &y}, out), "");
   EXPECT_NE(runProgram(prog, {&x}, out).find("input"), std::string::npos);
@@ -291,17 +291,18 @@ TEST(FusedProgram, RunErrorsNameTheArgument) {
 }
 
 TEST(FusedProgram, NeedsItsWorkspace) {
-  auto p = parseFusedProgram("fused 1\ninput %0 float32 1\n%1 = exp float32 %0\n"
+  auto p = parseFusedProgram("fused 2\ninput %0 float32 1\n%1 = exp float32 %0\n"
                              "%2 = sin float32 %1\noutput %2\n");
   ASSERT_TRUE(bool(p)) << llvm::toString(p.takeError());
   TestTensor x(F32, {3}, {1, 2, 3}), out(F32, {3});
   std::vector<DLTensor *> in{x.dl()}, outs{out.dl()};
   KernelArgs args{in, outs, {}, {}};
-  // Alignment slack, three 8 KiB register tiles (no conversion), three
-  // register pointers, the shape and the odometer of one dim, the strides
-  // and base pointers of two operands.
+  // Alignment slack, three 8 KiB node tiles (the load, exp, sin; no
+  // conversion), three node pointers, the shapes of three registers of
+  // rank 1, the shape and the odometer of one dim, the strides and base
+  // pointers of two operands (the output and the load).
   size_t bytes = fusedProgramWorkspaceBytes(**p, args);
-  EXPECT_EQ(bytes, 64 + 3 * 8192 + 3 * 8 + 2 * 8 + 2 * 8 + 2 * 8);
+  EXPECT_EQ(bytes, 64 + 3 * 8192 + 3 * 8 + 3 * 8 + 2 * 8 + 2 * 8 + 2 * 8);
   std::vector<char> ws(bytes - 1);
   args.workspace = {ws.data(), ws.size()};
   llvm::Error err = runFusedProgram(**p, args, "graft.fused.test");
@@ -312,36 +313,33 @@ TEST(FusedProgram, NeedsItsWorkspace) {
 
 TEST(FusedProgram, DamagedProgramsAreParseErrors) {
   const std::pair<const char *, const char *> cases[] = {
-      {"", "line 1: expected the header 'fused 1'"},
-      {"fused 2\n", "line 1: expected the header 'fused 1'"},
-      {"fused 1\n", "the program has no output line"},
-      {"fused 1\ninput %1 float32 1\n", "line 2: expected %0"},
-      {"fused 1\ninput %0 float99 1\n", "line 2: unknown dtype 'float99'"},
-      {"fused 1\ninput %0 float32 x\n", "line 2: expected a rank from 0 to 64, got 'x'"},
-      {"fused 1\ninput %0 float32 1\n%1 = frobnicate float32 %0\n", "unknown op 'frobnicate'"},
-      {"fused 1\ninput %0 float32 1\n%1 = add float32 %0\n", "'add' takes 2 operands, got 1"},
-      {"fused 1\ninput %0 float32 1\n%1 = exp float32 %5\n",
+      {"", "line 1: expected the header 'fused 2'"},
+      {"fused 1\n", "line 1: expected the header 'fused 2'"},
+      {"fused 2\n", "the program has no output line"},
+      {"fused 2\ninput %1 float32 1\n", "line 2: expected %0"},
+      {"fused 2\ninput %0 float99 1\n", "line 2: unknown dtype 'float99'"},
+      {"fused 2\ninput %0 float32 x\n", "line 2: expected a rank from 0 to 64, got 'x'"},
+      {"fused 2\ninput %0 float32 1\n%1 = frobnicate float32 %0\n", "unknown op 'frobnicate'"},
+      {"fused 2\ninput %0 float32 1\n%1 = add float32 %0\n", "'add' takes 2 operands, got 1"},
+      {"fused 2\ninput %0 float32 1\n%1 = exp float32 %5\n",
        "line 3: register %5 is used before it is defined"},
-      {"fused 1\ninput %0 int32 1\n%1 = exp int32 %0\n", "'exp' does not take int32"},
-      {"fused 1\ninput %0 float32 1\n%1 = exp float16 %0\n",
+      {"fused 2\ninput %0 int32 1\n%1 = exp int32 %0\n", "'exp' does not take int32"},
+      {"fused 2\ninput %0 float32 1\n%1 = exp float16 %0\n",
        "'exp' keeps its operand's dtype: float32, not float16"},
-      {"fused 1\ninput %0 float32 1\ninput %1 int32 1\n%2 = add float32 %0 %1\n",
+      {"fused 2\ninput %0 float32 1\ninput %1 int32 1\n%2 = add float32 %0 %1\n",
        "'add' operand 1 has dtype int32, expected float32"},
-      {"fused 1\ninput %0 float32 1\n%1 = less float32 %0 %0\n", "'less' gives bool, not float32"},
-      {"fused 1\ninput %0 bool 1\n%1 = add bool %0 %0\n", "'add' does not take bool"},
-      {"fused 1\ninput %0 float32 1\n%1 = left_shift float32 %0 %0\n",
+      {"fused 2\ninput %0 float32 1\n%1 = less float32 %0 %0\n", "'less' gives bool, not float32"},
+      {"fused 2\ninput %0 bool 1\n%1 = add bool %0 %0\n", "'add' does not take bool"},
+      {"fused 2\ninput %0 float32 1\n%1 = left_shift float32 %0 %0\n",
        "'left_shift' does not take float32"},
-      {"fused 1\ninput %0 float32 1\nconst %1 float32 abc\n", "expected a number, got 'abc'"},
-      {"fused 1\ninput %0 bool 1\nconst %1 bool 2\n", "a bool constant is 0 or 1"},
-      {"fused 1\ninput %0 float32 1\n%1 = exp float32 %0\ninput %2 float32 1\n",
+      {"fused 2\ninput %0 float32 1\nconst %1 float32 abc\n", "expected a number, got 'abc'"},
+      {"fused 2\ninput %0 bool 1\nconst %1 bool 2\n", "a bool constant is 0 or 1"},
+      {"fused 2\ninput %0 float32 1\n%1 = exp float32 %0\ninput %2 float32 1\n",
        "before any const or op line"},
-      {"fused 1\ninput %0 float32 1\n%1 = exp float32 %0\n%2 = exp float32 %1\noutput %1\n",
-       "the output must be the register of the last op line"},
-      {"fused 1\ninput %0 float32 1\n%1 = exp float32 %0\noutput %1\n%2 = exp float32 %1\n",
-       "line 5: nothing may follow the output line"},
-      {"fused 1\ninput %0 float32 1\noutput %0\n",
-       "the output must be the register of the last op line"},
-      {"fused 1\ninput %0 float32 1\n%1 exp float32 %0\n", "expected '%N = OP DTYPE OPERANDS"},
+      {"fused 2\ninput %0 float32 1\n%1 = exp float32 %0\noutput %1\n%2 = exp float32 %1\n",
+       "line 5: only output lines may follow an output line"},
+      {"fused 2\ninput %0 float32 1\noutput %0\n", "an output must be the register of an op line"},
+      {"fused 2\ninput %0 float32 1\n%1 exp float32 %0\n", "expected '%N = OP DTYPE OPERANDS"},
   };
   for (const auto &[text, want] : cases) {
     llvm::Expected<std::shared_ptr<const FusedProgram>> p = parseFusedProgram(text);
@@ -354,7 +352,7 @@ TEST(FusedProgram, DamagedProgramsAreParseErrors) {
 
 TEST(FusedProgram, CommentsAndBlankLinesAreSkipped) {
   llvm::Expected<std::shared_ptr<const FusedProgram>> p = parseFusedProgram(
-      "# fused_exp_sin\nfused 1\n\ninput %0 float32 1\n# body\n%1 = exp float32 %0\n"
+      "# fused_exp_sin\nfused 2\n\ninput %0 float32 1\n# body\n%1 = exp float32 %0\n"
       "%2 = sin float32 %1\noutput %2\n");
   ASSERT_TRUE(bool(p)) << llvm::toString(p.takeError());
   EXPECT_EQ(fusedProgramInputs(**p), 1u);

@@ -149,7 +149,7 @@ TEST(NoAllocation, CreationAndTheOtherElementwiseKernels) {
 TEST(NoAllocation, FusedProgramUsesTheWorkspace) {
   // A broadcast input, an immediate, a bool operand converted for where,
   // and a transposed output.
-  auto program = parseFusedProgram("fused 1\ninput %0 float32 2\ninput %1 float32 1\n"
+  auto program = parseFusedProgram("fused 2\ninput %0 float32 2\ninput %1 float32 1\n"
                                    "const %2 float32 0.5\n%3 = add float32 %0 %1\n"
                                    "%4 = multiply float32 %3 %2\n%5 = less bool %4 %1\n"
                                    "%6 = where float32 %5 %4 %1\noutput %6\n");

@@ -390,7 +390,7 @@ TEST(RunCliDump, FusedKernelsShowTheirProgram) {
   Result r = graft("run " + writeTemp("fused.py", kFusedProgram) + " --dump");
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find(" graft.fused.fused_add_nn_relu: fused kernel (kernel source)\n"
-                       "      fused 1\n"
+                       "      fused 2\n"
                        "      input %0 float32 1\n"),
             std::string::npos)
       << r.out;

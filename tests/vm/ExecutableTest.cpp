@@ -220,9 +220,10 @@ TEST(Loader, RejectsBadMagic) {
 
 TEST(Loader, RejectsWrongVersion) {
   std::string bytes = saveToBytes(*smallExecutable());
-  llvm::support::endian::write32le(&bytes[8], 2);
-  EXPECT_EQ(loadError(bytes), "invalid executable: unsupported version 2 "
-                              "(this build reads version 1)");
+  // Version 1 carried fused kernel programs of format 1 (docs/fusion.md).
+  llvm::support::endian::write32le(&bytes[8], 1);
+  EXPECT_EQ(loadError(bytes), "invalid executable: unsupported version 1 "
+                              "(this build reads version 2)");
 }
 
 TEST(Loader, RejectsBadChecksum) {

@@ -9,7 +9,7 @@ using namespace graft::vm::test;
 
 namespace {
 
-constexpr const char *kAddExp = "fused 1\n"
+constexpr const char *kAddExp = "fused 2\n"
                                 "input %0 float32 1\n"
                                 "input %1 float32 1\n"
                                 "const %2 float32 0x1p+1\n"
