@@ -170,4 +170,89 @@ class M:
         3);
 }
 
+TEST(FusionEndToEnd, PermuteReshapeSliceChainsWithSymbolicShapes) {
+  // A transformer-style head merge (permute then reshape), a slice with a negative stride, a
+  // second output read after the group, on a symbolic batch, in float32 and float16.
+  const char *text = R"(
+@I.ir_module
+class M:
+    @R.function
+    def main(x: R.Tensor(("n", 2, 3, 4), dtype="float32"), b: R.Tensor((4,), dtype="float32")) -> R.Tuple(R.Tensor(("n", 3, 8), dtype="float32"), R.Tensor(("n", 3, 8), dtype="float16"), R.Tensor(("n", 3, 8), dtype="float32")):
+        n = T.int64()
+        with R.dataflow():
+            a: R.Tensor((n, 2, 3, 4), dtype="float32") = R.add(x, b)
+            p: R.Tensor((n, 3, 2, 4), dtype="float32") = R.permute_dims(a, axes=[0, 2, 1, 3])
+            r: R.Tensor((n, 3, 8), dtype="float32") = R.reshape(p, R.shape([n, 3, 8]))
+            e: R.Tensor((n, 3, 8), dtype="float32") = R.exp(r)
+            s: R.Tensor((n, 3, 8), dtype="float32") = R.strided_slice(e, axes=[2], begin=[7], end=[-9], strides=[-1])
+            h: R.Tensor((n, 3, 8), dtype="float16") = R.astype(s, dtype="float16")
+            q: R.Tensor((n, 3, 8), dtype="float16") = R.multiply(h, h)
+            t: R.Tensor((n, 3, 8), dtype="float32") = R.sin(e)
+            R.output(e, q, t)
+        return (e, q, t)
+)";
+  for (int64_t n : {1, 5})
+    expectSameOutputs(text,
+                      {f32Tensor({n, 2, 3, 4}, values(size_t(n * 24), 3, -1.5f)),
+                       f32Tensor({4}, values(4, 1, -0.5f))},
+                      1);
+}
+
+TEST(FusionEndToEnd, TakeAndConcatChainsInSeveralDtypes) {
+  // take (an embedding lookup) and concat inside groups: float32 rows gathered by int32 ids,
+  // concatenated with a computed column block; int32 and int64 data through take in mode clip.
+  const char *text = R"(
+@I.ir_module
+class M:
+    @R.function
+    def main(emb: R.Tensor((10, 4), dtype="float32"), ids: R.Tensor(("m",), dtype="int32"), pos: R.Tensor(("m", 2), dtype="float32"), k: R.Tensor((6,), dtype="int32"), j: R.Tensor((3,), dtype="int64")) -> R.Tuple(R.Tensor(("m", 6), dtype="float32"), R.Tensor((3,), dtype="int32")):
+        m = T.int64()
+        with R.dataflow():
+            g: R.Tensor((m, 4), dtype="float32") = R.take(emb, ids, axis=0)
+            sc: R.Tensor((m, 4), dtype="float32") = R.multiply(g, R.const(2.0, "float32"))
+            ps: R.Tensor((m, 2), dtype="float32") = R.cos(pos)
+            c: R.Tensor((m, 6), dtype="float32") = R.concat((sc, ps), axis=1)
+            o: R.Tensor((m, 6), dtype="float32") = R.nn.relu(c)
+            k2: R.Tensor((6,), dtype="int32") = R.multiply(k, k)
+            kt: R.Tensor((3,), dtype="int32") = R.take(k2, j, axis=0, mode="clip")
+            kn: R.Tensor((3,), dtype="int32") = R.negative(kt)
+            R.output(o, kn)
+        return (o, kn)
+)";
+  std::vector<int32_t> k{3, -1, 4, -1, 5, -9};
+  std::vector<int64_t> j{5, -2, 17};
+  for (int64_t m : {1, 4}) {
+    std::vector<int32_t> ids;
+    for (int64_t i = 0; i < m; ++i)
+      ids.push_back(int32_t((i * 7) % 10) - (i % 2 ? 10 : 0)); // Negative ids count from the end.
+    expectSameOutputs(text,
+                      {f32Tensor({10, 4}, values(40, 2, -1)), hostTensor({m}, kI32, ids),
+                       f32Tensor({m, 2}, values(size_t(m * 2), 3, -1)), hostTensor({6}, kI32, k),
+                       hostTensor({3}, kI64, j)},
+                      2);
+  }
+}
+
+TEST(FusionEndToEnd, ExpandSqueezeBroadcastClipInInt32AndFloat16) {
+  const char *text = R"(
+@I.ir_module
+class M:
+    @R.function
+    def main(x: R.Tensor((4, 1, 5), dtype="float32"), y: R.Tensor((3, 4, 5), dtype="float32")) -> R.Tuple(R.Tensor((3, 4, 5), dtype="int32"), R.Tensor((3, 4, 5), dtype="float16")):
+        with R.dataflow():
+            q: R.Tensor((4, 5), dtype="float32") = R.squeeze(x, axis=[1])
+            e: R.Tensor((1, 4, 5), dtype="float32") = R.expand_dims(q, axis=[0])
+            b: R.Tensor((3, 4, 5), dtype="float32") = R.broadcast_to(e, R.shape([3, 4, 5]))
+            a: R.Tensor((3, 4, 5), dtype="float32") = R.add(b, y)
+            i: R.Tensor((3, 4, 5), dtype="int32") = R.astype(a, dtype="int32")
+            c: R.Tensor((3, 4, 5), dtype="int32") = R.clip(i, R.prim_value(-2), R.prim_value(3))
+            h: R.Tensor((3, 4, 5), dtype="float16") = R.astype(a, dtype="float16")
+            hc: R.Tensor((3, 4, 5), dtype="float16") = R.clip(h, R.prim_value(T.float64(-1.3)), R.prim_value(T.float64(2.7)))
+            R.output(c, hc)
+        return (c, hc)
+)";
+  expectSameOutputs(
+      text, {f32Tensor({4, 1, 5}, values(20, 8, -4)), f32Tensor({3, 4, 5}, values(60, 4, -2))}, 2);
+}
+
 } // namespace
