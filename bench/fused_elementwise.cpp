@@ -13,6 +13,12 @@
 //  - BM_Fused6: the same chain as one fused program (x and y read once, the
 //    result written once: 192 MiB).
 //
+// Injective ops in a group, on the same buffers seen as 4096 x 4096, each
+// rated by the same 192 MiB: BM_UnfusedPermute3 / BM_FusedPermute3
+// (exp(permute_dims(x) + y): the strided-view walk) and BM_UnfusedTake2 /
+// BM_FusedTake2 (take(x, ids, axis 0) * y, ids reversing the rows: the
+// walk that computes coordinates per element).
+//
 //===----------------------------------------------------------------------===//
 
 #include "kernels/FusedKernel.h"
@@ -22,6 +28,8 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <utility>
 #include <vector>
 
 using namespace graft::kernels;
@@ -137,6 +145,116 @@ void BM_Fused6(benchmark::State &state) {
   state.SetBytesProcessed(state.iterations() * 3 * kBytes);
 }
 BENCHMARK(BM_Fused6)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+/// The fixture's buffers as 4096 x 4096 matrices.
+struct Square {
+  int64_t shape[2] = {4096, 4096};
+  int64_t idsShape[1] = {4096};
+  std::vector<int64_t> ids;
+  DLTensor x{}, y{}, out{}, tmp0{}, tmp1{}, idx{};
+  Square() {
+    Fixture &f = fixture();
+    for (auto [t, b] : {std::pair<DLTensor *, Buffer *>{&x, &f.x},
+                        {&y, &f.y},
+                        {&out, &f.out},
+                        {&tmp0, f.tmp[0]},
+                        {&tmp1, f.tmp[1]}}) {
+      *t = b->t;
+      t->ndim = 2;
+      t->shape = shape;
+    }
+    for (int64_t i = 0; i < 4096; ++i)
+      ids.push_back(4095 - i);
+    idx.data = ids.data();
+    idx.device = {kDLCPU, 0};
+    idx.ndim = 1;
+    idx.dtype = {kDLInt, 64, 1};
+    idx.shape = idsShape;
+  }
+};
+
+Square &square() {
+  static Square s;
+  return s;
+}
+
+/// Runs `symbol` on `in` into `out` with `attrs`.
+llvm::Error runKernel(const char *symbol, std::vector<DLTensor *> in, DLTensor *out,
+                      std::vector<AttrValue> attrs = {}) {
+  const KernelInfo *k = lookupKernel(symbol);
+  DLTensor *outs[1] = {out};
+  KernelArgs args{in, outs, attrs, {}};
+  return k->fn(args);
+}
+
+void runProgramBench(benchmark::State &state, const char *text, std::vector<DLTensor *> in,
+                     DLTensor *out) {
+  auto program = parseFusedProgram(text);
+  if (!program)
+    return fail(state, program.takeError());
+  DLTensor *outs[1] = {out};
+  KernelArgs args{in, outs, {}, {}};
+  std::vector<char> ws(fusedProgramWorkspaceBytes(**program, args));
+  args.workspace = {ws.data(), ws.size()};
+  for (auto _ : state) {
+    if (llvm::Error err = runFusedProgram(**program, args, "graft.fused.bench"))
+      return fail(state, std::move(err));
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * 3 * kBytes);
+}
+
+void BM_UnfusedPermute3(benchmark::State &state) {
+  Square &q = square();
+  for (auto _ : state) {
+    llvm::Error err =
+        runKernel("graft.permute_dims", {&q.x}, &q.tmp0, {std::vector<int64_t>{1, 0}});
+    if (!err)
+      err = runKernel("graft.add", {&q.tmp0, &q.y}, &q.tmp1);
+    if (!err)
+      err = runKernel("graft.exp", {&q.tmp1}, &q.out);
+    if (err)
+      return fail(state, std::move(err));
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * 3 * kBytes);
+}
+BENCHMARK(BM_UnfusedPermute3)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_FusedPermute3(benchmark::State &state) {
+  Square &q = square();
+  runProgramBench(state,
+                  "fused 2\ninput %0 float32 2\ninput %1 float32 2\n"
+                  "%2 = permute_dims float32 %0 axes=1,0\n%3 = add float32 %2 %1\n"
+                  "%4 = exp float32 %3\noutput %4\n",
+                  {&q.x, &q.y}, &q.out);
+}
+BENCHMARK(BM_FusedPermute3)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_UnfusedTake2(benchmark::State &state) {
+  Square &q = square();
+  for (auto _ : state) {
+    llvm::Error err =
+        runKernel("graft.take", {&q.x, &q.idx}, &q.tmp0, {int64_t(0), std::string("fast")});
+    if (!err)
+      err = runKernel("graft.multiply", {&q.tmp0, &q.y}, &q.out);
+    if (err)
+      return fail(state, std::move(err));
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * 3 * kBytes);
+}
+BENCHMARK(BM_UnfusedTake2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_FusedTake2(benchmark::State &state) {
+  Square &q = square();
+  runProgramBench(state,
+                  "fused 2\ninput %0 float32 2\ninput %1 int64 1\ninput %2 float32 2\n"
+                  "%3 = take float32 %0 %1 axis=0 mode=fast\n%4 = multiply float32 %3 %2\n"
+                  "output %4\n",
+                  {&q.x, &q.idx, &q.y}, &q.out);
+}
+BENCHMARK(BM_FusedTake2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 } // namespace
 

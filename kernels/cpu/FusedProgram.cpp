@@ -1121,11 +1121,11 @@ constexpr int64_t kTileBytes = kFusedTileElems * 8;
 /// The workspace of one run, carved in this order (every part a multiple
 /// of 8 bytes): tiles, node pointers, register shapes, affine maps, the
 /// coalesced shape, the strides, the odometer index, the operand base
-/// pointers, then (programs with injective ops) coordinate row pointers
-/// and coordinate rows.
+/// pointers, then (programs with injective ops) coordinate row pointers,
+/// per-node flags and coordinate rows.
 struct Scratch {
   size_t tileBytes, nodeBytes, shapeBytes, affineBytes, dimBytes, strideBytes, baseBytes,
-      rowPtrBytes, rowBytes;
+      rowPtrBytes, flagBytes, rowBytes;
 
   Scratch(const FusedProgram &p, size_t outRank) {
     size_t cap = std::max<size_t>(outRank, 1), ops = p.outputs.size() + p.loads;
@@ -1139,13 +1139,15 @@ struct Scratch {
     strideBytes = ops * dimBytes;
     baseBytes = ops * sizeof(char *);
     rowPtrBytes = p.hasInjective ? p.spaceRanks * sizeof(int64_t *) : 0;
+    // One flag per node: a load read in place.
+    flagBytes = p.hasInjective ? (p.nodes.size() + 7) / 8 * 8 : 0;
     // Every space's own rows, a row of zeros and a row of offsets.
     rowBytes = p.hasInjective ? (p.spaceRanks + 2) * size_t(kTileBytes) : 0;
   }
   /// With slack to align the start to a cache line.
   size_t total() const {
     return 64 + tileBytes + nodeBytes + shapeBytes + affineBytes + 2 * dimBytes + strideBytes +
-           baseBytes + rowPtrBytes + rowBytes;
+           baseBytes + rowPtrBytes + flagBytes + rowBytes;
   }
 };
 
@@ -1206,6 +1208,7 @@ private:
   int64_t *idx = nullptr;
   char **base = nullptr;
   const int64_t **rowPtr = nullptr;
+  char *inPlace = nullptr; ///< Per node: a load the coordinate walk reads in place.
   int64_t *rows = nullptr;
   int64_t *zeros = nullptr, *offs = nullptr;
   int64_t *linear_ = nullptr; ///< Per space: 1 when its map is a linear index.
@@ -1754,6 +1757,11 @@ llvm::Error Run::runCoords(const View &out0) {
   bool compact[8];
   for (size_t o = 0; o < nouts && o < 8; ++o)
     compact[o] = isCompact(ctx.outView(o));
+  for (int id : p.loadNodes) {
+    const Node &node = p.nodes[id];
+    View in = ctx.inView(node.reg);
+    inPlace[id] = node.space == 0 && in.shape == out0.shape && isCompact(in);
+  }
   int64_t total = out0.numel(), size0 = out0.elemSize();
   bool stream = total * size0 >= kStreamOutputBytes;
   for (int64_t start = 0; start < total; start += kFusedTileElems) {
@@ -1776,7 +1784,12 @@ llvm::Error Run::runCoords(const View &out0) {
         continue;
       }
       const Node &node = p.nodes[step.id];
-      if (node.kind == Node::Load) {
+      if (node.kind == Node::Load && inPlace[step.id]) {
+        // An input of the output's shape, compact, read in the output's space: the tile
+        // is its elements start .. start + n.
+        View in = ctx.inView(node.reg);
+        nodePtr[step.id] = in.data + start * in.elemSize();
+      } else if (node.kind == Node::Load) {
         loadAt(node, n, tileOf(step.id));
       } else if (node.kind == Node::Select) {
         select(node, n, tileOf(step.id));
@@ -1858,6 +1871,7 @@ llvm::Error Run::run() {
   idx = reinterpret_cast<int64_t *>(carve(layout.dimBytes));
   base = reinterpret_cast<char **>(carve(layout.baseBytes));
   rowPtr = reinterpret_cast<const int64_t **>(carve(layout.rowPtrBytes));
+  inPlace = carve(layout.flagBytes);
   rows = reinterpret_cast<int64_t *>(carve(layout.rowBytes));
   zeros = rows + int64_t(p.spaceRanks) * kFusedTileElems;
   offs = zeros + kFusedTileElems;
