@@ -1,6 +1,7 @@
 # Seed sources of the exe_loader fuzz target (docs/fuzzing.md): each module
 # builds with `graft build` into an executable that exercises one part of the
-# format: constants of every dtype, prim values, a fused kernel program, scalar
+# format: constants of every dtype, prim values, fused kernel programs (elementwise, and
+# injective ops with attributes and a second output), scalar
 # programs (shape_func, compute_symbolic_expr), parameter tables with symbolic
 # dims, if/else, calls between functions and tuples.
 from tvm.script import ir as I, relax as R, tir as T
@@ -35,6 +36,28 @@ class Fused:
             f = R.divide(d, e)
             R.output(f)
         return f
+
+
+@I.ir_module
+class FusedInjective:
+    @R.function
+    def main(x: R.Tensor(("n", 4, 6), "float32"), y: R.Tensor((6,), "float32"), z: R.Tensor(("n", 6, 4), "float32"), idx: R.Tensor((3,), "int64")) -> R.Tuple(R.Tensor(("n", 6, 4), "float32"), R.Tensor((1, "n", 2), "float32"), R.Tensor((1, "n", 2), "float32")):
+        n = T.int64()
+        with R.dataflow():
+            a = R.add(x, y)
+            b = R.permute_dims(a, axes=[0, 2, 1])
+            c = R.exp(b)
+            d = R.concat((c, z), axis=2)
+            e = R.reshape(d, (n, 48))
+            f = R.take(e, idx, axis=1, mode="clip")
+            g = R.clip(f, 0.0, 2.0)
+            h = R.strided_slice(g, axes=[1], begin=[2], end=[0], strides=[-1])
+            k = R.expand_dims(h, axis=[0])
+            m = R.multiply(k, R.const(3.0, "float32"))
+            s = R.sin(m)
+            u = R.cos(s)
+            R.output(c, s, u)
+        return (c, s, u)
 
 
 @I.ir_module
