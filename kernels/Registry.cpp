@@ -60,6 +60,7 @@ void ensureCpuKernels() {
     cpu::registerScatterKernels();
     cpu::registerSortKernels();
     cpu::registerNNKernels();
+    cpu::registerAttentionKernels();
     return true;
   }();
   (void)done;

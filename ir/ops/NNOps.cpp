@@ -3,7 +3,9 @@
 // Activations reuse the unary inference (relu on any dtype, the others
 // float-only); softmax/log_softmax check the axis; layer_norm/rms_norm check
 // the parameters against the normalized axes and keep the data's struct
-// info (ndim only when a dim cannot be proven equal).
+// info (ndim only when a dim cannot be proven equal). attention checks its
+// four BSNH operands against each other as TVM's InferStructInfoAttention
+// (src/relax/op/nn/attention.cc) does.
 //
 //===----------------------------------------------------------------------===//
 
@@ -88,6 +90,96 @@ llvm::Expected<StructInfo> inferNorm(const CallNode &call, const InferContext &)
   return StructInfo(d);
 }
 
+/// The dims of attention operand `i` (4-D, BSNH); null when its shape is
+/// not known. Errors: not a tensor, or a known rank other than 4.
+llvm::Expected<const std::vector<PrimExpr> *> attentionDims(const CallNode &call, unsigned i,
+                                                            const TensorSInfoNode *&t) {
+  auto arg = tensorArg(call, i);
+  if (!arg)
+    return arg.takeError();
+  t = *arg;
+  if (t->ndim >= 0 && t->ndim != 4)
+    return opError(call, "expects " + argName(call, i) +
+                             " to have 4 dimensions (batch, sequence length, heads, head dim), "
+                             "but got " +
+                             std::to_string(t->ndim));
+  return knownDims(t);
+}
+
+/// One dim pair that must be equal: an error when provably different.
+llvm::Error attentionEqual(const CallNode &call, const PrimExpr &a, const PrimExpr &b,
+                           const std::string &what, unsigned ia, unsigned ib) {
+  if (!proveNotEqual(a, b))
+    return llvm::Error::success();
+  return opError(call, "expects the " + what + " of " + argName(call, ia) + " and " +
+                           argName(call, ib) + " to be equal, but got " + dimString(a) + " and " +
+                           dimString(b));
+}
+
+llvm::Expected<StructInfo> inferAttention(const CallNode &call, const InferContext &) {
+  if (auto err = checkArity(call, 3, 4))
+    return err;
+  const TensorSInfoNode *t[4] = {};
+  const std::vector<PrimExpr> *d[4] = {};
+  for (unsigned i = 0; i < call.args.size(); ++i) {
+    auto dims = attentionDims(call, i, t[i]);
+    if (!dims)
+      return dims.takeError();
+    d[i] = *dims;
+  }
+  const AttrValue &mask = attrValue(call, "causal_mask");
+  if (!mask.isNone() && (mask.kind() != AttrValue::Kind::String ||
+                         (mask.getString() != "TopLeft" && mask.getString() != "BottomRight")))
+    return opError(call,
+                   "expects causal_mask to be \"TopLeft\", \"BottomRight\" or None, but got " +
+                       (mask.kind() == AttrValue::Kind::String ? "\"" + mask.getString() + "\""
+                                                               : std::string("another value")));
+  const std::vector<PrimExpr> *q = d[0], *v = d[2], *bias = d[3];
+  // Each check needs the two operands' shapes; what is unknown passes.
+  auto equal = [&](unsigned a, int da, unsigned b, int db, const char *what) -> llvm::Error {
+    if (!d[a] || !d[b])
+      return llvm::Error::success();
+    return attentionEqual(call, (*d[a])[da], (*d[b])[db], what, a, b);
+  };
+  if (auto err = equal(0, 0, 1, 0, "batch size"))
+    return err;
+  if (auto err = equal(0, 0, 2, 0, "batch size"))
+    return err;
+  // Grouped-query attention: the key/value heads divide the query heads.
+  for (unsigned i : {1u, 2u}) {
+    if (!q || !d[i])
+      continue;
+    auto nq = asConstInt((*q)[2].get()), nkv = asConstInt((*d[i])[2].get());
+    if (nq && nkv && (*nkv <= 0 || *nq % *nkv != 0))
+      return opError(call, "expects the number of heads of query to be a multiple of " +
+                               argName(call, i) + "'s, but got " + std::to_string(*nq) + " and " +
+                               std::to_string(*nkv));
+  }
+  if (auto err = equal(1, 1, 2, 1, "sequence length"))
+    return err;
+  if (auto err = equal(0, 3, 1, 3, "head dim"))
+    return err;
+  if (bias && q) {
+    // bias: (B or 1, N or 1, S or 1, S_kv).
+    const char *what[] = {"batch size", "number of heads", "sequence length"};
+    int qdim[] = {0, 2, 1};
+    for (int j = 0; j < 3; ++j) {
+      const PrimExpr &b = (*bias)[j];
+      auto one = asConstInt(b.get());
+      if (proveNotEqual((*q)[qdim[j]], b) && !(one && *one == 1))
+        return opError(call, std::string("expects the ") + what[j] +
+                                 " of bias to be 1 or the query's " + dimString((*q)[qdim[j]]) +
+                                 ", but got " + dimString(b));
+    }
+  }
+  if (auto err = equal(1, 1, 3, 3, "sequence length"))
+    return err;
+  DataType dtype = t[0]->dtype;
+  if (!q || !v)
+    return tensorSInfoNDim(4, dtype, t[0]->vdevice);
+  return tensorSInfo({(*q)[0], (*q)[1], (*q)[2], (*v)[3]}, dtype, t[0]->vdevice);
+}
+
 } // namespace
 
 void graft::registerNNOps() {
@@ -108,4 +200,12 @@ void graft::registerNNOps() {
              {arg("data"), arg("weight"), listAttr("axes", AttrKind::IntList, intListVal({-1})),
               attr("epsilon", AttrKind::Float, AttrValue::floating(1e-5))},
              inferNorm, OpPattern::Opaque));
+  // TVM makes a call with a bias relax.nn.attention_bias; here the bias is
+  // the optional fourth argument of the one op (docs/ops.md).
+  registerOp(makeOp("nn.attention",
+                    {arg("query"), arg("key"), arg("value"), optArg("bias"),
+                     attr("scale", AttrKind::FloatOrNone, noneVal()),
+                     attr("causal_mask", AttrKind::String, noneVal()),
+                     attr("window_size", AttrKind::OptionalInt, noneVal())},
+                    inferAttention, OpPattern::Opaque));
 }

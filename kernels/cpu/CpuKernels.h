@@ -28,6 +28,7 @@ void registerIndexKernels();
 void registerScatterKernels();
 void registerSortKernels();
 void registerNNKernels();
+void registerAttentionKernels();
 
 } // namespace graft::kernels::cpu
 

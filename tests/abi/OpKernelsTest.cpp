@@ -26,11 +26,13 @@ std::string joined(llvm::ArrayRef<llvm::StringRef> names) {
   return out;
 }
 
-/// Whether the param `name` of `op` takes a tuple of tensors.
-bool isTupleParam(const OpInfo &op, llvm::StringRef name) {
+/// Whether the param `name` of `op` makes the kernel's input count vary: a
+/// tuple of tensors, or an argument that may be left out (attention's bias).
+bool isVariadicParam(const OpInfo &op, llvm::StringRef name) {
   for (const OpParam &p : op.params)
     if (p.name == name)
-      return p.kind == ParamKind::ExprTuple || p.kind == ParamKind::VarArgs;
+      return p.kind == ParamKind::ExprTuple || p.kind == ParamKind::VarArgs ||
+             (p.hasDefault && p.defaultValue.isNone());
   return false;
 }
 
@@ -49,7 +51,7 @@ TEST(OpKernels, EverySymbolIsRegisteredWithTheSameAttrs) {
     EXPECT_EQ(joined(names), joined(info->attrNames)) << k->symbol;
     bool variadic = false;
     for (llvm::StringRef in : k->inputs) {
-      variadic |= isTupleParam(*k->op, in);
+      variadic |= isVariadicParam(*k->op, in);
       bool found = false;
       for (const OpParam &p : k->op->params)
         found |= p.name == in && p.kind != ParamKind::Attr;

@@ -81,6 +81,28 @@ TEST(Interpreter, AgreesWithTheVM) {
   EXPECT_EQ(tensorData<float>(a->fields[1]), tensorData<float>(b->fields[1]));
 }
 
+// One key and value head serve two query heads (grouped-query attention):
+// with one key every query's output is that key's value.
+const char *kAttention = R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(q: R.Tensor((1, 2, 2, 2), "float32"), k: R.Tensor((1, 1, 1, 2), "float32"), v: R.Tensor((1, 1, 1, 2), "float32")) -> R.Tensor((1, 2, 2, 2), "float32"):
+        o = R.nn.attention(q, k, v, causal_mask="TopLeft")
+        return o
+)";
+
+TEST(Interpreter, AttentionRunsItsKernelAsTheVMDoes) {
+  Value q = f32Tensor({1, 2, 2, 2}, {1, 2, -3, 4, 0.5f, 7, 9, -1});
+  Value k = f32Tensor({1, 1, 1, 2}, {2, -5});
+  Value v = f32Tensor({1, 1, 1, 2}, {3, -1});
+  Value out = take(interpretText(kAttention, {q, k, v}));
+  EXPECT_EQ(tensorData<float>(out), (std::vector<float>{3, -1, 3, -1, 3, -1, 3, -1}));
+  auto exe = build(kAttention);
+  ASSERT_TRUE(exe);
+  EXPECT_EQ(tensorData<float>(take(run(exe, {q, k, v}))), tensorData<float>(out));
+}
+
 const char *kCalls = R"(
 @I.ir_module
 class Module:

@@ -397,6 +397,40 @@ def _nn_rms_norm(dt):
                 sym=True)
 
 
+def _attention(q, k, v, bias=None, scale=None, causal=None):
+    """BSNH attention: key/value head n // (N // N_kv) serves query head n;
+    a masked key never enters the softmax (TVM's TopLeft / BottomRight)."""
+    b, s, n, h = q.shape
+    skv, nkv = k.shape[1], k.shape[2]
+    k = np.repeat(k, n // nkv, axis=2)
+    v = np.repeat(v, n // nkv, axis=2)
+    p = np.einsum("bsnh,btnh->bnst", q, k) * (1 / math.sqrt(h) if scale is None else scale)
+    if bias is not None:
+        p = p + bias
+    if causal is not None:
+        offset = 0 if causal == "TopLeft" else abs(s - skv)
+        keep = np.tril(np.ones((s, skv), bool), k=offset)
+        p = np.where(keep, p, -np.inf)
+    e = np.exp(p - p.max(axis=-1, keepdims=True))
+    return np.einsum("bnst,btnh->bsnh", e / e.sum(axis=-1, keepdims=True), v)
+
+
+@spec("nn.attention", FLOATS)
+def _nn_attention(dt):
+    q, k, v = gen(dt, (2, 3, 4, 8)), gen(dt, (2, 5, 2, 8)), gen(dt, (2, 5, 2, 6))
+    q2, bias = gen(dt, (2, 7, 4, 8)), gen(dt, (1, 4, 1, 5))
+    body = ["r = R.nn.attention(q, k, v)",
+            's = R.nn.attention(q, k, v, causal_mask="TopLeft")',
+            't = R.nn.attention(q2, k, v, bias, scale=0.25, causal_mask="BottomRight")',
+            'u = R.nn.attention(q, k, v, causal_mask="BottomRight")']
+    f = lambda *a, **kw: out(dt, _attention(*[up(x, dt) for x in a], **kw))
+    return Frag([("q", dt, q), ("k", dt, k), ("v", dt, v), ("q2", dt, q2), ("bias", dt, bias)],
+                body, ["r", "s", "t", "u"],
+                lambda: [f(q, k, v), f(q, k, v, causal="TopLeft"),
+                         f(q2, k, v, up(bias, dt), scale=0.25, causal="BottomRight"),
+                         f(q, k, v, causal="BottomRight")], sym=True)
+
+
 # --------------------------------------------------------------------------
 # reductions and scans
 # --------------------------------------------------------------------------

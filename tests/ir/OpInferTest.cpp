@@ -478,6 +478,59 @@ TEST_F(OpInferTest, NNOps) {
   EXPECT_EQ(infer("nn.rms_norm", {x, tensor({c(8)})}), "R.Tensor((2, n, 8), dtype=\"float32\")");
 }
 
+TEST_F(OpInferTest, Attention) {
+  // BSNH: query (B, S, N, H), key (B, S_kv, N_kv, H), value (B, S_kv, N_kv, H_v).
+  Var q = tensor({c(2), n, c(8), c(64)}, f16, "q");
+  Var k = tensor({c(2), m, c(8), c(64)}, f16, "k");
+  Var v = tensor({c(2), m, c(8), c(32)}, f16, "v");
+  EXPECT_EQ(infer("nn.attention", {q, k, v}), "R.Tensor((2, n, 8, 32), dtype=\"float16\")");
+  AttrDict causal = {{"scale", AttrValue::floating(0.5)},
+                     {"causal_mask", AttrValue::string("BottomRight")}};
+  EXPECT_EQ(infer("nn.attention", {q, k, v}, causal), "R.Tensor((2, n, 8, 32), dtype=\"float16\")");
+  // Grouped-query attention: 2 key/value heads serve 8 query heads.
+  Var k2 = tensor({c(2), m, c(2), c(64)}, f16, "k"), v2 = tensor({c(2), m, c(2), c(64)}, f16, "v");
+  EXPECT_EQ(infer("nn.attention", {q, k2, v2}), "R.Tensor((2, n, 8, 64), dtype=\"float16\")");
+  // A bias broadcasts over batch, heads and queries; its last dim is S_kv.
+  EXPECT_EQ(infer("nn.attention", {q, k, v, tensor({c(1), c(8), c(1), m}, f16, "b")}),
+            "R.Tensor((2, n, 8, 32), dtype=\"float16\")");
+  EXPECT_EQ(infer("nn.attention", {q, k, tensorNDim(4, f16)}),
+            "R.Tensor(dtype=\"float16\", ndim=4)");
+
+  EXPECT_EQ(infer("nn.attention", {tensor({c(2), c(8), c(64)}, f16), k, v}),
+            "error: R.nn.attention expects query to have 4 dimensions (batch, sequence length, "
+            "heads, head dim), but got 3");
+  EXPECT_EQ(infer("nn.attention", {q, tensor({c(3), m, c(8), c(64)}, f16), v}),
+            "error: R.nn.attention expects the batch size of query and key to be equal, but got 2 "
+            "and 3");
+  EXPECT_EQ(infer("nn.attention", {q, k, tensor({c(2), c(5), c(8), c(32)}, f16)}),
+            "R.Tensor((2, n, 8, 32), dtype=\"float16\")"); // m vs 5: not provably different.
+  EXPECT_EQ(infer("nn.attention",
+                  {q, tensor({c(2), c(4), c(8), c(64)}, f16), tensor({c(2), c(5), c(8), c(32)})}),
+            "error: R.nn.attention expects the sequence length of key and value to be equal, but "
+            "got 4 and 5");
+  EXPECT_EQ(infer("nn.attention", {q, tensor({c(2), m, c(8), c(32)}, f16), v}),
+            "error: R.nn.attention expects the head dim of query and key to be equal, but got 64 "
+            "and 32");
+  EXPECT_EQ(infer("nn.attention", {q, tensor({c(2), m, c(3), c(64)}, f16), v}),
+            "error: R.nn.attention expects the number of heads of query to be a multiple of "
+            "key's, but got 8 and 3");
+  EXPECT_EQ(infer("nn.attention", {q, k, v, tensor({c(2), c(4), c(1), m}, f16, "b")}),
+            "error: R.nn.attention expects the number of heads of bias to be 1 or the query's 8, "
+            "but got 4");
+  EXPECT_EQ(infer("nn.attention", {q, k, v, tensor({c(2), c(8), c(1), c(7)}, f16, "b")}),
+            "R.Tensor((2, n, 8, 32), dtype=\"float16\")");
+  EXPECT_EQ(infer("nn.attention",
+                  {q, tensor({c(2), c(6), c(8), c(64)}), tensor({c(2), c(6), c(8), c(32)}),
+                   tensor({c(2), c(8), c(1), c(7)}, f16, "b")}),
+            "error: R.nn.attention expects the sequence length of key and bias to be equal, but "
+            "got 6 and 7");
+  EXPECT_EQ(infer("nn.attention", {q, k, v}, {{"causal_mask", AttrValue::string("Top")}}),
+            "error: R.nn.attention expects causal_mask to be \"TopLeft\", \"BottomRight\" or "
+            "None, but got \"Top\"");
+  EXPECT_EQ(infer("nn.attention", {q, k}),
+            "error: R.nn.attention expects 3 to 4 arguments, but got 2");
+}
+
 TEST_F(OpInferTest, BadCallsReturnErrorsNotCrashes) {
   // Every op, with 0..5 args of assorted struct info and with attrs of the
   // wrong kind: inference must return (a value or an error), never abort.

@@ -25,3 +25,13 @@ class NN:
         d = R.nn.rms_norm(x, gamma, axes=[1], epsilon=1e-6)
         e = R.nn.relu(x)
         return a
+
+    @R.function
+    def attention(q: R.Tensor((2, "s", 8, 64), "float16"), k: R.Tensor((2, "t", 2, 64), "float16"), v: R.Tensor((2, "t", 2, 32), "float16"), b: R.Tensor((1, 8, 1, "t"), "float16")) -> R.Tensor((2, "s", 8, 32), "float16"):
+        s = T.int64()
+        t = T.int64()
+        a = R.nn.attention(q, k, v)
+        c = R.nn.attention(q, k, v, scale=0.125, causal_mask="TopLeft")
+        d = R.nn.attention(q, k, v, b, causal_mask="BottomRight")
+        e = R.nn.attention(q, k, v, bias=b, scale=0.5, causal_mask=None, window_size=None)
+        return d
