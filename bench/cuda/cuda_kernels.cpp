@@ -12,6 +12,7 @@
 //   cumsum_f32/64M         graft.cumsum of the flattened 64M elements
 //   sort, argsort          16M float32 in one row, and 4096 rows of 4096
 //   matmul_*               graft.matmul against the same cublasGemmEx call
+//   attention_*            graft.nn.attention, bf16 (4, 2048, 16, 128), causal and not
 //   scatter_{sum,amax,mean}_f32_4096x1024_into_{512,4}_{global,lines,tile}
 //                          graft.scatter_elements along axis 0 with int64
 //                          indices through each sort plan (deterministic;
@@ -355,6 +356,29 @@ GRAFT_SCATTER_BENCH(amax, 4, tile);
 GRAFT_SCATTER_BENCH(mean, 4, global);
 GRAFT_SCATTER_BENCH(mean, 4, lines);
 GRAFT_SCATTER_BENCH(mean, 4, tile);
+
+/// graft.nn.attention on bfloat16 (B, S, N, H) = (4, 2048, 16, 128) for
+/// query, key, value and output, as PyTorch's flash attention figure.
+/// TFLOP/s counts 4 B N S S_kv H (Q K^T and P V), halved with a causal mask.
+void BM_attention(benchmark::State &state, bool causal) {
+  const int64_t b = 4, s = 2048, n = 16, h = 128;
+  Buf q(BF16, {b, s, n, h}), k(BF16, {b, s, n, h}), v(BF16, {b, s, n, h}), o(BF16, {b, s, n, h});
+  std::vector<AttrValue> attrs = {std::monostate(),
+                                  causal ? AttrValue(std::string("BottomRight")) : std::monostate(),
+                                  std::monostate()};
+  timeLaunches(state, 4 * q.bytes(), [&] {
+    runGraft("graft.nn.attention", {&q.dl, &k.dl, &v.dl}, {&o.dl}, attrs);
+  });
+  double flops = 4.0 * double(b * n) * double(s) * double(s) * double(h) / (causal ? 2 : 1);
+  state.counters["TFLOP/s"] =
+      benchmark::Counter(flops * double(state.iterations()) / 1e12, benchmark::Counter::kIsRate);
+}
+BENCHMARK_CAPTURE(BM_attention, bf16_4x2048x16x128, false)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_attention, causal_bf16_4x2048x16x128, true)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 
 } // namespace
 

@@ -338,6 +338,7 @@ void addUnaryKernels(std::vector<GraftCudaKernel> &out);
 void addBinaryKernels(std::vector<GraftCudaKernel> &out);
 void addCreationKernels(std::vector<GraftCudaKernel> &out);
 void addNNKernels(std::vector<GraftCudaKernel> &out);
+void addAttentionKernels(std::vector<GraftCudaKernel> &out);
 void addMatmulKernels(std::vector<GraftCudaKernel> &out);
 void addReduceKernels(std::vector<GraftCudaKernel> &out);
 void addLayoutKernels(std::vector<GraftCudaKernel> &out);

@@ -164,6 +164,7 @@ const std::vector<GraftCudaKernel> &kernelTable() {
     addBinaryKernels(t);
     addCreationKernels(t);
     addNNKernels(t);
+    addAttentionKernels(t);
     addMatmulKernels(t);
     addReduceKernels(t);
     addLayoutKernels(t);

@@ -1,0 +1,568 @@
+//===- kernels/cuda/Attention.cu - nn.attention: fused flash attention ------===//
+//
+// Two kernels compute softmax(Q K^T * scale + bias, masked) V over BSNH
+// tensors (docs/kernels.md gives the semantics, docs/cuda.md the design):
+//
+// - flashKernel, for float16/bfloat16 with head dims 64 or 128 (equal for
+//   keys and values), no bias, 16-byte aligned rows: one block of four warps
+//   per 128 queries of one head, each warp 32 queries. Tiles of 64 keys and
+//   values stream through shared memory (cp.async, double-buffered); Q K^T
+//   and P V run on the tensor cores (mma.sync m16n8k16, float accumulators)
+//   and an online softmax in float rescales the running output as each tile
+//   raises a row's maximum. Keys past the last one are zero-filled in shared
+//   memory but their scores are -inf before the softmax, so they never enter
+//   it; with a causal mask the tiles wholly above the diagonal are skipped
+//   and the blocks with the most tiles start first.
+// - rowKernel, for everything else (float32, float64, a bias, other head
+//   dims, strided rows): one block per query row, 128 keys at a time with
+//   the same online softmax, in float (double for float64).
+//
+//===----------------------------------------------------------------------===//
+
+#include "kernels/cuda/Common.cuh"
+
+#include <cmath>
+#include <cstring>
+
+namespace graft::cuda {
+namespace {
+
+/// Strides of one BSNH operand in elements: batch, sequence, head (the last
+/// dim is contiguous for the flash kernel; the row kernel takes any).
+struct Strides {
+  int64_t b = 0, s = 0, n = 0, d = 1;
+};
+
+struct AttnParams {
+  const void *q, *k, *v, *bias;
+  void *o;
+  Strides qs, ks, vs, os;
+  int64_t bias4[4]; ///< Bias strides over (B, N, S, S_kv); 0 on a broadcast dim.
+  int s, skv, n, group, h, hv;
+  bool causal;
+  int64_t offset; ///< Query i sees key j when j <= i + offset (with causal).
+  float scale;
+  double scaleD;
+};
+
+//===----------------------------------------------------------------------===//
+// The flash kernel
+//===----------------------------------------------------------------------===//
+
+constexpr int kBM = 128, kBN = 64, kWarps = 4, kThreads = kWarps * 32;
+
+__device__ __forceinline__ uint32_t smemAddr(const void *p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+
+/// 16 bytes global -> shared; zero-filled when `valid` is false.
+__device__ __forceinline__ void cpAsync16(void *dst, const void *src, bool valid) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smemAddr(dst)), "l"(src),
+               "r"(valid ? 16 : 0));
+}
+__device__ __forceinline__ void cpAsyncCommit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N> __device__ __forceinline__ void cpAsyncWait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+}
+
+__device__ __forceinline__ void ldmatrixX4(uint32_t (&r)[4], const void *p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(smemAddr(p)));
+}
+__device__ __forceinline__ void ldmatrixX4Trans(uint32_t (&r)[4], const void *p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(smemAddr(p)));
+}
+
+/// D += A B for one 16x8x16 tile, float accumulators.
+template <class T>
+__device__ __forceinline__ void mma16816(float (&d)[4], const uint32_t (&a)[4], uint32_t b0,
+                                         uint32_t b1) {
+  if constexpr (std::is_same_v<T, __nv_bfloat16>)
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, "
+                 "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+  else
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, "
+                 "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+/// 2^x by the hardware approximation (2 ulp; -inf gives +0), which the
+/// softmax weights can take: they are rounded to 16 bits before P V.
+__device__ __forceinline__ float exp2Approx(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;\n" : "=f"(y) : "f"(x));
+  return y;
+}
+
+/// Two floats as one register of two T, the lower column in the low half.
+template <class T> __device__ __forceinline__ uint32_t pack2(float lo, float hi) {
+  if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
+    return *reinterpret_cast<uint32_t *>(&v);
+  } else {
+    __half2 v = __floats2half2_rn(lo, hi);
+    return *reinterpret_cast<uint32_t *>(&v);
+  }
+}
+
+/// Element (row, col) of a shared tile of HD columns, stored in 16-byte
+/// chunks whose index is XORed with the row's low three bits: the eight
+/// rows an ldmatrix reads at one column land in eight different banks.
+template <int HD> __device__ __forceinline__ int swz(int row, int col) {
+  return row * HD + ((((col >> 3) ^ (row & 7))) << 3) + (col & 7);
+}
+
+/// Copies `rows` rows of HD elements starting at global row `row0` (of
+/// `limit`) into a swizzled tile; rows past `limit` are zero-filled.
+template <class T, int HD>
+__device__ __forceinline__ void loadTile(T *dst, const T *src, int64_t rowStride, int row0,
+                                         int rows, int limit) {
+  constexpr int kChunks = HD / 8;
+  for (int i = threadIdx.x; i < rows * kChunks; i += kThreads) {
+    int r = i / kChunks, c = (i % kChunks) * 8;
+    bool ok = row0 + r < limit;
+    const T *g = src + (ok ? int64_t(row0 + r) * rowStride : 0) + c;
+    cpAsync16(dst + swz<HD>(r, c), g, ok);
+  }
+}
+
+template <class T, int HD>
+__global__ void __launch_bounds__(kThreads, 2) flashKernel(AttnParams p) {
+  extern __shared__ __align__(128) unsigned char smem[];
+  T *sQ = reinterpret_cast<T *>(smem);
+  T *sK = sQ + kBM * HD; // two buffers
+  T *sV = sK + 2 * kBN * HD;
+
+  // Query blocks are the slowest grid dim, last first: with a causal mask
+  // the blocks with the most key tiles start first and the short ones fill
+  // the tail.
+  const int mb = gridDim.z - 1 - blockIdx.z;
+  const int head = blockIdx.x, batch = blockIdx.y, kvHead = head / p.group;
+  const int m0 = mb * kBM;
+  const T *q = static_cast<const T *>(p.q) + batch * p.qs.b + head * p.qs.n;
+  const T *k = static_cast<const T *>(p.k) + batch * p.ks.b + kvHead * p.ks.n;
+  const T *v = static_cast<const T *>(p.v) + batch * p.vs.b + kvHead * p.vs.n;
+  T *o = static_cast<T *>(p.o) + batch * p.os.b + head * p.os.n;
+
+  int tiles = (p.skv + kBN - 1) / kBN;
+  if (p.causal) // the block's last query sees keys up to m0 + kBM - 1 + offset
+    tiles = min(tiles, int((int64_t(m0) + kBM - 1 + p.offset) / kBN) + 1);
+
+  loadTile<T, HD>(sQ, q, p.qs.s, m0, kBM, p.s);
+  cpAsyncCommit();
+  if (tiles > 0)
+    loadTile<T, HD>(sK, k, p.ks.s, 0, kBN, p.skv);
+  cpAsyncCommit();
+  if (tiles > 0)
+    loadTile<T, HD>(sV, v, p.vs.s, 0, kBN, p.skv);
+  cpAsyncCommit();
+
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int g = lane / 4, t = lane % 4;
+  const int wrow = warp * 32; // this warp's first query in the block
+  constexpr int kDT = HD / 8; // output tiles of 8 columns
+  constexpr int kNT = kBN / 8;
+  float acc[2][kDT][4];
+  float s[2][kNT][4];
+  float mx[4], sum[4]; // rows g, g + 8 of m-tile 0, then of m-tile 1
+#pragma unroll
+  for (int i = 0; i < 2; ++i)
+#pragma unroll
+    for (int j = 0; j < kDT; ++j)
+#pragma unroll
+      for (int e = 0; e < 4; ++e)
+        acc[i][j][e] = 0.f;
+#pragma unroll
+  for (int r = 0; r < 4; ++r) {
+    mx[r] = -INFINITY;
+    sum[r] = 0.f;
+  }
+  const float scaleLog2 = p.scale * 1.4426950408889634f;
+
+  for (int kt = 0; kt < tiles; ++kt) {
+    const int buf = kt & 1;
+    const T *tK = sK + buf * kBN * HD;
+    const T *tV = sV + buf * kBN * HD;
+    cpAsyncWait<1>(); // Q and this tile's keys have landed
+    __syncthreads();
+
+    // S = Q K^T for 32 queries x 64 keys.
+#pragma unroll
+    for (int i = 0; i < 2; ++i)
+#pragma unroll
+      for (int j = 0; j < kNT; ++j)
+#pragma unroll
+        for (int e = 0; e < 4; ++e)
+          s[i][j][e] = 0.f;
+#pragma unroll
+    for (int ks = 0; ks < HD / 16; ++ks) {
+      uint32_t a[2][4];
+#pragma unroll
+      for (int i = 0; i < 2; ++i)
+        ldmatrixX4(a[i], sQ + swz<HD>(wrow + i * 16 + (lane & 15), ks * 16 + (lane >> 4) * 8));
+#pragma unroll
+      for (int np = 0; np < kNT / 2; ++np) {
+        uint32_t b[4];
+        ldmatrixX4(b, tK + swz<HD>(np * 16 + (lane & 7) + (lane >> 4) * 8,
+                                   ks * 16 + ((lane >> 3) & 1) * 8));
+#pragma unroll
+        for (int i = 0; i < 2; ++i) {
+          mma16816<T>(s[i][2 * np], a[i], b[0], b[1]);
+          mma16816<T>(s[i][2 * np + 1], a[i], b[2], b[3]);
+        }
+      }
+    }
+
+    // The next tile's keys load while this one's softmax and P V run.
+    if (kt + 1 < tiles)
+      loadTile<T, HD>(sK + (buf ^ 1) * kBN * HD, k, p.ks.s, (kt + 1) * kBN, kBN, p.skv);
+    cpAsyncCommit();
+
+    // Scores in log2 units; keys past the end or above the diagonal are -inf.
+    const int key0 = kt * kBN;
+    const bool edge =
+        key0 + kBN > p.skv || (p.causal && int64_t(key0) + kBN - 1 > int64_t(m0) + wrow + p.offset);
+#pragma unroll
+    for (int i = 0; i < 2; ++i)
+#pragma unroll
+      for (int j = 0; j < kNT; ++j)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          float x = s[i][j][e] * scaleLog2;
+          if (edge) {
+            int key = key0 + j * 8 + 2 * t + (e & 1);
+            int64_t row = int64_t(m0) + wrow + i * 16 + g + (e >> 1) * 8;
+            if (key >= p.skv || (p.causal && key > row + p.offset))
+              x = -INFINITY;
+          }
+          s[i][j][e] = x;
+        }
+
+        // Online softmax: raise each row's maximum, rescale what is summed.
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {
+      const int i = r >> 1, hi = r & 1;
+      float m = mx[r];
+#pragma unroll
+      for (int j = 0; j < kNT; ++j)
+        m = fmaxf(m, fmaxf(s[i][j][2 * hi], s[i][j][2 * hi + 1]));
+      m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 1));
+      m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 2));
+      // A row that has seen only masked keys keeps -inf; exp2 of -inf is 0.
+      const float base = m == -INFINITY ? 0.f : m;
+      const float corr = exp2Approx(mx[r] - base);
+      mx[r] = m;
+      float rowSum = 0.f;
+#pragma unroll
+      for (int j = 0; j < kNT; ++j)
+#pragma unroll
+        for (int e = 2 * hi; e < 2 * hi + 2; ++e) {
+          float pe = exp2Approx(s[i][j][e] - base);
+          s[i][j][e] = pe;
+          rowSum += pe;
+        }
+      sum[r] = sum[r] * corr + rowSum;
+#pragma unroll
+      for (int d = 0; d < kDT; ++d) {
+        acc[i][d][2 * hi] *= corr;
+        acc[i][d][2 * hi + 1] *= corr;
+      }
+    }
+
+    cpAsyncWait<1>(); // this tile's values have landed
+    __syncthreads();
+
+    // O += P V: P's accumulator layout is the A operand's, two key tiles at a time.
+#pragma unroll
+    for (int kk = 0; kk < kBN / 16; ++kk) {
+      uint32_t a[2][4];
+#pragma unroll
+      for (int i = 0; i < 2; ++i) {
+        a[i][0] = pack2<T>(s[i][2 * kk][0], s[i][2 * kk][1]);
+        a[i][1] = pack2<T>(s[i][2 * kk][2], s[i][2 * kk][3]);
+        a[i][2] = pack2<T>(s[i][2 * kk + 1][0], s[i][2 * kk + 1][1]);
+        a[i][3] = pack2<T>(s[i][2 * kk + 1][2], s[i][2 * kk + 1][3]);
+      }
+#pragma unroll
+      for (int dp = 0; dp < HD / 16; ++dp) {
+        uint32_t b[4];
+        ldmatrixX4Trans(b, tV + swz<HD>(kk * 16 + (lane & 7) + ((lane >> 3) & 1) * 8,
+                                        dp * 16 + (lane >> 4) * 8));
+#pragma unroll
+        for (int i = 0; i < 2; ++i) {
+          mma16816<T>(acc[i][2 * dp], a[i], b[0], b[1]);
+          mma16816<T>(acc[i][2 * dp + 1], a[i], b[2], b[3]);
+        }
+      }
+    }
+
+    if (kt + 1 < tiles)
+      loadTile<T, HD>(sV + (buf ^ 1) * kBN * HD, v, p.vs.s, (kt + 1) * kBN, kBN, p.skv);
+    cpAsyncCommit();
+  }
+  cpAsyncWait<0>();
+
+#pragma unroll
+  for (int r = 0; r < 4; ++r) {
+    const int i = r >> 1, hi = r & 1;
+    float l = sum[r];
+    l += __shfl_xor_sync(0xffffffffu, l, 1);
+    l += __shfl_xor_sync(0xffffffffu, l, 2);
+    const float inv = l > 0.f ? 1.f / l : 0.f; // no keys: 0
+    const int row = m0 + wrow + i * 16 + g + hi * 8;
+    if (row >= p.s)
+      continue;
+    T *orow = o + int64_t(row) * p.os.s;
+#pragma unroll
+    for (int d = 0; d < kDT; ++d)
+      *reinterpret_cast<uint32_t *>(orow + d * 8 + 2 * t) =
+          pack2<T>(acc[i][d][2 * hi] * inv, acc[i][d][2 * hi + 1] * inv);
+  }
+}
+
+template <class T, int HD> int launchFlash(Ctx &ctx, const AttnParams &p, int b) {
+  constexpr size_t smemBytes = size_t(kBM + 4 * kBN) * HD * sizeof(T);
+  static const cudaError_t attrErr = cudaFuncSetAttribute(
+      flashKernel<T, HD>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smemBytes));
+  if (attrErr != cudaSuccess)
+    return ctx.failCuda("cudaFuncSetAttribute", attrErr);
+  dim3 grid(p.n, b, (p.s + kBM - 1) / kBM);
+  flashKernel<T, HD><<<grid, kThreads, smemBytes, ctx.stream()>>>(p);
+  return ctx.checkLaunch("flashKernel");
+}
+
+//===----------------------------------------------------------------------===//
+// The row kernel
+//===----------------------------------------------------------------------===//
+
+constexpr int kRowThreads = 128;
+
+template <class A> __device__ A blockAllReduce(A v, bool max, A *red) {
+  for (int o = 16; o > 0; o >>= 1) {
+    A w = __shfl_xor_sync(0xffffffffu, v, o);
+    v = max ? (w > v ? w : v) : v + w;
+  }
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  __syncthreads(); // `red` may still be read by the previous reduction
+  if (lane == 0)
+    red[warp] = v;
+  __syncthreads();
+  v = red[0];
+  for (int w = 1; w < kRowThreads / 32; ++w)
+    v = max ? (red[w] > v ? red[w] : v) : v + red[w];
+  return v;
+}
+
+/// One query row per block: the row of Q and the running output in shared
+/// memory, kRowThreads keys scored at a time (one per thread).
+template <class T> __global__ void __launch_bounds__(kRowThreads) rowKernel(AttnParams p) {
+  using A = std::conditional_t<std::is_same_v<T, double>, double, float>;
+  extern __shared__ __align__(16) unsigned char smem[];
+  A *qrow = reinterpret_cast<A *>(smem);
+  A *out = qrow + p.h;
+  A *prob = out + p.hv;
+  __shared__ A red[kRowThreads / 32];
+
+  const int64_t i = blockIdx.x;
+  const int head = blockIdx.y, batch = blockIdx.z, kvHead = head / p.group;
+  const T *q = static_cast<const T *>(p.q) + batch * p.qs.b + head * p.qs.n + i * p.qs.s;
+  const T *k = static_cast<const T *>(p.k) + batch * p.ks.b + kvHead * p.ks.n;
+  const T *v = static_cast<const T *>(p.v) + batch * p.vs.b + kvHead * p.vs.n;
+  const T *bias = static_cast<const T *>(p.bias);
+  if (bias)
+    bias += batch * p.bias4[0] + head * p.bias4[1] + i * p.bias4[2];
+  for (int d = threadIdx.x; d < p.h; d += kRowThreads)
+    qrow[d] = A(loadElem<T>(q + d * p.qs.d));
+  for (int d = threadIdx.x; d < p.hv; d += kRowThreads)
+    out[d] = A(0);
+  __syncthreads();
+
+  const int64_t keys = p.causal ? min(int64_t(p.skv), i + p.offset + 1) : int64_t(p.skv);
+  A m = -INFINITY, l = 0;
+  for (int64_t j0 = 0; j0 < keys; j0 += kRowThreads) {
+    const int64_t j = j0 + threadIdx.x;
+    A x = -INFINITY;
+    if (j < keys) {
+      const T *kr = k + j * p.ks.s;
+      A dot = 0;
+      for (int d = 0; d < p.h; ++d)
+        dot += qrow[d] * A(loadElem<T>(kr + d * p.ks.d));
+      x = dot * (std::is_same_v<A, double> ? A(p.scaleD) : A(p.scale));
+      if (bias)
+        x += A(loadElem<T>(bias + j * p.bias4[3]));
+    }
+    const A mNew = blockAllReduce<A>(x > m ? x : m, true, red);
+    const A corr = m == A(-INFINITY) ? A(0) : exp(m - mNew);
+    const A pj = j < keys ? exp(x - mNew) : A(0);
+    prob[threadIdx.x] = pj;
+    l = l * corr + blockAllReduce<A>(pj, false, red); // also orders prob's writes
+    m = mNew;
+    const int64_t n = min(int64_t(kRowThreads), keys - j0);
+    for (int d = threadIdx.x; d < p.hv; d += kRowThreads) {
+      A o = out[d] * corr;
+      for (int64_t jj = 0; jj < n; ++jj)
+        o += prob[jj] * A(loadElem<T>(v + (j0 + jj) * p.vs.s + d * p.vs.d));
+      out[d] = o;
+    }
+    __syncthreads(); // prob is rewritten by the next chunk
+  }
+  T *orow = static_cast<T *>(p.o) + batch * p.os.b + head * p.os.n + i * p.os.s;
+  for (int d = threadIdx.x; d < p.hv; d += kRowThreads)
+    storeElem<T>(orow + d * p.os.d, keys > 0 ? Compute<T>(out[d] / l) : Compute<T>(0));
+}
+
+template <class T> int launchRows(Ctx &ctx, const AttnParams &p, int b) {
+  using A = std::conditional_t<std::is_same_v<T, double>, double, float>;
+  size_t smemBytes = (size_t(p.h) + p.hv + kRowThreads) * sizeof(A);
+  if (smemBytes > 48 * 1024)
+    return ctx.fail("head dims " + std::to_string(p.h) + " and " + std::to_string(p.hv) +
+                    " are too large for this kernel");
+  if (p.s > 2147483647 || p.n > 65535 || b > 65535)
+    return ctx.fail("too many queries, heads or batches for one launch");
+  dim3 grid(p.s, p.n, b);
+  rowKernel<T><<<grid, kRowThreads, smemBytes, ctx.stream()>>>(p);
+  return ctx.checkLaunch("rowKernel");
+}
+
+//===----------------------------------------------------------------------===//
+// Argument checks and dispatch
+//===----------------------------------------------------------------------===//
+
+Strides stridesOf(const DLTensor &t) {
+  int64_t st[4];
+  elementStrides(t, st);
+  return {st[0], st[1], st[2], st[3]};
+}
+
+/// The flash kernel's requirements: contiguous 16-byte-aligned rows.
+bool flashLayout(const DLTensor &t, const Strides &s) {
+  auto addr = reinterpret_cast<uintptr_t>(dataOf(t));
+  return s.d == 1 && addr % 16 == 0 && s.b % 8 == 0 && s.s % 8 == 0 && s.n % 8 == 0;
+}
+
+int attention(const GraftCudaKernelArgs *args, GraftCudaError *err) {
+  Ctx ctx(args, "graft.nn.attention", err);
+  if (ctx.checkArity(-1, 1))
+    return 1;
+  if (ctx.numInputs() < 3 || ctx.numInputs() > 4)
+    return ctx.fail("expects 3 or 4 inputs (query, key, value, bias), got " +
+                    std::to_string(ctx.numInputs()));
+  const char *names[] = {"query", "key", "value", "bias"};
+  const DLTensor &q = ctx.in(0), &k = ctx.in(1), &v = ctx.in(2), &out = ctx.out(0);
+  ScalarType t = scalarTypeOf(q.dtype);
+  if (!isFloatType(t))
+    return ctx.fail("takes floating-point tensors, got " + dtypeName(q.dtype));
+  for (int i = 0; i < ctx.numInputs(); ++i) {
+    if (scalarTypeOf(ctx.in(i).dtype) != t)
+      return ctx.fail(std::string(names[i]) + " has dtype " + dtypeName(ctx.in(i).dtype) +
+                      ", expected " + dtypeName(q.dtype));
+    if (ctx.in(i).ndim != 4)
+      return ctx.fail(std::string(names[i]) +
+                      " must be 4-D (batch, sequence, heads, head dim), got shape " +
+                      shapeStr(ctx.in(i)));
+  }
+  const int64_t b = q.shape[0], s = q.shape[1], n = q.shape[2], h = q.shape[3];
+  const int64_t skv = k.shape[1], nkv = k.shape[2], hv = v.shape[3];
+  if (k.shape[0] != b || v.shape[0] != b || v.shape[1] != skv || v.shape[2] != nkv ||
+      k.shape[3] != h)
+    return ctx.fail("query " + shapeStr(q) + ", key " + shapeStr(k) + " and value " + shapeStr(v) +
+                    " do not agree: key and value need the query's batch and head dim (key) "
+                    "and one sequence length and head count");
+  if (nkv == 0 || n % nkv != 0)
+    return ctx.fail("the query's " + std::to_string(n) + " heads are not a multiple of the key's " +
+                    std::to_string(nkv));
+  if (scalarTypeOf(out.dtype) != t)
+    return ctx.fail("output 0 has dtype " + dtypeName(out.dtype) + ", expected " +
+                    dtypeName(q.dtype));
+  if (out.ndim != 4 || out.shape[0] != b || out.shape[1] != s || out.shape[2] != n ||
+      out.shape[3] != hv)
+    return ctx.fail("output 0 has shape " + shapeStr(out) + ", expected [" + std::to_string(b) +
+                    ", " + std::to_string(s) + ", " + std::to_string(n) + ", " +
+                    std::to_string(hv) + "]");
+
+  AttnParams p{};
+  p.q = dataOf(q);
+  p.k = dataOf(k);
+  p.v = dataOf(v);
+  p.o = dataOf(out);
+  p.qs = stridesOf(q);
+  p.ks = stridesOf(k);
+  p.vs = stridesOf(v);
+  p.os = stridesOf(out);
+  if (ctx.numInputs() == 4) {
+    const DLTensor &bias = ctx.in(3);
+    const int64_t want[4] = {b, n, s, skv};
+    int64_t st[4];
+    elementStrides(bias, st);
+    for (int d = 0; d < 4; ++d) {
+      if (bias.shape[d] != want[d] && bias.shape[d] != 1)
+        return ctx.fail("cannot broadcast bias of shape " + shapeStr(bias) + " to [" +
+                        std::to_string(b) + ", " + std::to_string(n) + ", " + std::to_string(s) +
+                        ", " + std::to_string(skv) + "]");
+      p.bias4[d] = bias.shape[d] == 1 ? 0 : st[d];
+    }
+    p.bias = dataOf(bias);
+  }
+  double scale = 1.0 / std::sqrt(double(h));
+  if (!ctx.floatAttr(0, "scale", scale, scale))
+    return 1;
+  if (ctx.hasAttr(1)) {
+    const GraftCudaAttr &a = ctx.attr(1);
+    if (a.kind != GRAFT_CUDA_ATTR_STRING)
+      return ctx.fail("attribute 'causal_mask' must be a string");
+    if (std::strcmp(a.s, "TopLeft") == 0) {
+      p.causal = true;
+    } else if (std::strcmp(a.s, "BottomRight") == 0) {
+      p.causal = true;
+      p.offset = s > skv ? s - skv : skv - s;
+    } else {
+      return ctx.fail(std::string("causal_mask must be \"TopLeft\" or \"BottomRight\", got \"") +
+                      a.s + "\"");
+    }
+  }
+  if (ctx.hasAttr(2))
+    return ctx.fail("sliding-window attention (window_size) is not supported");
+  if (b == 0 || s == 0 || n == 0 || hv == 0)
+    return 0;
+  if (s > 2147483647 || skv > 2147483647 || h > 65536 || hv > 65536)
+    return ctx.fail("sequence lengths or head dims too large");
+  p.s = int(s);
+  p.skv = int(skv);
+  p.n = int(n);
+  p.group = int(n / nkv);
+  p.h = int(h);
+  p.hv = int(hv);
+  p.scale = float(scale);
+  p.scaleD = scale;
+
+  const bool flash = (t == ScalarType::BFloat16 || t == ScalarType::Float16) && h == hv &&
+                     (h == 64 || h == 128) && ctx.numInputs() == 3 && flashLayout(q, p.qs) &&
+                     flashLayout(k, p.ks) && flashLayout(v, p.vs) && flashLayout(out, p.os) &&
+                     b <= 65535 && (s + kBM - 1) / kBM <= 65535;
+  return dispatch(t, [&](auto tag) -> int {
+    using T = decltype(tag);
+    if constexpr (kIsHalf<T>) {
+      if (flash)
+        return h == 64 ? launchFlash<T, 64>(ctx, p, int(b)) : launchFlash<T, 128>(ctx, p, int(b));
+    }
+    if constexpr (kIsFloat<T>)
+      return launchRows<T>(ctx, p, int(b));
+    return ctx.fail("takes floating-point tensors");
+  });
+}
+
+const char *const kAttentionAttrs[] = {"scale", "causal_mask", "window_size"};
+
+} // namespace
+
+void addAttentionKernels(std::vector<GraftCudaKernel> &out) {
+  out.push_back({"graft.nn.attention", -1, 1, kAttentionAttrs, 3, attention, nullptr});
+}
+
+} // namespace graft::cuda
