@@ -473,7 +473,10 @@ Expected<Value> checkTensorInfo(VirtualMachine &, const void *name, ArrayRef<Val
                                  err, ndim, t->shape().size()));
   if (args.size() == 4 && !args[2].isNone()) {
     GRAFT_TRY(dt, r.getDType(2));
-    if (!dtypeEqual(dt, t->dtype()))
+    // R.dtype("void") (handle, 0 bits): a tensor of unknown dtype, as in
+    // TVM's CheckTensorInfo; vm-shape-lower passes it for R.Tensor(ndim=k).
+    bool isVoid = dt.code == kDLOpaqueHandle && dt.bits == 0;
+    if (!isVoid && !dtypeEqual(dt, t->dtype()))
       return r.error(err + "ValueError: expect Tensor with dtype " + dtypeStr(dt) + " but got " +
                      dtypeStr(t->dtype()));
   }

@@ -60,6 +60,13 @@ llvm::Expected<void *> CachingAllocator::allocate(size_t bytes) {
     return createStringError(inconvertibleErrorCode(),
                              "allocation of %zu bytes on %s refused: a CUDA-graph capture is open",
                              bytes, deviceStr(dlDevice()).c_str());
+  if (limit_ && (bytes > limit_ || sizeClass(bytes) > limit_ - stats_.currentBytes))
+    return createStringError(inconvertibleErrorCode(),
+                             "allocation of %zu bytes on %s refused: %llu of the limit of %llu "
+                             "bytes are in use (VMOptions::maxMemoryBytes)",
+                             bytes, deviceStr(dlDevice()).c_str(),
+                             static_cast<unsigned long long>(stats_.currentBytes),
+                             static_cast<unsigned long long>(limit_));
   size_t cls = sizeClass(bytes);
   auto it = freeBlocks_.find(cls);
   void *p = nullptr;

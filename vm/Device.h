@@ -93,6 +93,11 @@ public:
   /// up to 4 KiB, then four classes per power of two (at most 25% waste).
   static size_t sizeClass(size_t bytes);
 
+  /// Bytes this allocator may have handed out at once (in size classes);
+  /// a request past it fails. 0: no limit (VMOptions::maxMemoryBytes).
+  void setLimit(uint64_t bytes) { limit_ = bytes; }
+  uint64_t limit() const { return limit_; }
+
   void setCaptureOpen(bool open) { captureOpen_ = open; }
   bool captureOpen() const { return captureOpen_; }
 
@@ -104,6 +109,7 @@ private:
   std::shared_ptr<Device> device_;
   llvm::DenseMap<size_t, llvm::SmallVector<void *, 4>> freeBlocks_;
   AllocatorStats stats_;
+  uint64_t limit_ = 0;
   bool captureOpen_ = false;
 };
 

@@ -82,11 +82,15 @@ static llvm::Expected<Value> placeConstant(const Value &c,
 llvm::Error VirtualMachine::init(std::shared_ptr<const Executable> exe, VMOptions options) {
   exe_ = std::move(exe);
   maxDepth_ = options.maxCallDepth;
+  if (options.maxInstructions)
+    maxInstructions_ = options.maxInstructions;
   devices_ = std::move(options.devices);
   if (devices_.empty() || !llvm::isa<CPUDevice>(*devices_.back()))
     devices_.push_back(cpuDevice());
-  for (auto &dev : devices_)
+  for (auto &dev : devices_) {
     allocators_.push_back(std::make_shared<CachingAllocator>(dev));
+    allocators_.back()->setLimit(options.maxMemoryBytes);
+  }
   handle_ = Value::object(makeRef<OpaqueObj>(this, kVMTypeKey, nullptr));
 
   // Fused kernels are parsed up front: a damaged program is a load error.
@@ -227,6 +231,8 @@ llvm::Expected<Value> VirtualMachine::runBytecode(int64_t funcIdx, llvm::ArrayRe
                    args.size());
   if (depth_ >= maxDepth_)
     return vmError("call depth limit {0} exceeded calling function '{1}'", maxDepth_, fn.name);
+  if (depth_ == 0)
+    instructionsLeft_ = maxInstructions_;
   Frame &frame = pushFrame(fn.registerFileSize);
   std::copy(args.begin(), args.end(), frame.regs.begin());
   auto result = runLoop(fn, frame);
@@ -330,6 +336,11 @@ llvm::Expected<Value> VirtualMachine::runLoop(const FuncInfo &fn, Frame &frame) 
   const int64_t *offsets = exe_->instrOffset.data();
   int64_t pc = fn.startInstr;
   for (;;) {
+    if (LLVM_UNLIKELY(instructionsLeft_ == 0))
+      return vmError("in function '{0}' at instruction {1}: the budget of {2} instructions per "
+                     "call is spent (VMOptions::maxInstructions)",
+                     fn.name, pc, maxInstructions_);
+    --instructionsLeft_;
     InstrView in = InstrView::at(data + offsets[pc]);
     switch (in.op) {
     case Opcode::Call:

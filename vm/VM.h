@@ -31,6 +31,17 @@ struct VMOptions {
   std::vector<std::shared_ptr<Device>> devices;
   /// Nested VM calls deeper than this fail instead of exhausting the stack.
   unsigned maxCallDepth = 512;
+  /// Bytecode instructions one call from outside the VM (invoke,
+  /// callFunction, invokeClosure at depth 0) may execute, the functions it
+  /// calls included; the instruction past the budget fails the call. 0: no
+  /// limit. An executable that passes loading may still loop (a backward
+  /// Goto) or call functions exponentially often within the depth limit; a
+  /// caller running untrusted executables bounds their work with this.
+  uint64_t maxInstructions = 0;
+  /// Bytes each device's allocator may have handed out at once (size
+  /// classes, docs/runtime.md); an allocation past it fails with an error
+  /// instead of exhausting memory. 0: no limit.
+  uint64_t maxMemoryBytes = 0;
   /// Time every packed-function call (kernels and builtins), as TVM's VM
   /// profiler does; read the figures with VirtualMachine::profile().
   bool profile = false;
@@ -169,6 +180,10 @@ private:
   std::vector<std::unique_ptr<Frame>> frames_;
   size_t depth_ = 0;
   unsigned maxDepth_ = 512;
+  /// VMOptions::maxInstructions (UINT64_MAX for none) and what is left of it
+  /// in the current outside call.
+  uint64_t maxInstructions_ = UINT64_MAX;
+  uint64_t instructionsLeft_ = UINT64_MAX;
   Value handle_;
   std::vector<std::pair<const void *, std::unique_ptr<VMExtension>>> extensions_;
   /// The executable's fused kernels (vm/FusedKernels.h).

@@ -137,6 +137,42 @@ TEST_F(RunCli, PrintsOutputs) {
                    "output_1_1: int64 3\n");
 }
 
+TEST_F(RunCli, InstructionAndMemoryLimits) {
+  // The limits the program fits in change nothing.
+  Result r = graft("run " + exe + inputs() + " --max-instructions 100 --max-memory 65536");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.out.rfind("output_0: float32 [2, 2] [11, 22, 33, 44]\n", 0), 0u) << r.out;
+  r = graft("run " + exe + inputs() + " --max-instructions 2");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("in function 'main' at instruction 2: the budget of 2 instructions per "
+                       "call is spent (VMOptions::maxInstructions)"),
+            std::string::npos)
+      << r.out;
+  r = graft("run " + exe + inputs() + " --max-memory 8");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("refused: 0 of the limit of 8 bytes are in use "
+                       "(VMOptions::maxMemoryBytes)"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST_F(RunCli, ParameterOfUnknownDtype) {
+  // vm-shape-lower checks R.Tensor(ndim=1) with R.dtype("void"), which
+  // takes any dtype (the check refused every tensor before).
+  std::string src = writeTemp("nodtype.py", R"(from tvm.script import ir as I, relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor(ndim=1)) -> R.Tensor(ndim=1):
+        return x
+)");
+  std::string v = writeNpy<int32_t>("v.npy", kI32, {3}, {7, 8, 9});
+  Result r = graft("run " + src + " --input x=" + v);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.out, "output: int32 [3] [7, 8, 9]\n");
+}
+
 TEST_F(RunCli, WritesNpyOutputs) {
   std::string dir = tempPath("outdir");
   Result r = graft("run " + exe + inputs() + " --out " + dir);

@@ -219,6 +219,61 @@ TEST(Interpreter, CallsBetweenVMFunctionsAndRecursionLimit) {
   EXPECT_EQ(take(vm->invoke("main", {Value::integer(1)})).getInt(), 1);
 }
 
+TEST(Interpreter, InstructionBudgetStopsALoop) {
+  ExecBuilder b;
+  b.beginFunction("main", {"x"});
+  b.emitCall(b.functionArg("spin").value(), {}, kVoidRegister);
+  b.emitRet(0);
+  b.endFunction();
+  b.beginFunction("spin", {});
+  b.emitCall("vm.builtin.copy", {Arg::imm(1)}, kVoidRegister);
+  b.emitGoto(-1); // back to the copy, for ever
+  b.emitRet(kVoidRegister);
+  b.endFunction();
+  b.beginFunction("three", {"x"});
+  b.emitCall("vm.builtin.copy", {Arg::reg(0)}, 1);
+  b.emitCall("vm.builtin.copy", {Arg::reg(1)}, 0);
+  b.emitRet(0);
+  b.endFunction();
+  std::shared_ptr<const Executable> exe = finish(b);
+  VMOptions options;
+  options.maxInstructions = 1000;
+  auto vm = take(VirtualMachine::create(exe, options));
+  EXPECT_EQ(errorOf(vm->invoke("main", {Value::integer(1)})),
+            "in function 'main' at instruction 0 (call spin): in function 'spin' at instruction "
+            "3: the budget of 1000 instructions per call is spent (VMOptions::maxInstructions)");
+  // Each call from outside gets the whole budget again.
+  options.maxInstructions = 3;
+  vm = take(VirtualMachine::create(exe, options));
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(take(vm->invoke("three", {Value::integer(i)})).getInt(), i);
+  options.maxInstructions = 2;
+  vm = take(VirtualMachine::create(exe, options));
+  EXPECT_EQ(errorOf(vm->invoke("three", {Value::integer(1)})),
+            "in function 'three' at instruction 7: the budget of 2 instructions per call is spent "
+            "(VMOptions::maxInstructions)");
+}
+
+TEST(Interpreter, MemoryLimitRefusesAnAllocation) {
+  VMOptions options;
+  options.maxMemoryBytes = 4096;
+  ExecBuilder b;
+  b.beginFunction("f", {"n"});
+  b.emitCall("vm.builtin.alloc_shape_heap", {Arg::reg(kVMRegister), Arg::reg(0)}, 1);
+  b.emitRet(1);
+  b.endFunction();
+  auto vm = take(VirtualMachine::create(finish(b), options));
+  // 512 int64 slots fit exactly; 513 do not, nor does an absurd size.
+  EXPECT_EQ(take(vm->invoke("f", {Value::integer(512)})).as<TensorObj>()->numElements(), 512);
+  EXPECT_EQ(errorOf(vm->invoke("f", {Value::integer(513)})),
+            "in function 'f' at instruction 0 (call vm.builtin.alloc_shape_heap): "
+            "vm.builtin.alloc_shape_heap: allocation of 4104 bytes on cpu:0 refused: 0 of the "
+            "limit of 4096 bytes are in use (VMOptions::maxMemoryBytes)");
+  std::string huge = errorOf(vm->invoke("f", {Value::integer(int64_t(1) << 40)}));
+  EXPECT_NE(huge.find("refused: 0 of the limit of 4096 bytes"), std::string::npos) << huge;
+  EXPECT_EQ(vm->allocator(0)->stats().currentBytes, 0u);
+}
+
 TEST(Interpreter, ErrorsNameFunctionAndInstruction) {
   ExecBuilder b;
   b.beginFunction("main", {});

@@ -97,7 +97,9 @@ struct RunArgs {
   bool profile = false;
   std::string outDir;
   bool dump = false;
-  bool interpret = false; ///< Run the source with the reference interpreter.
+  bool interpret = false;       ///< Run the source with the reference interpreter.
+  uint64_t maxInstructions = 0; ///< vm::VMOptions::maxInstructions
+  uint64_t maxMemoryBytes = 0;  ///< vm::VMOptions::maxMemoryBytes
 };
 int runRun(const RunArgs &args);
 /// graft run --interpret: the reference interpreter on a source file.

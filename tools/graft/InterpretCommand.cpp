@@ -41,8 +41,9 @@ int reportInterpretError(llvm::Error err) {
 int driver::runInterpret(const RunArgs &args) {
   if (args.device != "cpu")
     return fail("--interpret runs on the cpu only");
-  if (args.dump || args.repeat || args.profile)
-    return fail("--interpret takes none of --dump, --repeat, --profile");
+  if (args.dump || args.repeat || args.profile || args.maxInstructions || args.maxMemoryBytes)
+    return fail("--interpret takes none of --dump, --repeat, --profile, --max-instructions, "
+                "--max-memory");
   std::unique_ptr<Input> input = openInput(args.file, "", /*exactlyOne=*/true);
   if (!input)
     return kBadInput;

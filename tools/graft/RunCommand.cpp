@@ -202,6 +202,8 @@ int driver::runRun(const RunArgs &args) {
     return fail(llvm::toString(device.takeError()));
   vm::VMOptions options;
   options.profile = args.profile;
+  options.maxInstructions = args.maxInstructions;
+  options.maxMemoryBytes = args.maxMemoryBytes;
   options.devices.push_back(*device);
   // What fails here is the executable itself (say, a packed function no
   // kernel, builtin or kernel source provides): bad input, exit 2.

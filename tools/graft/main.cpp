@@ -98,6 +98,14 @@ cl::opt<std::string> runModuleName("module", cl::desc("The module of a source FI
                                    cl::value_desc("NAME"), cl::sub(runCmd));
 cl::opt<bool> runDump("dump", cl::desc("Print the bytecode and kernel table instead of running"),
                       cl::sub(runCmd));
+cl::opt<uint64_t> runMaxInstructions(
+    "max-instructions",
+    cl::desc("Fail a call that executes more bytecode instructions (0: no limit)"), cl::init(0),
+    cl::value_desc("N"), cl::sub(runCmd));
+cl::opt<uint64_t> runMaxMemory("max-memory",
+                               cl::desc("Fail an allocation that takes a device's live tensor "
+                                        "memory past BYTES (0: no limit)"),
+                               cl::init(0), cl::value_desc("BYTES"), cl::sub(runCmd));
 cl::opt<bool> runInterpretFlag("interpret",
                                cl::desc("Run the source with the reference interpreter (no "
                                         "build pipeline)"),
@@ -218,6 +226,8 @@ int main(int argc, char **argv) {
     args.outDir = runOut;
     args.dump = runDump;
     args.interpret = runInterpretFlag;
+    args.maxInstructions = runMaxInstructions;
+    args.maxMemoryBytes = runMaxMemory;
     return args.interpret ? runInterpret(args) : runRun(args);
   }
   if (int code = runRobustnessCommand(); code >= 0)
