@@ -9,8 +9,9 @@ runs=${2:-1000000}
 [ "$mode" = smoke ] && runs=3000
 
 # Seed folders per target: the text corpora for the parser; the other targets
-# write their own seeds (`-write_seeds=DIR`) into an empty corpus; exe_loader
-# also builds every module of the sources below that `graft build` accepts.
+# write their own seeds (`-write_seeds=DIR`) into an empty corpus: exe_loader
+# and vm_run build every module of the sources below that `graft build`
+# accepts (fuzz/SeedExecutables.h).
 seeds_for() {
   case "$1" in
     parser) echo fuzz/inputs/parser tests/text tests/verify tests/diff tests/passes examples ;;
@@ -29,7 +30,8 @@ for target in build-fuzz/fuzz/graft-fuzz-*; do
       >/dev/null 2>&1 || true
   fi
   max_len=4096
-  [ "$name" = exe_loader ] && max_len=16384 # built executables run to several KiB
+  # Built executables run to several KiB.
+  [ "$name" = exe_loader ] || [ "$name" = vm_run ] && max_len=16384
   for dir in $(seeds_for "$name"); do
     [ -d "$dir" ] && find "$dir" -maxdepth 2 -type f -size -64k -exec cp -n {} "$corpus"/ \;
   done
