@@ -22,8 +22,8 @@ using namespace graft::testing;
 
 namespace {
 
-/// Ops without a CUDA kernel today (docs/cuda.md), as the generator names
-/// them.
+/// A device's gaps as opsWithoutKernel gives them (ops named as the
+/// generator writes them), and no tensor conditions: like CUDA's at first.
 GeneratorOptions withoutCudaGaps() {
   GeneratorOptions options;
   options.excludedOps = {
