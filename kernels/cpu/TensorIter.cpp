@@ -140,7 +140,10 @@ View View::sliced(int64_t axis, int64_t begin, int64_t len, int64_t step) const 
   if (len > 0)
     r.data += begin * strides[axis];
   r.shape[axis] = len;
-  r.strides[axis] = strides[axis] * step;
+  // One element never steps; a longer slice fits in the axis, so its step
+  // is below the axis length and the product cannot overflow.
+  if (len > 1)
+    r.strides[axis] = strides[axis] * step;
   return r;
 }
 

@@ -531,8 +531,9 @@ inline std::pair<int64_t, int64_t> sliceAxis(int64_t n, int64_t begin, int64_t e
   };
   int64_t b = clampIdx(begin), e = clampIdx(end);
   int64_t span = step > 0 ? e - b : b - e;
-  int64_t mag = step > 0 ? step : -step;
-  return {b, span <= 0 ? 0 : (span + mag - 1) / mag};
+  // Unsigned: |INT64_MIN| and span + |step| - 1 do not fit an int64_t.
+  uint64_t mag = step > 0 ? uint64_t(step) : 0 - uint64_t(step);
+  return {b, span <= 0 ? 0 : int64_t(1 + uint64_t(span - 1) / mag)};
 }
 
 /// Sorted, normalized axes; fails on an out-of-range or repeated axis.

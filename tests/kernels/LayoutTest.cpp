@@ -86,6 +86,15 @@ TEST(Layout, StridedSlice) {
   RUN_OK("graft.strided_slice", {&x}, {&empty}, {Ints{1}, Ints{3}, Ints{1}, Ints{1}});
   EXPECT_EQ(runKernel("graft.strided_slice", {&x}, {&o}, {Ints{1}, Ints{0}, Ints{2}, Ints{0}}),
             "graft.strided_slice: stride of axis 1 is 0");
+  // Steps past any tensor's extent take one element (the vm_run fuzz target
+  // found the byte stride times the step overflowing, and |INT64_MIN|).
+  TestTensor one(F32, {2, 1});
+  for (int64_t step : {int64_t(7022237718977445889), INT64_MAX, INT64_MIN + 1, INT64_MIN}) {
+    int64_t begin = step > 0 ? 1 : -2;
+    RUN_OK("graft.strided_slice", {&x}, {&one},
+           {Ints{1}, Ints{begin}, Ints{step > 0 ? 5 : -6}, Ints{step}});
+    expectNear(one.values(), step > 0 ? std::vector<double>{1, 6} : std::vector<double>{3, 8});
+  }
 }
 
 TEST(Layout, TakeModes) {
