@@ -180,6 +180,14 @@ llvm::Expected<StructInfo> inferAttention(const CallNode &call, const InferConte
   return tensorSInfo({(*q)[0], (*q)[1], (*q)[2], (*v)[3]}, dtype, t[0]->vdevice);
 }
 
+/// relax.nn.attention_bias, the op TVM makes of an attention call with a
+/// bias (and prints): the bias is required.
+llvm::Expected<StructInfo> inferAttentionBias(const CallNode &call, const InferContext &ctx) {
+  if (auto err = checkArity(call, 4))
+    return err;
+  return inferAttention(call, ctx);
+}
+
 } // namespace
 
 void graft::registerNNOps() {
@@ -200,12 +208,19 @@ void graft::registerNNOps() {
              {arg("data"), arg("weight"), listAttr("axes", AttrKind::IntList, intListVal({-1})),
               attr("epsilon", AttrKind::Float, AttrValue::floating(1e-5))},
              inferNorm, OpPattern::Opaque));
-  // TVM makes a call with a bias relax.nn.attention_bias; here the bias is
-  // the optional fourth argument of the one op (docs/ops.md).
+  // TVM makes a call with a bias relax.nn.attention_bias (registered too, as
+  // TVM prints it); here R.nn.attention also takes the bias as an optional
+  // fourth argument (docs/ops.md).
   registerOp(makeOp("nn.attention",
                     {arg("query"), arg("key"), arg("value"), optArg("bias"),
                      attr("scale", AttrKind::FloatOrNone, noneVal()),
                      attr("causal_mask", AttrKind::String, noneVal()),
                      attr("window_size", AttrKind::OptionalInt, noneVal())},
                     inferAttention, OpPattern::Opaque));
+  registerOp(makeOp("nn.attention_bias",
+                    {arg("query"), arg("key"), arg("value"), arg("bias"),
+                     attr("scale", AttrKind::FloatOrNone, noneVal()),
+                     attr("causal_mask", AttrKind::String, noneVal()),
+                     attr("window_size", AttrKind::OptionalInt, noneVal())},
+                    inferAttentionBias, OpPattern::Opaque));
 }

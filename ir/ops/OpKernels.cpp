@@ -128,12 +128,14 @@ std::vector<Row> rows() {
                {"data", "weight"},
                {fromAttr("axes"), fromAttr("epsilon")},
                {only(kFloatDTypes, "data")}});
-  // The bias is optional: the kernel takes three or four inputs.
-  r.push_back(
-      {"nn.attention",
-       {"query", "key", "value", "bias"},
-       {fromAttr("scale"), fromAttr("causal_mask"), fromAttr("window_size")},
-       {only(kFloatDTypes, "query"), only(kFloatDTypes, "key"), only(kFloatDTypes, "value")}});
+  // attention's bias is optional: its kernel takes three or four inputs;
+  // attention_bias's kernel always four.
+  for (const char *name : {"nn.attention", "nn.attention_bias"})
+    r.push_back(
+        {name,
+         {"query", "key", "value", "bias"},
+         {fromAttr("scale"), fromAttr("causal_mask"), fromAttr("window_size")},
+         {only(kFloatDTypes, "query"), only(kFloatDTypes, "key"), only(kFloatDTypes, "value")}});
   for (const char *name : {"sum", "mean", "prod", "variance", "std"})
     r.push_back(
         {name, {"x"}, {fromAttr("axis"), fromAttr("keepdims")}, {only(kNonBoolDTypes, "x")}});

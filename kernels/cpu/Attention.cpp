@@ -41,9 +41,11 @@ std::optional<CausalMask> causalMask(Ctx &ctx, int64_t s, int64_t skv) {
   return std::nullopt;
 }
 
-llvm::Error attentionKernel(const KernelArgs &args) {
-  Ctx ctx(args, "graft.nn.attention");
-  if (!ctx.checkArity(-1, 1, 3))
+/// graft.nn.attention takes an optional bias (3 or 4 inputs);
+/// graft.nn.attention_bias, the kernel of TVM's attention_bias op, 4.
+template <bool BiasOp> llvm::Error attentionKernel(const KernelArgs &args) {
+  Ctx ctx(args, BiasOp ? "graft.nn.attention_bias" : "graft.nn.attention");
+  if (!ctx.checkArity(BiasOp ? 4 : -1, 1, 3))
     return ctx.error();
   if (ctx.numIn() > 4)
     return ctx.reject("expects 3 or 4 inputs (query, key, value, bias), got " +
@@ -130,8 +132,12 @@ const llvm::StringRef kAttentionAttrs[] = {"scale", "causal_mask", "window_size"
 } // namespace
 
 void registerAttentionKernels() {
-  static const KernelInfo kernel = {"graft.nn.attention", -1, 1, kAttentionAttrs, &attentionKernel};
-  addKernel(&kernel);
+  static const KernelInfo kernels[] = {
+      {"graft.nn.attention", -1, 1, kAttentionAttrs, &attentionKernel<false>},
+      {"graft.nn.attention_bias", 4, 1, kAttentionAttrs, &attentionKernel<true>},
+  };
+  for (const KernelInfo &k : kernels)
+    addKernel(&k);
 }
 
 } // namespace graft::kernels::cpu

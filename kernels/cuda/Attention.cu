@@ -446,9 +446,10 @@ bool flashLayout(const DLTensor &t, const Strides &s) {
   return s.d == 1 && addr % 16 == 0 && s.b % 8 == 0 && s.s % 8 == 0 && s.n % 8 == 0;
 }
 
-int attention(const GraftCudaKernelArgs *args, GraftCudaError *err) {
-  Ctx ctx(args, "graft.nn.attention", err);
-  if (ctx.checkArity(-1, 1))
+/// graft.nn.attention (3 or 4 inputs) and graft.nn.attention_bias (4).
+template <bool BiasOp> int attention(const GraftCudaKernelArgs *args, GraftCudaError *err) {
+  Ctx ctx(args, BiasOp ? "graft.nn.attention_bias" : "graft.nn.attention", err);
+  if (ctx.checkArity(BiasOp ? 4 : -1, 1))
     return 1;
   if (ctx.numInputs() < 3 || ctx.numInputs() > 4)
     return ctx.fail("expects 3 or 4 inputs (query, key, value, bias), got " +
@@ -562,7 +563,8 @@ const char *const kAttentionAttrs[] = {"scale", "causal_mask", "window_size"};
 } // namespace
 
 void addAttentionKernels(std::vector<GraftCudaKernel> &out) {
-  out.push_back({"graft.nn.attention", -1, 1, kAttentionAttrs, 3, attention, nullptr});
+  out.push_back({"graft.nn.attention", -1, 1, kAttentionAttrs, 3, attention<false>, nullptr});
+  out.push_back({"graft.nn.attention_bias", 4, 1, kAttentionAttrs, 3, attention<true>, nullptr});
 }
 
 } // namespace graft::cuda

@@ -107,6 +107,9 @@ std::vector<Probe> probes() {
   add("nn.layer_norm", {"g = R.ones((3,), \"{D}\")", "r = R.nn.layer_norm(x, g, g, axes=[-1])"});
   add("nn.rms_norm", {"g = R.ones((3,), \"{D}\")", "r = R.nn.rms_norm(x, g)"});
   add("nn.attention", {"q = R.ones((1, 2, 1, 3), \"{D}\")", "r = R.nn.attention(q, q, q)"});
+  add("nn.attention_bias",
+      {"q = R.ones((1, 2, 1, 3), \"{D}\")", "b = R.ones((1, 1, 2, 2), \"{D}\")",
+       "r = R.nn.attention_bias(q, q, q, b)"});
   for (const char *op : {"sum", "mean", "prod", "variance", "std", "max", "min"})
     add(op, {"r = R." + std::string(op) + "(x, axis=[1])"});
   add("argmax", {"r = R.argmax(x, axis=1)"});

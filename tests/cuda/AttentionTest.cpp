@@ -108,6 +108,23 @@ TEST(CudaAttention, RowKernelDTypesBiasAndScale) {
   check(F16, {1, 9, 70, 2, 1, 32}, std::string("TopLeft"), rng);
 }
 
+TEST(CudaAttention, AttentionBiasKernel) {
+  // TVM's attention_bias op has its own symbol, the bias required.
+  GRAFT_REQUIRE_GPU();
+  std::mt19937_64 rng(13);
+  TestTensor q = randomTensor(BF16, {2, 40, 4, 64}, rng, -2, 2);
+  TestTensor k = randomTensor(BF16, {2, 70, 2, 64}, rng, -2, 2);
+  TestTensor v = randomTensor(BF16, {2, 70, 2, 64}, rng, -2, 2);
+  TestTensor bias = randomTensor(BF16, {2, 1, 40, 70}, rng, -3, 3);
+  TestTensor co(BF16, {2, 40, 4, 64}), go(BF16, {2, 40, 4, 64});
+  Attrs attrs = {kNone, std::string("BottomRight"), kNone};
+  RUN_OK("graft.nn.attention_bias", {&q, &k, &v, &bias}, {&co}, attrs);
+  ASSERT_EQ(runCuda("graft.nn.attention_bias", {&q, &k, &v, &bias}, {&go}, attrs), "");
+  EXPECT_EQ(compare(co, go, attentionBound(BF16)), "");
+  EXPECT_EQ(runCuda("graft.nn.attention_bias", {&q, &k, &v}, {&go}, attrs),
+            "graft.nn.attention_bias: expects 4 inputs but got 3");
+}
+
 TEST(CudaAttention, Errors) {
   GRAFT_REQUIRE_GPU();
   TestTensor q(BF16, {1, 2, 4, 64}), k(BF16, {1, 3, 2, 64}), v(BF16, {1, 3, 2, 64});

@@ -431,6 +431,16 @@ def _nn_attention(dt):
                          f(q, k, v, causal="BottomRight")], sym=True)
 
 
+@spec("nn.attention_bias", FLOATS)
+def _nn_attention_bias(dt):
+    q, k, v = gen(dt, (2, 3, 2, 4)), gen(dt, (2, 6, 1, 4)), gen(dt, (2, 6, 1, 5))
+    bias = gen(dt, (2, 1, 3, 6))
+    f = lambda *a, **kw: out(dt, _attention(*[up(x, dt) for x in a], **kw))
+    return Frag([("q", dt, q), ("k", dt, k), ("v", dt, v), ("bias", dt, bias)],
+                ['r = R.nn.attention_bias(q, k, v, bias, causal_mask="TopLeft")'], ["r"],
+                lambda: [f(q, k, v, bias, causal="TopLeft")], sym=True)
+
+
 # --------------------------------------------------------------------------
 # reductions and scans
 # --------------------------------------------------------------------------

@@ -529,6 +529,11 @@ TEST_F(OpInferTest, Attention) {
             "None, but got \"Top\"");
   EXPECT_EQ(infer("nn.attention", {q, k}),
             "error: R.nn.attention expects 3 to 4 arguments, but got 2");
+  // TVM's op for a call with a bias: the bias is required.
+  EXPECT_EQ(infer("nn.attention_bias", {q, k, v, tensor({c(1), c(8), c(1), m}, f16, "b")}),
+            "R.Tensor((2, n, 8, 32), dtype=\"float16\")");
+  EXPECT_EQ(infer("nn.attention_bias", {q, k, v}),
+            "error: R.nn.attention_bias expects 4 arguments, but got 3");
 }
 
 TEST_F(OpInferTest, BadCallsReturnErrorsNotCrashes) {

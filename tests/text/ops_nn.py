@@ -34,4 +34,5 @@ class NN:
         c = R.nn.attention(q, k, v, scale=0.125, causal_mask="TopLeft")
         d = R.nn.attention(q, k, v, b, causal_mask="BottomRight")
         e = R.nn.attention(q, k, v, bias=b, scale=0.5, causal_mask=None, window_size=None)
+        f = R.nn.attention_bias(q, k, v, b, scale=None, causal_mask="TopLeft", window_size=None)
         return d
