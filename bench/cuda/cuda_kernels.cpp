@@ -12,7 +12,7 @@
 //   cumsum_f32/64M         graft.cumsum of the flattened 64M elements
 //   sort, argsort          16M float32 in one row, and 4096 rows of 4096
 //   matmul_*               graft.matmul against the same cublasGemmEx call
-//   attention_*            graft.nn.attention, bf16 (4, 2048, 16, 128), causal and not
+//   BM_attention/*         graft.nn.attention, bf16 (4, 2048, 16, 128), causal and not
 //   scatter_{sum,amax,mean}_f32_4096x1024_into_{512,4}_{global,lines,tile}
 //                          graft.scatter_elements along axis 0 with int64
 //                          indices through each sort plan (deterministic;
