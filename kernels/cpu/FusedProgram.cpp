@@ -764,6 +764,9 @@ private:
         return err;
       if (llvm::is_contained(*strides, 0))
         return opError(def, "a stride is 0");
+      for (int64_t st : *strides)
+        if (st < -(int64_t(1) << 62) || st > (int64_t(1) << 62))
+          return opError(def, "a stride is out of range");
       r.axes = *axes;
       r.begin = *begin;
       r.end = *end;
@@ -1242,7 +1245,8 @@ bool Run::computeShapes() {
           continue;
         }
         s[i] = d.kind == DimSpec::Fixed ? d.value : shapeOf(d.reg)[d.dim];
-        known *= s[i];
+        if (__builtin_mul_overflow(known, s[i], &known))
+          return fail(r, "the shape " + shapeStr(s.take_front(i + 1)) + "... is too large");
       }
       if (g.def->family == Family::BroadcastTo) {
         size_t lead = s.size() - x.size();
@@ -1320,6 +1324,11 @@ bool Run::computeShapes() {
       break;
     }
     }
+    // Every coordinate and offset computed from these shapes fits in int64.
+    int64_t span = 1;
+    for (int64_t d : s)
+      if (__builtin_mul_overflow(span, std::max<int64_t>(d, 1), &span))
+        return fail(r, "the shape " + shapeStr(s) + " is too large");
   }
   return true;
 }

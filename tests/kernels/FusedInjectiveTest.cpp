@@ -232,6 +232,14 @@ TEST(FusedInjective, ShapeErrorsNameTheRegister) {
             "graft.fused.test: %1 (squeeze): dim 0 of [2, 3] is not 1");
   EXPECT_EQ(runFused("fused 2\ninput %0 float32 2\n%1 = exp float32 %0\noutput %1\n", {&x}, {&o3}),
             "graft.fused.test: output 0 has shape [3, 2], expected [2, 3]");
+  // Shapes whose element count does not fit in int64 are refused before any index is formed.
+  TestTensor e(F32, {0, 3}), eo(F32, {0, 3});
+  EXPECT_EQ(runFused("fused 2\ninput %0 float32 2\n"
+                     "%1 = broadcast_to float32 %0 shape=4294967296,4294967296,0,3\n"
+                     "%2 = reshape float32 %1 shape=0,3\n%3 = exp float32 %2\noutput %3\n",
+                     {&e}, {&eo}),
+            "graft.fused.test: %1 (broadcast_to): the shape [4294967296, 4294967296]... is too "
+            "large");
   TestTensor a(F32, {2, 3}), b(F32, {3, 3}), cat(F32, {5, 3});
   EXPECT_EQ(
       runFused("fused 2\ninput %0 float32 2\ninput %1 float32 2\n"
@@ -257,6 +265,8 @@ TEST(FusedInjective, DamagedAttributesAreParseErrors) {
       {"%1 = expand_dims float32 %0 axes=3\n", "axes must be increasing and in [0, 3)"},
       {"%1 = squeeze float32 %0 axes=1,0\n", "axes must be increasing"},
       {"%1 = strided_slice float32 %0 axes=0 begin=0 end=1 strides=0\n", "a stride is 0"},
+      {"%1 = strided_slice float32 %0 axes=0 begin=0 end=1 strides=-9223372036854775808\n",
+       "a stride is out of range"},
       {"%1 = strided_slice float32 %0 axes=0,1 begin=0 end=1 strides=1\n", "one entry per axis"},
       {"%1 = strided_slice float32 %0 axes=0,0 begin=0,0 end=1,1 strides=1,1\n",
        "axes must be increasing"},
@@ -287,6 +297,78 @@ TEST(FusedInjective, DamagedAttributesAreParseErrors) {
   EXPECT_NE(parseError(text).find("register %0 is read in more than 16 index spaces"),
             std::string::npos)
       << parseError(text);
+}
+
+} // namespace
+
+namespace {
+
+/// A small tensor of `dtype` and `rank` (dims 2, 1, 3, ...), values in range for take.
+TestTensor smallTensor(DLDataType dtype, int64_t rank, int64_t salt) {
+  std::vector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d)
+    shape.push_back((d + salt) % 3 + 1);
+  std::vector<double> v(64);
+  for (size_t i = 0; i < v.size(); ++i)
+    v[i] = double(i % 2);
+  return TestTensor(dtype, shape, v);
+}
+
+TEST(FusedInjective, DamagedProgramsNeverCrash) {
+  // Byte mutations of valid programs: each parses to an error or runs (to a result or an
+  // error) on small inputs of the declared dtypes and ranks; nothing may crash.
+  const std::string programs[] = {
+      "fused 2\ninput %0 float32 3\ninput %1 float32 1\ninput %2 float32 3\ninput %3 int64 1\n"
+      "const %4 float32 0x1.8p+1\n%5 = add float32 %0 %1\n"
+      "%6 = permute_dims float32 %5 axes=0,2,1\n%7 = exp float32 %6\n"
+      "%8 = concat float32 %7 %2 axis=2\n%9 = reshape float32 %8 shape=%0.0,?\n"
+      "%10 = take float32 %9 %3 axis=1 mode=clip\n%11 = clip float32 %10 min=0x0p+0 max=0x1p+1\n"
+      "%12 = strided_slice float32 %11 axes=1 begin=2 end=0 strides=-1\n"
+      "%13 = expand_dims float32 %12 axes=0\n%14 = multiply float32 %13 %4\noutput %14\n",
+      "fused 2\ninput %0 int32 2\n%1 = squeeze int32 %0 axes=1\n%2 = expand_dims int32 %1 axes=0\n"
+      "%3 = broadcast_to int32 %2 shape=3,%0.0\n%4 = negative int32 %3\noutput %4\noutput %3\n",
+  };
+  uint64_t seed = 12345;
+  auto next = [&] {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return seed >> 33;
+  };
+  const char alphabet[] = "0123456789%,.=?- \nabcdefgilmnoprstxz";
+  int parsed = 0;
+  for (int iter = 0; iter < 20000; ++iter) {
+    std::string text = programs[iter % 2];
+    for (int m = 0, count = 1 + int(next() % 2); m < count; ++m)
+      text[next() % text.size()] = alphabet[next() % (sizeof(alphabet) - 1)];
+    auto p = parseFusedProgram(text);
+    if (!p) {
+      llvm::consumeError(p.takeError());
+      continue;
+    }
+    ++parsed;
+    // Inputs as declared; outputs of each rank, 1 to 3 wide.
+    std::vector<std::unique_ptr<TestTensor>> owned;
+    std::vector<TestTensor *> ins, outs;
+    llvm::SmallVector<llvm::StringRef, 16> lines;
+    llvm::StringRef(text).split(lines, '\n');
+    for (llvm::StringRef line : lines) {
+      llvm::SmallVector<llvm::StringRef, 4> tok;
+      line.split(tok, ' ', -1, false);
+      if (tok.size() == 4 && tok[0] == "input") {
+        int64_t rank = 0;
+        tok[3].getAsInteger(10, rank);
+        DLDataType t = tok[2] == "int64" ? I64 : tok[2] == "int32" ? I32 : F32;
+        owned.push_back(std::make_unique<TestTensor>(
+            smallTensor(t, std::min<int64_t>(rank, 4), int64_t(next() % 3))));
+        ins.push_back(owned.back().get());
+      }
+    }
+    for (size_t o = 0; o < fusedProgramOutputs(**p); ++o) {
+      owned.push_back(std::make_unique<TestTensor>(smallTensor(F32, 3, int64_t(next() % 3))));
+      outs.push_back(owned.back().get());
+    }
+    (void)runFused(text, ins, outs); // An error is fine; a crash is not.
+  }
+  EXPECT_GT(parsed, 200);
 }
 
 } // namespace
