@@ -120,10 +120,9 @@ bool targetShape(const TensorSInfoNode &result, const TensorSInfoNode &data, boo
 /// the program can state.
 bool injectiveForm(const CallNode &call, const TensorSInfoNode &result, const TensorSInfoNode &data,
                    FusedOpForm &form) {
-  llvm::StringRef name = form.op;
   int64_t rank = data.ndim;
   form.injective = true;
-  if (name == "permute_dims") {
+  if (isCallTo(call, ops::permuteDims())) {
     auto axes = optIntListAttr(call, "axes");
     if (!axes) {
       llvm::consumeError(axes.takeError());
@@ -141,17 +140,18 @@ bool injectiveForm(const CallNode &call, const TensorSInfoNode &result, const Te
     form.attrs.push_back({"axes", joinInts(*norm)});
     return true;
   }
-  if (name == "reshape")
+  if (isCallTo(call, ops::reshape()))
     return targetShape(result, data, /*allowInfer=*/true, form);
-  if (name == "flatten") {
+  if (isCallTo(call, ops::flatten())) {
     form.op = "reshape";
     form.shape.push_back({FusedDim::Infer, 0});
     form.hasShape = true;
     return result.ndim == 1;
   }
-  if (name == "broadcast_to")
+  if (isCallTo(call, ops::broadcastTo()))
     return targetShape(result, data, /*allowInfer=*/false, form);
-  if (name == "expand_dims" || name == "squeeze") {
+  bool expand = isCallTo(call, ops::expandDims());
+  if (expand || isCallTo(call, ops::squeeze())) {
     auto axes = optIntListAttr(call, "axis");
     if (!axes) {
       llvm::consumeError(axes.takeError());
@@ -159,11 +159,11 @@ bool injectiveForm(const CallNode &call, const TensorSInfoNode &result, const Te
     }
     llvm::SmallVector<int64_t, 4> list;
     if (*axes) {
-      auto norm = normalized(**axes, name == "expand_dims" ? result.ndim : rank);
+      auto norm = normalized(**axes, expand ? result.ndim : rank);
       if (!norm)
         return false;
       list = *norm;
-    } else if (name == "squeeze") { // Every dim of extent 1, known statically.
+    } else if (!expand) { // squeeze: every dim of extent 1, known statically.
       const std::vector<PrimExpr> *dims = data.shapeValues();
       for (int64_t d = 0; dims && d < rank; ++d)
         if (constInt((*dims)[d]) == llvm::Optional<int64_t>(1))
@@ -175,14 +175,13 @@ bool injectiveForm(const CallNode &call, const TensorSInfoNode &result, const Te
     if (std::adjacent_find(list.begin(), list.end()) != list.end())
       return false;
     // squeeze keeps a listed dim that is not 1: the rank must tell.
-    int64_t want =
-        name == "expand_dims" ? rank + int64_t(list.size()) : rank - int64_t(list.size());
+    int64_t want = expand ? rank + int64_t(list.size()) : rank - int64_t(list.size());
     if (result.ndim != want)
       return false;
     form.attrs.push_back({"axes", joinInts(list)});
     return true;
   }
-  if (name == "strided_slice") {
+  if (isCallTo(call, ops::stridedSlice())) {
     auto axes = constIntTuple(call, 1), begin = constIntTuple(call, 2),
          end = constIntTuple(call, 3);
     llvm::Optional<llvm::SmallVector<int64_t, 4>> strides;
@@ -206,7 +205,7 @@ bool injectiveForm(const CallNode &call, const TensorSInfoNode &result, const Te
     form.attrs.push_back({"strides", joinInts(*strides)});
     return true;
   }
-  if (name == "take") {
+  if (isCallTo(call, ops::take())) {
     auto axis = optIntAttr(call, "axis");
     auto mode = stringAttr(call, "mode");
     if (!axis || !mode) {
@@ -225,7 +224,7 @@ bool injectiveForm(const CallNode &call, const TensorSInfoNode &result, const Te
     form.attrs.push_back({"mode", *mode});
     return true;
   }
-  if (name == "concat") {
+  if (isCallTo(call, ops::concat())) {
     auto axis = optIntAttr(call, "axis");
     if (!axis) {
       llvm::consumeError(axis.takeError());
@@ -245,11 +244,13 @@ bool injectiveForm(const CallNode &call, const TensorSInfoNode &result, const Te
   return false;
 }
 
-bool isInjectiveFusable(llvm::StringRef name) {
-  static const char *const kNames[] = {"permute_dims", "reshape",     "flatten",
-                                       "broadcast_to", "expand_dims", "squeeze",
-                                       "take",         "concat",      "strided_slice"};
-  return llvm::is_contained(kNames, name);
+bool isInjectiveFusable(const CallNode &call) {
+  for (const Op *op :
+       {&ops::permuteDims(), &ops::reshape(), &ops::flatten(), &ops::broadcastTo(),
+        &ops::expandDims(), &ops::squeeze(), &ops::take(), &ops::concat(), &ops::stridedSlice()})
+    if (isCallTo(call, *op))
+      return true;
+  return false;
 }
 
 } // namespace
@@ -264,15 +265,16 @@ llvm::Optional<FusedOpForm> graft::fusedOpForm(const CallNode &call, const Struc
   form.op = info->scriptName().str();
   OpPattern pattern = info->fusionPattern();
   bool elementwise = pattern == OpPattern::ElemWise || pattern == OpPattern::Broadcast;
-  if (form.op == "concat") {
+  bool injective = isInjectiveFusable(call);
+  if (isCallTo(call, ops::concat())) {
     const auto *tuple = llvm::dyn_cast<TupleNode>(call.args[0].get());
     if (!tuple || tuple->fields.empty())
       return llvm::None;
     for (const Expr &f : tuple->fields)
       form.operands.push_back(f.get());
-  } else if (form.op == "take") {
+  } else if (isCallTo(call, ops::take())) {
     form.operands = {call.args[0].get(), call.args[1].get()};
-  } else if (form.op == "clip" || isInjectiveFusable(form.op)) {
+  } else if (isCallTo(call, ops::clip()) || injective) {
     form.operands = {call.args[0].get()};
   } else if (elementwise) {
     // Attributes (shapes, axes, fill values) are not elementwise, except
@@ -287,7 +289,7 @@ llvm::Optional<FusedOpForm> graft::fusedOpForm(const CallNode &call, const Struc
   for (const ExprNode *o : form.operands)
     if (!isOperand(o))
       return llvm::None;
-  if (form.op == "clip") {
+  if (isCallTo(call, ops::clip())) {
     llvm::Optional<double> lo = constNumber(call.args[1]), hi = constNumber(call.args[2]);
     if (call.args.size() != 3 || !lo || !hi)
       return llvm::None;
@@ -298,7 +300,7 @@ llvm::Optional<FusedOpForm> graft::fusedOpForm(const CallNode &call, const Struc
     }
     return form;
   }
-  if (!isInjectiveFusable(form.op))
+  if (!injective)
     return form;
   if (!injectiveForm(call, *out, *knownTensor(form.operands[0]->sinfo.get()), form))
     return llvm::None;
