@@ -41,6 +41,36 @@ TEST(InterpretCli, PrintsWhatTheBuiltProgramPrints) {
   }
 }
 
+TEST(InterpretCli, ModulePicksOneModuleOfTheFile) {
+  std::string two = writeTemp("two.py", R"(from tvm.script import ir as I, relax as R
+
+@I.ir_module
+class First:
+    @R.function
+    def main(x: R.Tensor((2,), "int32")) -> R.Tensor((2,), "int32"):
+        return R.add(x, x)
+
+@I.ir_module
+class Second:
+    @R.function
+    def main(x: R.Tensor((2,), "int32")) -> R.Tensor((2,), "int32"):
+        return R.multiply(x, x)
+)");
+  std::string inputs = " --random --seed 3";
+  for (const char *name : {"First", "Second"}) {
+    Result built = graft("run " + two + " --module " + name + inputs);
+    Result interpreted = graft("run --interpret " + two + " --module " + name + inputs);
+    EXPECT_EQ(built.code, 0) << built.out;
+    EXPECT_EQ(interpreted.code, 0) << interpreted.out;
+    EXPECT_EQ(built.out, interpreted.out) << name;
+  }
+  EXPECT_NE(graft("run --interpret " + two + " --module First" + inputs).out,
+            graft("run --interpret " + two + " --module Second" + inputs).out);
+  Result none = graft("run --interpret " + two + inputs);
+  EXPECT_EQ(none.code, 2);
+  EXPECT_NE(none.out.find("pick one with --module"), std::string::npos) << none.out;
+}
+
 TEST(InterpretCli, ExitCodes) {
   Result r = graft("run --interpret " + kExamples + "call_tir.py --random --dim n=2");
   EXPECT_EQ(r.code, 2);

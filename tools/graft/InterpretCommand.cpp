@@ -44,7 +44,7 @@ int driver::runInterpret(const RunArgs &args) {
   if (args.dump || args.repeat || args.profile || args.maxInstructions || args.maxMemoryBytes)
     return fail("--interpret takes none of --dump, --repeat, --profile, --max-instructions, "
                 "--max-memory");
-  std::unique_ptr<Input> input = openInput(args.file, "", /*exactlyOne=*/true);
+  std::unique_ptr<Input> input = openInput(args.file, args.moduleName, /*exactlyOne=*/true);
   if (!input)
     return kBadInput;
   const IRModule &module = *input->modules.front();
