@@ -157,11 +157,13 @@ Expected<Value> allocTensor(VirtualMachine &, const void *name, ArrayRef<Value> 
 Expected<Value> allocShapeHeap(VirtualMachine &, const void *name, ArrayRef<Value> args) {
   ArgReader r(name, args);
   GRAFT_CHECK(r.arity(2, 2));
-  GRAFT_TRY(vm, r.ctx(0));
+  GRAFT_CHECK(r.ctx(0).takeError());
   GRAFT_TRY(size, r.getInt(1));
   if (size < 0)
     return r.error(llvm::formatv("negative heap size {0}", size));
-  auto t = TensorObj::empty(vm->hostAllocator(), {size}, DLDataType{kDLInt, 64, 1});
+  // Host memory outside the caching allocators: a capture function makes its
+  // heap while a CUDA-graph capture is open, when they serve nothing.
+  auto t = TensorObj::emptyHost({size}, DLDataType{kDLInt, 64, 1});
   if (!t)
     return r.error(llvm::toString(t.takeError()));
   std::memset((*t)->bytes(), 0, (*t)->byteSize());
@@ -233,29 +235,32 @@ Expected<Value> tupleGetItem(VirtualMachine &, const void *name, ArrayRef<Value>
   return tuple->fields[i];
 }
 
-/// Reads element 0 of a one-element integer or bool tensor on the host.
-Expected<int64_t> readScalar(const ArgReader &r, const TensorObj &t) {
+/// Reads element 0 of a one-element integer or bool tensor on the host (a
+/// device tensor's element is copied back first). Refused while a CUDA-graph
+/// capture is open: the graph would keep the value of the capture call and
+/// cannot record the copy, so the region runs without a graph instead.
+Expected<int64_t> readScalar(VirtualMachine &vm, const ArgReader &r, const TensorObj &t) {
   if (t.numElements() != 1)
     return r.error(llvm::formatv("expected a scalar tensor but got {0} "
                                  "elements",
                                  t.numElements()));
+  if (vm.captureOpen())
+    return r.error("host read refused while a CUDA-graph capture is open");
   DLDataType dt = t.dtype();
   const char *p = t.bytes();
   char copied[8] = {};
-  if (t.device().device_type == kDLCUDA) {
-    // A synchronizing read of the one element (the caller refuses it while
-    // a CUDA-graph capture is open).
-    auto device = cudaDevice(t.device().device_id);
-    if (!device)
-      return device.takeError();
+  if (t.device().device_type != kDLCPU && t.device().device_type != kDLCUDAHost) {
+    // A synchronizing read of the one element through the VM's device.
+    auto idx = vm.findDevice(t.device());
+    if (!idx)
+      return r.error("reading a " + deviceStr(t.device()) +
+                     " tensor on the host: " + llvm::toString(idx.takeError()));
     size_t bytes = std::min<size_t>(sizeof copied, (dt.bits * dt.lanes + 7) / 8);
-    if (llvm::Error err = (*device)->copy(copied, DLDevice{kDLCPU, 0}, p, t.device(), bytes))
+    if (llvm::Error err =
+            vm.allocator(*idx)->device().copy(copied, DLDevice{kDLCPU, 0}, p, t.device(), bytes))
       return r.error("reading a " + deviceStr(t.device()) +
                      " tensor: " + llvm::toString(std::move(err)));
     p = copied;
-  } else if (t.device().device_type != kDLCPU && t.device().device_type != kDLCUDAHost) {
-    return r.error("reading a " + deviceStr(t.device()) +
-                   " tensor on the host is not supported yet");
   }
   auto load = [&](auto tag) -> int64_t {
     decltype(tag) v;
@@ -280,9 +285,7 @@ Expected<Value> readIfCond(VirtualMachine &vm, const void *name, ArrayRef<Value>
   if (args[0].isBool() || args[0].isInt())
     return Value::boolean(args[0].isBool() ? args[0].getBool() : args[0].getInt() != 0);
   GRAFT_TRY(t, r.get<TensorObj>(0, "a bool, an int or a scalar tensor"));
-  if (vm.captureOpen())
-    return r.error("host read refused while a CUDA-graph capture is open");
-  GRAFT_TRY(v, readScalar(r, *t));
+  GRAFT_TRY(v, readScalar(vm, r, *t));
   return Value::boolean(v != 0);
 }
 
@@ -598,9 +601,7 @@ Expected<Value> assertBuiltin(VirtualMachine &vm, const void *name, ArrayRef<Val
   GRAFT_CHECK(r.arity(2, SIZE_MAX));
   bool cond;
   if (auto *t = args[0].as<TensorObj>()) {
-    if (t->device().device_type == kDLCUDA && vm.captureOpen())
-      return r.error("host read refused while a CUDA-graph capture is open");
-    GRAFT_TRY(v, readScalar(r, *t));
+    GRAFT_TRY(v, readScalar(vm, r, *t));
     cond = v != 0;
   } else {
     GRAFT_TRY(v, r.getInt(0));

@@ -1,6 +1,7 @@
 //===- vm/CudaDevice.cpp - Loading the CUDA module; the CUDA device ----------===//
 
 #include "vm/CudaDevice.h"
+#include "vm/CudaGraph.h"
 #include "vm/KernelBridge.h"
 #include "vm/VM.h"
 #include "vm/Value.h"
@@ -172,6 +173,37 @@ llvm::Error CUDADevice::synchronize() {
   return llvm::Error::success();
 }
 
+llvm::Error CUDADevice::beginCapture() {
+  GraftCudaError err;
+  if (module_.api().beginCapture(id(), stream_, &err))
+    return cudaError(err);
+  return llvm::Error::success();
+}
+
+llvm::Expected<void *> CUDADevice::endCapture() {
+  GraftCudaError err;
+  void *graph = nullptr;
+  if (module_.api().endCapture(id(), stream_, &graph, &err))
+    return cudaError(err);
+  return graph;
+}
+
+llvm::Error CUDADevice::launchGraph(void *graph) {
+  if (failNextLaunch_) {
+    failNextLaunch_ = false;
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cudaGraphLaunch: failure injected by a test");
+  }
+  GraftCudaError err;
+  if (module_.api().launchGraph(id(), graph, stream_, &err))
+    return cudaError(err);
+  return llvm::Error::success();
+}
+
+void CUDADevice::destroyGraph(void *graph) { module_.api().destroyGraph(graph); }
+
+uint64_t CUDADevice::hostSyncs() const { return module_.api().hostSyncs(); }
+
 //===----------------------------------------------------------------------===//
 // Kernels
 //===----------------------------------------------------------------------===//
@@ -286,24 +318,17 @@ llvm::Expected<Value> callCudaKernel(VirtualMachine &vm, const void *data,
   std::vector<GraftCudaAttr> cattrs = flattenAttrs(attrs);
   GraftCudaKernelArgs c = cArgs(kargs, cattrs, device->stream());
   size_t wsBytes = k.workspaceBytes ? k.workspaceBytes(&c) : 0;
-  void *ws = nullptr;
-  if (wsBytes) {
-    auto mem = vm.allocator(*idx)->allocate(wsBytes);
-    if (!mem)
-      return fail("workspace: " + llvm::toString(mem.takeError()));
-    ws = *mem;
-    c.workspace = ws;
-    c.workspaceBytes = wsBytes;
-  }
+  auto ws = acquireKernelWorkspace(vm, *idx, wsBytes);
+  if (!ws)
+    return fail("workspace: " + llvm::toString(ws.takeError()));
+  c.workspace = ws->ptr;
+  c.workspaceBytes = ws->ptr ? wsBytes : 0;
   GraftCudaError err;
   int rc = k.run(&c, &err);
-  // The block goes back to the cache at once: later work on the same
-  // stream cannot overtake this kernel.
-  if (ws)
-    vm.allocator(*idx)->free(ws, wsBytes);
+  releaseKernelWorkspace(vm, *idx, *ws);
   if (rc)
     return fail(err.message);
-  if (launchBlocking())
+  if (launchBlocking() && !vm.captureOpen())
     if (llvm::Error e = device->synchronize())
       return fail(llvm::toString(std::move(e)));
   return Value();

@@ -53,6 +53,15 @@ public:
                    size_t bytes) override;
   llvm::Error synchronize() override;
 
+  bool canCaptureGraphs() const override { return true; }
+  llvm::Error beginCapture() override;
+  llvm::Expected<void *> endCapture() override;
+  llvm::Error launchGraph(void *graph) override;
+  void destroyGraph(void *graph) override;
+  uint64_t hostSyncs() const override;
+  /// Tests: the next launchGraph fails as a failing cudaGraphLaunch would.
+  void failNextGraphLaunch() { failNextLaunch_ = true; }
+
   /// The stream (cudaStream_t) every kernel and copy of this device runs on.
   void *stream() const { return stream_; }
   int id() const { return dlDevice().device_id; }
@@ -64,6 +73,7 @@ private:
       : Device(Kind::CUDA, DLDevice{kDLCUDA, id}), module_(module), stream_(stream) {}
   const CudaModule &module_;
   void *stream_;
+  bool failNextLaunch_ = false;
 };
 
 /// CUDA device `id` of this process, made on first use (loads the module).

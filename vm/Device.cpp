@@ -38,6 +38,15 @@ llvm::Error CPUDevice::copy(void *dst, DLDevice dstDev, const void *src, DLDevic
   return llvm::Error::success();
 }
 
+static llvm::Error noGraphs(const Device &d) {
+  return createStringError(inconvertibleErrorCode(), "%s cannot capture CUDA graphs",
+                           deviceStr(d.dlDevice()).c_str());
+}
+
+llvm::Error Device::beginCapture() { return noGraphs(*this); }
+llvm::Expected<void *> Device::endCapture() { return noGraphs(*this); }
+llvm::Error Device::launchGraph(void *) { return noGraphs(*this); }
+
 std::shared_ptr<Device> graft::vm::cpuDevice() {
   static std::shared_ptr<Device> dev = std::make_shared<CPUDevice>();
   return dev;

@@ -43,6 +43,20 @@ public:
                            size_t bytes) = 0;
   virtual llvm::Error synchronize() = 0;
 
+  /// CUDA graphs (vm/CudaGraph.h): a device that can record the work it is
+  /// given into a graph and replay it. The CPU cannot, so the graph
+  /// builtins run every region eagerly there; a test device may fake it.
+  virtual bool canCaptureGraphs() const { return false; }
+  virtual llvm::Error beginCapture();
+  /// Ends the capture and instantiates the graph; on failure nothing of the
+  /// capture is left and the device is out of capture mode.
+  virtual llvm::Expected<void *> endCapture();
+  virtual llvm::Error launchGraph(void *graph);
+  virtual void destroyGraph(void *graph) {}
+  /// How often the host has waited for this device so far
+  /// (graft run --profile).
+  virtual uint64_t hostSyncs() const { return 0; }
+
 private:
   Kind kind_;
   DLDevice dev_;

@@ -2,6 +2,7 @@
 
 #include "vm/PackedFunc.h"
 #include "vm/CudaDevice.h"
+#include "vm/CudaGraph.h"
 #include "vm/KernelBridge.h"
 
 using namespace graft::vm;
@@ -13,6 +14,7 @@ PackedRegistry &PackedRegistry::global() {
     auto *r = new PackedRegistry();
     registerBuiltins(*r);
     registerHostKernels(*r);
+    registerCudaGraphBuiltins(*r);
     return r;
   }();
   return *registry;

@@ -37,6 +37,7 @@
 #include "vm/VM.h"
 
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace graft::vm;
 
@@ -84,6 +85,7 @@ llvm::Error VirtualMachine::init(std::shared_ptr<const Executable> exe, VMOption
   maxDepth_ = options.maxCallDepth;
   if (options.maxInstructions)
     maxInstructions_ = options.maxInstructions;
+  infoLog_ = std::move(options.infoLog);
   devices_ = std::move(options.devices);
   if (devices_.empty() || !llvm::isa<CPUDevice>(*devices_.back()))
     devices_.push_back(cpuDevice());
@@ -159,6 +161,12 @@ llvm::Expected<size_t> VirtualMachine::findDevice(DLDevice dev) const {
       return i;
   }
   return vmError("device {0} is not one of this VM's devices", deviceStr(dev));
+}
+
+void VirtualMachine::logInfo(const std::string &message) const {
+  if (infoLog_)
+    return infoLog_(message);
+  llvm::errs() << "info: " << message << '\n';
 }
 
 bool VirtualMachine::captureOpen() const {

@@ -20,6 +20,7 @@
 #include "vm/PackedFunc.h"
 #include "vm/ScalarProgram.h"
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -45,6 +46,23 @@ struct VMOptions {
   /// Time every packed-function call (kernels and builtins), as TVM's VM
   /// profiler does; read the figures with VirtualMachine::profile().
   bool profile = false;
+  /// Where info-level messages go (a region that falls back from CUDA
+  /// graphs); null: standard error, as "info: <message>".
+  std::function<void(const std::string &)> infoLog;
+};
+
+/// Kernel workspace inside a CUDA-graph capture (vm/CudaGraph.cpp). The
+/// caching allocator serves nothing while a capture is open, so the eager
+/// run of a region measures what its kernels ask for, and the capture then
+/// serves the same requests in order from one block made for the graph
+/// before the capture opened.
+struct GraphWorkspace {
+  static constexpr size_t kAlign = 256;
+  bool measuring = false;
+  size_t measured = 0;
+  char *base = nullptr;
+  size_t size = 0;
+  size_t used = 0;
 };
 
 /// Calls and wall time of one packed function (VMOptions::profile).
@@ -138,6 +156,10 @@ public:
   /// refuse to run then.
   bool captureOpen() const;
 
+  GraphWorkspace &graphWorkspace() { return graphWorkspace_; }
+  /// An info-level message (VMOptions::infoLog).
+  void logInfo(const std::string &message) const;
+
   /// The value of the %vm register, and its inverse (null if `v` is not a
   /// VM handle).
   const Value &handle() const { return handle_; }
@@ -194,6 +216,8 @@ private:
   std::vector<std::unique_ptr<ProfiledCallee>> profiled_;
   double profileOverhead_ = 0;
   double profileOverheadInside_ = 0;
+  GraphWorkspace graphWorkspace_;
+  std::function<void(const std::string &)> infoLog_;
 };
 
 } // namespace graft::vm

@@ -2,6 +2,7 @@
 
 #include "kernels/cuda/Common.cuh"
 
+#include <atomic>
 #include <cstdarg>
 
 namespace graft::cuda {
@@ -75,6 +76,26 @@ int Ctx::checkLaunch(const char *kernelName) {
   if (e == cudaSuccess)
     return 0;
   return failCuda((std::string("launch of ") + kernelName).c_str(), e);
+}
+
+namespace {
+std::atomic<uint64_t> hostSyncCount{0};
+} // namespace
+
+void noteHostSync() { hostSyncCount.fetch_add(1, std::memory_order_relaxed); }
+uint64_t hostSyncs() { return hostSyncCount.load(std::memory_order_relaxed); }
+
+int Ctx::syncForHostRead(const char *what) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  if (cudaError_t e = cudaStreamIsCapturing(stream(), &status))
+    return failCuda("cudaStreamIsCapturing", e);
+  if (status != cudaStreamCaptureStatusNone)
+    return fail(std::string("host read of ") + what +
+                " refused while a CUDA-graph capture is open");
+  noteHostSync();
+  if (cudaError_t e = cudaStreamSynchronize(stream()))
+    return failCuda("cudaStreamSynchronize", e);
+  return 0;
 }
 
 static bool onDevice(const DLTensor &t) {

@@ -248,6 +248,12 @@ public:
   int checkArity(int inputs, int outputs);
   /// A dim count this library's indexer takes.
   int checkRank(const DLTensor &t, const char *role);
+  /// A kernel that reads device data back to the host (a mask count, a
+  /// scalar) calls this first: it fails, instead of breaking the capture,
+  /// while the stream is being captured into a CUDA graph (the VM then runs
+  /// the region without a graph), else waits for the stream and counts the
+  /// wait for graft run --profile.
+  int syncForHostRead(const char *what);
 
   bool hasAttr(int i) const {
     return i < args_.numAttrs && args_.attrs[i].kind != GRAFT_CUDA_ATTR_NONE;
@@ -349,6 +355,9 @@ void addScatterKernels(std::vector<GraftCudaKernel> &out);
 /// Gives back what the files keep for the life of the process (cuBLAS
 /// handles), so a leak check sees only real leaks.
 void releaseMatmulResources();
+/// Counts one wait of the host for the device (GraftCudaApi::hostSyncs).
+void noteHostSync();
+uint64_t hostSyncs();
 
 /// Blocks for a grid-stride loop over n items.
 inline unsigned gridFor(int64_t n, int threads) {

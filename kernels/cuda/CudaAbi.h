@@ -25,7 +25,7 @@ extern "C" {
 
 /* Bumped on any change to the structs below; the loader refuses a module of
  * another version. */
-#define GRAFT_CUDA_ABI_VERSION 1u
+#define GRAFT_CUDA_ABI_VERSION 2u
 /* The one symbol the loader looks up. */
 #define GRAFT_CUDA_ENTRY "graft_cuda_api"
 
@@ -113,6 +113,19 @@ typedef struct GraftCudaApi {
   void (*releaseResources)(void);
   const GraftCudaKernel *kernels;
   size_t numKernels;
+  /* CUDA graphs (docs/cuda.md, "CUDA graphs"). beginCapture starts a
+   * capture of `stream`; endCapture ends it and instantiates the graph into
+   * `*graph` (a cudaGraphExec_t). A failed capture (a refused call inside it,
+   * an invalidated capture) or instantiation discards everything and returns
+   * nonzero, leaving the stream out of capture mode. */
+  int (*beginCapture)(int device, void *stream, GraftCudaError *err);
+  int (*endCapture)(int device, void *stream, void **graph, GraftCudaError *err);
+  int (*launchGraph)(int device, void *graph, void *stream, GraftCudaError *err);
+  void (*destroyGraph)(void *graph);
+  /* Times the module has made the host wait for the device (stream
+   * synchronizations, copies to or from pageable host memory), for
+   * graft run --profile. */
+  uint64_t (*hostSyncs)(void);
 } GraftCudaApi;
 
 typedef const GraftCudaApi *(*GraftCudaEntryFn)(void);

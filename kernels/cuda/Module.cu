@@ -123,6 +123,14 @@ private:
   void *buf_ = nullptr; // Kept until releaseResources.
 };
 
+/// Whether `s` is being captured into a CUDA graph.
+int capturing(cudaStream_t s, bool *on, GraftCudaError *err) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  GRAFT_CUDA_TRY(cudaStreamIsCapturing(s, &status));
+  *on = status != cudaStreamCaptureStatusNone;
+  return 0;
+}
+
 int copy(int device, void *dst, const void *src, size_t bytes, int32_t kind, void *stream,
          GraftCudaError *err) {
   if (bytes == 0)
@@ -133,6 +141,18 @@ int copy(int device, void *dst, const void *src, size_t bytes, int32_t kind, voi
     GRAFT_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s));
     return 0;
   }
+  // A copy to or from the host waits for the stream, which a capture cannot
+  // record: refuse it so that the caller falls back to running eagerly.
+  bool inCapture = false;
+  if (capturing(s, &inCapture, err))
+    return 1;
+  if (inCapture) {
+    std::snprintf(err->message, sizeof err->message,
+                  "copy of %zu bytes %s the host refused while a CUDA-graph capture is open", bytes,
+                  kind == GRAFT_CUDA_HOST_TO_DEVICE ? "from" : "to");
+    return 1;
+  }
+  noteHostSync();
   bool toDevice = kind == GRAFT_CUDA_HOST_TO_DEVICE;
   const void *host = toDevice ? src : dst;
   if (isPinned(host)) {
@@ -153,8 +173,55 @@ void releaseResources() {
 
 int synchronize(int device, void *stream, GraftCudaError *err) {
   GRAFT_CUDA_TRY(cudaSetDevice(device));
+  noteHostSync();
   GRAFT_CUDA_TRY(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)));
   return 0;
+}
+
+// CUDA graphs -------------------------------------------------------------
+
+int beginCapture(int device, void *stream, GraftCudaError *err) {
+  GRAFT_CUDA_TRY(cudaSetDevice(device));
+  // Thread-local: a call of this thread that a capture cannot record (a
+  // synchronization, cudaMalloc) fails and invalidates the capture instead
+  // of running outside it.
+  GRAFT_CUDA_TRY(
+      cudaStreamBeginCapture(static_cast<cudaStream_t>(stream), cudaStreamCaptureModeThreadLocal));
+  return 0;
+}
+
+int endCapture(int device, void *stream, void **graph, GraftCudaError *err) {
+  *graph = nullptr;
+  GRAFT_CUDA_TRY(cudaSetDevice(device));
+  cudaGraph_t g = nullptr;
+  cudaError_t e = cudaStreamEndCapture(static_cast<cudaStream_t>(stream), &g);
+  if (e != cudaSuccess) {
+    cudaGetLastError(); // A failed capture is not sticky: nothing else to keep.
+    if (g)
+      cudaGraphDestroy(g);
+    return report(err, "cudaStreamEndCapture", e);
+  }
+  cudaGraphExec_t exec = nullptr;
+  e = cudaGraphInstantiate(&exec, g, 0);
+  cudaGraphDestroy(g);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    return report(err, "cudaGraphInstantiate", e);
+  }
+  *graph = exec;
+  return 0;
+}
+
+int launchGraph(int device, void *graph, void *stream, GraftCudaError *err) {
+  GRAFT_CUDA_TRY(cudaSetDevice(device));
+  GRAFT_CUDA_TRY(
+      cudaGraphLaunch(static_cast<cudaGraphExec_t>(graph), static_cast<cudaStream_t>(stream)));
+  return 0;
+}
+
+void destroyGraph(void *graph) {
+  if (graph)
+    cudaGraphExecDestroy(static_cast<cudaGraphExec_t>(graph));
 }
 
 const std::vector<GraftCudaKernel> &kernelTable() {
@@ -195,6 +262,11 @@ extern "C" __attribute__((visibility("default"))) const GraftCudaApi *graft_cuda
     a.releaseResources = releaseResources;
     a.kernels = kernelTable().data();
     a.numKernels = kernelTable().size();
+    a.beginCapture = beginCapture;
+    a.endCapture = endCapture;
+    a.launchGraph = launchGraph;
+    a.destroyGraph = destroyGraph;
+    a.hostSyncs = graft::cuda::hostSyncs;
     return a;
   }();
   return &api;

@@ -16,6 +16,7 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <sys/wait.h>
 
 namespace graft::cuda::test {
@@ -70,6 +71,57 @@ TEST(RunCuda, UnknownDeviceAndTarget) {
   EXPECT_EQ(build.code, 2);
   EXPECT_NE(build.out.find("unknown target 'tpu' (supported: cpu, cuda)"), std::string::npos)
       << build.out;
+}
+
+/// Weights only (num_input 0): rewrite-cuda-graph makes a region of the
+/// matmuls when graphs are on.
+const char *kStaticChain = R"(from tvm.script import ir as I, relax as R, tir as T
+
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4, 4), "float32"), w: R.Tensor((4, 4), "float32")) -> R.Tensor((4, 4), "float32"):
+        R.func_attr({"num_input": 0})
+        with R.dataflow():
+            a = R.matmul(x, w)
+            b = R.matmul(a, w)
+            c = R.matmul(b, x)
+            R.output(c)
+        return c
+)";
+
+TEST(RunCuda, CudaGraphsAreOnForCudaBuildsUnlessTurnedOff) {
+  std::string src = tempPath("chain.py");
+  std::ofstream(src) << kStaticChain;
+  auto regions = [&](const std::string &flags) {
+    std::string exe = tempPath("chain.gexe");
+    Result b = graft("build " + flags + " " + src + " -o " + exe);
+    EXPECT_EQ(b.code, 0) << b.out;
+    Result d = graft("run --dump " + exe);
+    return d.out.find("call vm.builtin.cuda_graph.run_or_capture") != std::string::npos;
+  };
+  EXPECT_TRUE(regions("--target cuda"));
+  EXPECT_FALSE(regions("--target cuda --no-cuda-graph"));
+  EXPECT_FALSE(regions("--target cuda --config relax.backend.use_cuda_graph=false"));
+  EXPECT_FALSE(regions("--target cpu")) << "relax.backend.use_cuda_graph defaults to false";
+}
+
+TEST(RunCuda, ProfileListsRegionsOnTheCpuAsEager) {
+  std::string src = tempPath("chain.py"), exe = tempPath("chain.gexe");
+  std::ofstream(src) << kStaticChain;
+  Result b = graft("build " + src + " -o " + exe + " --config relax.backend.use_cuda_graph=true");
+  ASSERT_EQ(b.code, 0) << b.out;
+  Result r = graft("run " + exe + " --random --repeat 3 --profile");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("cuda graph region 0 (main_cuda_graph_capture): eager: 4 eager, 0 captured, "
+                       "0 replayed (the device cannot capture graphs)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("host synchronizations per call: 0 in the first call, at most 0 in each "
+                       "of the 3 later calls"),
+            std::string::npos)
+      << r.out;
 }
 
 TEST(RunCuda, NoDeviceIsExit2) {

@@ -9,6 +9,7 @@
 #include "Driver.h"
 
 #include "codegen/Build.h"
+#include "ir/AttrKeys.h"
 #include "vm/Serialize.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -28,6 +29,10 @@ std::unique_ptr<vm::Executable> driver::buildFromSource(const OptArgs &args, llv
   }
   OptArgs pipelineArgs = args;
   pipelineArgs.pipeline = *pipeline;
+  // CUDA builds capture static regions into CUDA graphs by default (first,
+  // so that --config can still turn them off).
+  if (target == "cuda" && args.cudaGraph)
+    pipelineArgs.configs.insert(pipelineArgs.configs.begin(), kUseCUDAGraphConfig.str() + "=true");
   // Made first: a group reports when its last timer goes, so it must
   // outlive the pipeline's timers to give one report.
   llvm::Timer codegenTimer("codegen", "code generation", timers);

@@ -68,6 +68,9 @@ struct OptArgs {
   std::string moduleName;
   std::vector<std::string> configs;
   PassManagerOptions pm;
+  /// build --target cuda: relax.backend.use_cuda_graph=true unless
+  /// --no-cuda-graph (a --config of the key still wins).
+  bool cudaGraph = true;
 };
 int runOpt(const OptArgs &args);
 /// What opt and build share: loads args.file (exactly one module), verifies

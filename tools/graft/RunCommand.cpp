@@ -11,6 +11,7 @@
 #include "RunSupport.h"
 
 #include "vm/CudaDevice.h"
+#include "vm/CudaGraph.h"
 #include "vm/Serialize.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -109,13 +110,20 @@ struct CallTimes {
   std::vector<double> wall;
   std::vector<double> outside;
   std::vector<double> outsideLessProfiler;
+  /// Waits of the host for the device inside each call (warm-up included),
+  /// not counting the wait that completes the call.
+  std::vector<uint64_t> hostSyncs;
 };
 
 /// One call; on a device that runs asynchronously (CUDA) it is complete on
 /// return.
 llvm::Expected<vm::Value> callAndWait(vm::VirtualMachine &vm, int64_t fn,
-                                      llvm::ArrayRef<vm::Value> inputs) {
+                                      llvm::ArrayRef<vm::Value> inputs,
+                                      std::vector<uint64_t> &hostSyncs) {
+  vm::Device &dev = vm.allocator(0)->device();
+  uint64_t before = dev.hostSyncs();
   auto result = vm.callFunction(fn, inputs);
+  hostSyncs.push_back(dev.hostSyncs() - before);
   if (result)
     if (llvm::Error err = vm.allocator(0)->device().synchronize())
       return err;
@@ -127,7 +135,7 @@ llvm::Expected<vm::Value> timedCall(vm::VirtualMachine &vm, int64_t fn,
                                     CallTimes &times) {
   ProfileSplit before = profile ? profileSplit(vm) : ProfileSplit();
   auto start = std::chrono::steady_clock::now();
-  auto result = callAndWait(vm, fn, inputs);
+  auto result = callAndWait(vm, fn, inputs, times.hostSyncs);
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   times.wall.push_back(wall);
   if (profile) {
@@ -151,7 +159,7 @@ llvm::Expected<vm::Value> runRepeated(vm::VirtualMachine &vm, int64_t fn,
                                       CallTimes &times) {
   if (n == 0)
     return timedCall(vm, fn, inputs, profile, times);
-  auto result = callAndWait(vm, fn, inputs);
+  auto result = callAndWait(vm, fn, inputs, times.hostSyncs);
   if (!result)
     return result;
   vm.resetProfile();
@@ -169,6 +177,29 @@ llvm::Expected<vm::Value> runRepeated(vm::VirtualMachine &vm, int64_t fn,
 
 /// The device --device names: the CPU, or CUDA device 0 (loads the CUDA
 /// module; "no CUDA device: ..." where there is none).
+/// --profile: what each CUDA-graph region did, and the host's waits for
+/// the device per call.
+void printGraphProfile(vm::VirtualMachine &vm, const CallTimes &times, llvm::raw_ostream &os) {
+  for (const vm::CudaGraphRegionReport &r : vm::cudaGraphReport(vm)) {
+    os << llvm::formatv("cuda graph region {0} ({1}): {2}: {3} eager, {4} captured, {5} replayed",
+                        r.index, r.function, vm::cudaGraphStateName(r.state), r.eagerRuns,
+                        r.captures, r.replays);
+    if (!r.reason.empty() && r.state != vm::CudaGraphRegionReport::State::Captured)
+      os << " (" << r.reason << ")";
+    os << "\n";
+  }
+  if (times.hostSyncs.empty())
+    return;
+  uint64_t later = 0;
+  for (size_t i = 1; i < times.hostSyncs.size(); ++i)
+    later = std::max(later, times.hostSyncs[i]);
+  os << llvm::formatv("host synchronizations per call: {0} in the first call", times.hostSyncs[0]);
+  if (times.hostSyncs.size() > 1)
+    os << llvm::formatv(", at most {0} in each of the {1} later calls", later,
+                        times.hostSyncs.size() - 1);
+  os << "\n";
+}
+
 llvm::Expected<std::shared_ptr<vm::Device>> runDevice(llvm::StringRef name) {
   if (name == "cuda")
     return vm::cudaDevice(0);
@@ -234,6 +265,7 @@ int driver::runRun(const RunArgs &args) {
         "call {3:F2} us\n",
         median(times.outsideLessProfiler) * 1e6, median(times.outside) * 1e6,
         (*vm)->profileOverheadPerCall() * 1e9, median(times.wall) * 1e6);
+    printGraphProfile(**vm, times, llvm::outs());
   }
   auto onHost = vm::copyTensorsToHost(*result);
   if (!onHost)

@@ -77,6 +77,10 @@ cl::list<std::string> testFiles(cl::Positional, cl::desc("FILE|DIR..."), cl::One
                                 cl::sub(testCmd));
 cl::opt<std::string> buildTarget("target", cl::desc("Target to build for (cpu, cuda)"),
                                  cl::value_desc("TARGET"), cl::init("cpu"), cl::sub(buildCmd));
+cl::opt<bool> buildNoCudaGraph("no-cuda-graph",
+                               cl::desc("With --target cuda: no CUDA graphs (rewrite-cuda-graph "
+                                        "off)"),
+                               cl::sub(buildCmd));
 cl::opt<std::string> runFile(cl::Positional, cl::desc("EXE|FILE"), cl::Required, cl::sub(runCmd));
 cl::opt<std::string> runFn("fn", cl::desc("Function to run"), cl::init("main"),
                            cl::value_desc("NAME"), cl::sub(runCmd));
@@ -205,8 +209,11 @@ int main(int argc, char **argv) {
   }
   if (optCmd)
     return runOpt(optArgs());
-  if (buildCmd)
-    return runBuild(optArgs(), buildTarget);
+  if (buildCmd) {
+    OptArgs args = optArgs();
+    args.cudaGraph = !buildNoCudaGraph;
+    return runBuild(args, buildTarget);
+  }
   if (passesCmd)
     return runPasses(passesAll);
   if (testCmd)

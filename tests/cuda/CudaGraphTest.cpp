@@ -1,0 +1,387 @@
+//===- tests/cuda/CudaGraphTest.cpp - CUDA graphs on the GPU ------------------===//
+//
+// The rules of vm/CudaGraph.h with real captures: programs are built with
+// the graft tool (`build --target cuda`, graphs on unless --no-cuda-graph),
+// loaded here and run on CUDA device 0. Between calls the tests write new
+// values into the same device buffers, so a replay that did not run, or ran
+// the wrong work, gives wrong numbers. Each test skips without a GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaTestUtil.h"
+#include "tests/tools/GraftProcess.h"
+
+#include "vm/CudaGraph.h"
+#include "vm/Serialize.h"
+#include "vm/VM.h"
+
+#include <fstream>
+
+namespace graft::cuda::test {
+namespace {
+
+using vm::CudaGraphRegionReport;
+using vm::Value;
+
+std::string fromEnv(const char *name, const char *dflt) {
+  const char *v = std::getenv(name);
+  return v ? v : dflt;
+}
+const std::string kBinary = fromEnv("GRAFT_BINARY", GRAFT_BINARY);
+
+std::string tempPath(const std::string &name) {
+  const auto *info = ::testing::UnitTest::GetInstance()->current_test_info();
+  return ::testing::TempDir() + "graft_" + info->test_suite_name() + "_" + info->name() + "_" +
+         name;
+}
+
+const char *kHeader = "from tvm.script import ir as I, relax as R, tir as T\n\n";
+
+/// `source` built for CUDA with `flags`, loaded; null after a test failure.
+std::shared_ptr<const vm::Executable> buildCuda(const std::string &name, const std::string &source,
+                                                const std::string &flags = "") {
+  std::string src = tempPath(name + ".py"), exe = tempPath(name + ".gexe");
+  std::ofstream(src) << kHeader << source;
+  auto r =
+      graft::test::runGraft(kBinary, "build --target cuda " + flags + " " + src + " -o " + exe);
+  if (r.code != 0) {
+    ADD_FAILURE() << "graft build failed: " << r.out;
+    return nullptr;
+  }
+  auto loaded = vm::loadFromFile(exe);
+  if (!loaded) {
+    ADD_FAILURE() << llvm::toString(loaded.takeError());
+    return nullptr;
+  }
+  return std::shared_ptr<const vm::Executable>(std::move(*loaded));
+}
+
+struct CudaVM {
+  std::unique_ptr<vm::VirtualMachine> vm;
+  std::vector<std::string> infos;
+
+  explicit CudaVM(std::shared_ptr<const vm::Executable> exe) {
+    vm::VMOptions o;
+    o.devices.push_back(*vm::cudaDevice(0));
+    o.infoLog = [this](const std::string &m) { infos.push_back(m); };
+    auto made = vm::VirtualMachine::create(std::move(exe), o);
+    if (!made)
+      ADD_FAILURE() << llvm::toString(made.takeError());
+    else
+      vm = std::move(*made);
+  }
+  vm::CUDADevice &device() { return *llvm::cast<vm::CUDADevice>(&vm->allocator(0)->device()); }
+
+  /// A device tensor of `shape` holding `data`.
+  Value tensor(llvm::ArrayRef<int64_t> shape, const std::vector<float> &data) {
+    auto host = vm::TensorObj::emptyHost(shape, DLDataType{kDLFloat, 32, 1});
+    EXPECT_TRUE(bool(host));
+    std::memcpy((*host)->bytes(), data.data(), data.size() * 4);
+    auto dev = vm::copyTensorsTo(Value::object(*host), vm->allocator(0));
+    EXPECT_TRUE(bool(dev));
+    return *dev;
+  }
+  Value boolScalar(bool b) {
+    auto host = vm::TensorObj::emptyHost({}, DLDataType{kernels::kGraftDLBool, 8, 1});
+    *(*host)->bytes() = char(b);
+    return *vm::copyTensorsTo(Value::object(*host), vm->allocator(0));
+  }
+  /// Writes `data` into `t`'s device buffer in place (same address).
+  void overwrite(const Value &t, const std::vector<float> &data) {
+    auto *obj = t.as<vm::TensorObj>();
+    ASSERT_TRUE(obj);
+    ASSERT_EQ(size_t(obj->numElements()), data.size());
+    llvm::Error err = device().copy(obj->bytes(), obj->device(), data.data(), DLDevice{kDLCPU, 0},
+                                    data.size() * 4);
+    ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
+  }
+  std::vector<float> read(const Value &v) {
+    if (llvm::Error err = device().synchronize()) {
+      ADD_FAILURE() << llvm::toString(std::move(err));
+      return {};
+    }
+    auto host = vm::copyTensorsToHost(v);
+    if (!host) {
+      ADD_FAILURE() << llvm::toString(host.takeError());
+      return {};
+    }
+    auto *t = host->as<vm::TensorObj>();
+    std::vector<float> out(t->numElements());
+    std::memcpy(out.data(), t->bytes(), out.size() * 4);
+    return out;
+  }
+  CudaGraphRegionReport region(size_t i = 0) {
+    auto r = vm::cudaGraphReport(*vm);
+    if (i >= r.size()) {
+      ADD_FAILURE() << "no region " << i;
+      return {};
+    }
+    return r[i];
+  }
+};
+
+std::vector<float> values(size_t n, int seed) {
+  std::vector<float> v(n);
+  for (size_t i = 0; i < n; ++i)
+    v[i] = float(int((i * 7 + size_t(seed) * 13) % 17) - 8) * 0.25f;
+  return v;
+}
+
+/// All parameters are weights (num_input 0), so the kernels on them form
+/// one region; the last add writes the returned tensor, outside it.
+const char *kChain = R"(@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((16, 16), "float32"), w: R.Tensor((16, 16), "float32")) -> R.Tensor((16, 16), "float32"):
+        R.func_attr({"num_input": 0})
+        with R.dataflow():
+            a = R.matmul(x, w)
+            b = R.add(a, w)
+            c = R.nn.softmax(b, axis=-1)
+            d = R.multiply(c, x)
+            e = R.add(d, x)
+            R.output(e)
+        return e
+)";
+
+TEST(CudaGraph, ReplayGivesTheEagerResultsOverManyCalls) {
+  GRAFT_REQUIRE_GPU();
+  auto graphExe = buildCuda("graph", kChain);
+  auto eagerExe = buildCuda("eager", kChain, "--no-cuda-graph");
+  ASSERT_TRUE(graphExe && eagerExe);
+  ASSERT_GE(graphExe->findFunction("main_cuda_graph_capture"), 0) << "no region was made";
+  ASSERT_LT(eagerExe->findFunction("main_cuda_graph_capture"), 0) << "--no-cuda-graph";
+  CudaVM graph(graphExe), eager(eagerExe);
+  ASSERT_TRUE(graph.vm && eager.vm);
+  Value gx = graph.tensor({16, 16}, values(256, 0)), gw = graph.tensor({16, 16}, values(256, 1));
+  Value ex = eager.tensor({16, 16}, values(256, 0)), ew = eager.tensor({16, 16}, values(256, 1));
+  constexpr int kCalls = 40;
+  for (int i = 0; i < kCalls; ++i) {
+    SCOPED_TRACE("call " + std::to_string(i));
+    std::vector<float> xs = values(256, i + 2), ws = values(256, 3 * i + 5);
+    graph.overwrite(gx, xs);
+    graph.overwrite(gw, ws);
+    eager.overwrite(ex, xs);
+    eager.overwrite(ew, ws);
+    auto got = graph.vm->invoke("main", {gx, gw});
+    auto want = eager.vm->invoke("main", {ex, ew});
+    ASSERT_TRUE(bool(got)) << llvm::toString(got.takeError());
+    ASSERT_TRUE(bool(want)) << llvm::toString(want.takeError());
+    ASSERT_EQ(graph.read(*got), eager.read(*want));
+  }
+  CudaGraphRegionReport r = graph.region();
+  EXPECT_EQ(r.state, CudaGraphRegionReport::State::Captured) << r.reason;
+  EXPECT_EQ(r.eagerRuns, 1u);
+  EXPECT_EQ(r.captures, 1u);
+  EXPECT_EQ(r.replays, uint64_t(kCalls - 1));
+  EXPECT_TRUE(graph.infos.empty());
+}
+
+/// `region` squares x into `out` and reads `flag` on the host in between.
+const char *kHostRead = R"(@I.ir_module
+class Module:
+    @R.function(pure=False)
+    def region(x: R.Tensor((2, "n"), "float32"), out: R.Tensor((2, "n"), "float32"), flag: R.Tensor((), "bool")) -> R.Tuple(R.Tensor((2, "n"), "float32")):
+        _ = R.call_packed("graft.multiply", x, x, out, sinfo_args=R.Object)
+        c = R.call_packed("vm.builtin.read_if_cond", flag, sinfo_args=R.Prim("bool"))
+        return (out,)
+
+    @R.function(pure=False)
+    def main(x: R.Tensor((2, "n"), "float32"), out: R.Tensor((2, "n"), "float32"), flag: R.Tensor((), "bool")) -> R.Tensor((2, "n"), "float32"):
+        n = T.int64()
+        cls = Module
+        gv = R.call_builtin_with_ctx("vm.builtin.cuda_graph.run_or_capture", (cls.region, (x, out, flag), R.prim_value(0)), sinfo_args=(R.Tuple(R.Tensor((2, n), "float32")),))
+        y = gv[0]
+        return y
+)";
+
+/// The same region without the host read.
+const char *kSquare = R"(@I.ir_module
+class Module:
+    @R.function(pure=False)
+    def region(x: R.Tensor((2, "n"), "float32"), out: R.Tensor((2, "n"), "float32")) -> R.Tuple(R.Tensor((2, "n"), "float32")):
+        _ = R.call_packed("graft.multiply", x, x, out, sinfo_args=R.Object)
+        return (out,)
+
+    @R.function(pure=False)
+    def main(x: R.Tensor((2, "n"), "float32"), out: R.Tensor((2, "n"), "float32")) -> R.Tensor((2, "n"), "float32"):
+        n = T.int64()
+        cls = Module
+        gv = R.call_builtin_with_ctx("vm.builtin.cuda_graph.run_or_capture", (cls.region, (x, out), R.prim_value(0)), sinfo_args=(R.Tuple(R.Tensor((2, n), "float32")),))
+        y = gv[0]
+        return y
+)";
+
+std::vector<float> squares(std::vector<float> v) {
+  for (float &e : v)
+    e *= e;
+  return v;
+}
+
+TEST(CudaGraph, HostReadInARegionFallsBackToEagerAndStaysThere) {
+  GRAFT_REQUIRE_GPU();
+  auto exe = buildCuda("hostread", kHostRead, "--no-cuda-graph");
+  ASSERT_TRUE(exe);
+  CudaVM g(exe);
+  ASSERT_TRUE(g.vm);
+  Value x = g.tensor({2, 3}, values(6, 0)), out = g.tensor({2, 3}, std::vector<float>(6, 0));
+  Value flag = g.boolScalar(true);
+  for (int i = 0; i < 5; ++i) {
+    SCOPED_TRACE("call " + std::to_string(i));
+    std::vector<float> xs = values(6, i + 1);
+    g.overwrite(x, xs);
+    auto y = g.vm->invoke("main", {x, out, flag});
+    ASSERT_TRUE(bool(y)) << llvm::toString(y.takeError());
+    EXPECT_EQ(g.read(*y), squares(xs));
+  }
+  CudaGraphRegionReport r = g.region();
+  EXPECT_EQ(r.state, CudaGraphRegionReport::State::EagerOnly);
+  EXPECT_NE(r.reason.find("host read refused while a CUDA-graph capture is open"),
+            std::string::npos)
+      << r.reason;
+  EXPECT_EQ(r.eagerRuns, 5u);
+  EXPECT_EQ(r.captures, 0u);
+  EXPECT_EQ(r.graphs, 0u);
+  EXPECT_EQ(g.infos.size(), 1u) << "logged once";
+  EXPECT_FALSE(g.vm->captureOpen());
+}
+
+TEST(CudaGraph, AChangedShapeOrAddressIsRefused) {
+  GRAFT_REQUIRE_GPU();
+  auto exe = buildCuda("square", kSquare, "--no-cuda-graph");
+  ASSERT_TRUE(exe);
+  CudaVM g(exe);
+  ASSERT_TRUE(g.vm);
+  Value x = g.tensor({2, 3}, values(6, 0)), out = g.tensor({2, 3}, std::vector<float>(6, 0));
+  for (int i = 0; i < 3; ++i) {
+    std::vector<float> xs = values(6, i + 4);
+    g.overwrite(x, xs);
+    auto y = g.vm->invoke("main", {x, out});
+    ASSERT_TRUE(bool(y)) << llvm::toString(y.takeError());
+    EXPECT_EQ(g.read(*y), squares(xs)) << "call " << i;
+  }
+  EXPECT_EQ(g.region().replays, 2u);
+  Value x4 = g.tensor({2, 4}, values(8, 0)), out4 = g.tensor({2, 4}, std::vector<float>(8, 0));
+  auto shape = g.vm->invoke("main", {x4, out4});
+  ASSERT_FALSE(bool(shape));
+  std::string msg = llvm::toString(shape.takeError());
+  EXPECT_NE(msg.find("vm.builtin.cuda_graph.run_or_capture: region 0 (region): input 0 has size 4 "
+                     "in dim 1, captured with 3"),
+            std::string::npos)
+      << msg;
+  Value other = g.tensor({2, 3}, std::vector<float>(6, 0));
+  auto moved = g.vm->invoke("main", {x, other});
+  ASSERT_FALSE(bool(moved));
+  msg = llvm::toString(moved.takeError());
+  EXPECT_NE(msg.find("input 1 is at address"), std::string::npos) << msg;
+  EXPECT_EQ(g.region().replays, 2u);
+}
+
+/// A sort: its kernel takes a workspace, which the graph gets a block for.
+const char *kSort = R"(@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4096,), "float32"), w: R.Tensor((4096,), "float32")) -> R.Tensor((4096,), "float32"):
+        R.func_attr({"num_input": 0})
+        with R.dataflow():
+            s = R.sort(x)
+            y = R.add(s, w)
+            R.output(y)
+        return y
+)";
+
+TEST(CudaGraph, AFailedFirstLaunchLeavesNoRecordedAllocation) {
+  GRAFT_REQUIRE_GPU();
+  auto exe = buildCuda("sort", kSort);
+  ASSERT_TRUE(exe);
+  CudaVM g(exe);
+  ASSERT_TRUE(g.vm);
+  Value x = g.tensor({4096}, values(4096, 0)), w = g.tensor({4096}, values(4096, 1));
+  auto expect = [&](const Value &y, const std::vector<float> &xs, const std::vector<float> &ws) {
+    std::vector<float> s = xs;
+    std::sort(s.begin(), s.end());
+    for (size_t i = 0; i < s.size(); ++i)
+      s[i] += ws[i];
+    EXPECT_EQ(g.read(y), s);
+  };
+  auto first = g.vm->invoke("main", {x, w});
+  ASSERT_TRUE(bool(first)) << llvm::toString(first.takeError());
+  expect(*first, values(4096, 0), values(4096, 1));
+  CudaGraphRegionReport r = g.region();
+  ASSERT_EQ(r.state, CudaGraphRegionReport::State::Captured) << r.reason;
+  EXPECT_EQ(r.ownedBytes, 0u) << "recorded before its first launch";
+
+  g.device().failNextGraphLaunch();
+  auto failed = g.vm->invoke("main", {x, w});
+  ASSERT_FALSE(bool(failed));
+  std::string msg = llvm::toString(failed.takeError());
+  EXPECT_NE(msg.find("launch failed"), std::string::npos) << msg;
+  r = g.region();
+  EXPECT_EQ(r.ownedBytes, 0u);
+  EXPECT_EQ(r.graphs, 0u);
+
+  // The next call captures again; the launch after it records the block.
+  for (int i = 0; i < 3; ++i) {
+    std::vector<float> xs = values(4096, i + 7);
+    g.overwrite(x, xs);
+    auto y = g.vm->invoke("main", {x, w});
+    ASSERT_TRUE(bool(y)) << llvm::toString(y.takeError());
+    expect(*y, xs, values(4096, 1));
+  }
+  r = g.region();
+  EXPECT_EQ(r.captures, 2u);
+  EXPECT_EQ(r.replays, 2u);
+  EXPECT_GT(r.ownedBytes, 0u);
+}
+
+/// TVM #20485's shape: a static reshape lifted into the region, then a
+/// match_cast to a new symbolic shape that a kernel outside it reads.
+const char *kReshapeMatchCast = R"(@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((1, 576, 64), "float32"), w: R.Tensor((64, 64), "float32")) -> R.Tensor(ndim=3, dtype="float32"):
+        R.func_attr({"num_input": 0})
+        h = T.int64()
+        v = T.int64()
+        with R.dataflow():
+            a0 = R.matmul(x, w)
+            a1 = R.multiply(a0, R.const(0.5, "float32"))
+            lv383 = R.reshape(a1, R.shape([24, 24, 64]))
+            lv384 = R.match_cast(lv383, R.Tensor((h, v, 64), "float32"))
+            crop = R.add(lv384, lv384)
+            R.output(crop)
+        return crop
+)";
+
+TEST(CudaGraph, ReshapeThenMatchCastInARegionRunsCorrectly) {
+  GRAFT_REQUIRE_GPU();
+  auto graphExe = buildCuda("graph", kReshapeMatchCast);
+  auto eagerExe = buildCuda("eager", kReshapeMatchCast, "--no-cuda-graph");
+  ASSERT_TRUE(graphExe && eagerExe);
+  ASSERT_GE(graphExe->findFunction("main_cuda_graph_capture"), 0);
+  CudaVM graph(graphExe), eager(eagerExe);
+  ASSERT_TRUE(graph.vm && eager.vm);
+  Value gx = graph.tensor({1, 576, 64}, values(576 * 64, 0));
+  Value gw = graph.tensor({64, 64}, values(64 * 64, 1));
+  Value ex = eager.tensor({1, 576, 64}, values(576 * 64, 0));
+  Value ew = eager.tensor({64, 64}, values(64 * 64, 1));
+  for (int i = 0; i < 4; ++i) {
+    SCOPED_TRACE("call " + std::to_string(i));
+    std::vector<float> xs = values(576 * 64, i + 3);
+    graph.overwrite(gx, xs);
+    eager.overwrite(ex, xs);
+    auto got = graph.vm->invoke("main", {gx, gw});
+    auto want = eager.vm->invoke("main", {ex, ew});
+    ASSERT_TRUE(bool(got)) << llvm::toString(got.takeError());
+    ASSERT_TRUE(bool(want)) << llvm::toString(want.takeError());
+    auto *t = got->as<vm::TensorObj>();
+    ASSERT_TRUE(t);
+    EXPECT_EQ(std::vector<int64_t>(t->shape().begin(), t->shape().end()),
+              (std::vector<int64_t>{24, 24, 64}));
+    ASSERT_EQ(graph.read(*got), eager.read(*want));
+  }
+  EXPECT_EQ(graph.region().replays, 3u);
+}
+
+} // namespace
+} // namespace graft::cuda::test
