@@ -248,12 +248,12 @@ public:
   int checkArity(int inputs, int outputs);
   /// A dim count this library's indexer takes.
   int checkRank(const DLTensor &t, const char *role);
-  /// A kernel that reads device data back to the host (a mask count, a
-  /// scalar) calls this first: it fails, instead of breaking the capture,
-  /// while the stream is being captured into a CUDA graph (the VM then runs
-  /// the region without a graph), else waits for the stream and counts the
-  /// wait for graft run --profile.
-  int syncForHostRead(const char *what);
+  /// A kernel that reads device data back to the host (a mask count, an
+  /// index check) calls this before the copy and the wait: it fails,
+  /// instead of breaking the capture, while the stream is being captured
+  /// into a CUDA graph (the VM then runs the region without a graph), else
+  /// counts the wait for graft run --profile.
+  int hostRead(const char *what);
 
   bool hasAttr(int i) const {
     return i < args_.numAttrs && args_.attrs[i].kind != GRAFT_CUDA_ATTR_NONE;

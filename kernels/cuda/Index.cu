@@ -110,6 +110,8 @@ int findBadIndex(Ctx &ctx, const IndexRange *ranges, int num, void *slot, BadInd
       return rc;
   }
   unsigned long long found = 0;
+  if (int rc = ctx.hostRead("the index check"))
+    return rc;
   e = cudaMemcpyAsync(&found, key, sizeof found, cudaMemcpyDeviceToHost, s);
   if (!e)
     e = cudaStreamSynchronize(s);
@@ -792,6 +794,8 @@ int planValues(Ctx &ctx, const IndexPlan &p, const DLTensor &data, const DLTenso
 int readCount(Ctx &ctx, const int64_t *flags, const int64_t *scan, int64_t n, int64_t &count) {
   int64_t last[2] = {0, 0};
   cudaStream_t s = ctx.stream();
+  if (int rc = ctx.hostRead("the mask count"))
+    return rc;
   cudaError_t e = cudaMemcpyAsync(&last[0], flags + n - 1, 8, cudaMemcpyDeviceToHost, s);
   if (!e)
     e = cudaMemcpyAsync(&last[1], scan + n - 1, 8, cudaMemcpyDeviceToHost, s);
