@@ -65,9 +65,9 @@ graph_bench() {
   tmp=$(mktemp -d)
   chain_program 100 >"$tmp/chain100.py"
   chain_program 2 >"$tmp/chain2.py"
-  cp examples/mlp.py examples/transformer_block.py "$tmp/"
+  cp examples/mlp.py examples/transformer_block.py examples/dynamic_shape.py "$tmp/"
   {
-    for prog in chain100 chain2 mlp transformer_block; do
+    for prog in chain100 chain2 mlp transformer_block dynamic_shape; do
       local dims=""
       case $prog in
       mlp) dims="--dim batch=16" ;;
