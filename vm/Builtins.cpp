@@ -157,13 +157,16 @@ Expected<Value> allocTensor(VirtualMachine &, const void *name, ArrayRef<Value> 
 Expected<Value> allocShapeHeap(VirtualMachine &, const void *name, ArrayRef<Value> args) {
   ArgReader r(name, args);
   GRAFT_CHECK(r.arity(2, 2));
-  GRAFT_CHECK(r.ctx(0).takeError());
+  GRAFT_TRY(vm, r.ctx(0));
   GRAFT_TRY(size, r.getInt(1));
   if (size < 0)
     return r.error(llvm::formatv("negative heap size {0}", size));
-  // Host memory outside the caching allocators: a capture function makes its
-  // heap while a CUDA-graph capture is open, when they serve nothing.
-  auto t = TensorObj::emptyHost({size}, DLDataType{kDLInt, 64, 1});
+  // A capture function makes its heap while a CUDA-graph capture is open,
+  // when the caching allocators serve nothing: the heap is host memory no
+  // graph sees, so it comes from outside them then.
+  auto t = vm->captureOpen()
+               ? TensorObj::emptyHost({size}, DLDataType{kDLInt, 64, 1})
+               : TensorObj::empty(vm->hostAllocator(), {size}, DLDataType{kDLInt, 64, 1});
   if (!t)
     return r.error(llvm::toString(t.takeError()));
   std::memset((*t)->bytes(), 0, (*t)->byteSize());
