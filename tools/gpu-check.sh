@@ -161,11 +161,12 @@ run() {
     --benchmark_report_aggregates_only --benchmark_min_time=0.2 >"$out/bench-attention.txt" 2>&1 ||
     status=1
   grep -E "median" "$out/bench-attention.txt"
+  # CUDA graphs with and without (seconds): before the long run, too.
+  graph_bench "$out" || status=1
   .gpu/bin/graft-bench-cuda --benchmark_repetitions=5 --benchmark_report_aggregates_only \
     --benchmark_min_time=0.2 --benchmark_out="$out/bench.json" --benchmark_out_format=json >"$out/bench.txt" 2>&1 ||
     status=1
   grep -E "median|Benchmark|----" "$out/bench.txt"
-  graph_bench "$out" || status=1
   }
 
   want memcheck && echo "== compute-sanitizer memcheck"
