@@ -99,6 +99,10 @@ Value tensorFor(const ParamInfo &p, Data &d, llvm::StringMap<int64_t> &symbols) 
       return Value::none();
   }
   DLDataType dtype = p.dtype && !d.oneIn(32) ? *p.dtype : anyDType(d);
+  // A parameter table may ask for any dtype (float32x31233); its elements
+  // are still bounded.
+  if (dtype.lanes != 1 || dtype.bits == 0 || dtype.bits > 64 || dtype.bits % 8)
+    dtype = anyDType(d);
   auto t = TensorObj::emptyHost(shape, dtype);
   if (!t) {
     llvm::consumeError(t.takeError());
