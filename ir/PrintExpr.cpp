@@ -387,7 +387,10 @@ void ScriptPrinter::printCall(llvm::raw_ostream &os, const CallNode &c) {
     return;
   }
   bool first = true;
-  if (const auto *ext = llvm::dyn_cast_or_null<ExternFuncNode>(c.op.get())) {
+  // An ExternFunc with struct info of its own (the pure view of lower-runtime-builtin) is called
+  // as written, R.ExternFunc("sym", R.Callable(...))(args), so that the struct info survives.
+  if (const auto *ext = llvm::dyn_cast_or_null<ExternFuncNode>(c.op.get());
+      ext && hasDefaultSInfo(*ext)) {
     os << "R.call_packed(";
     printQuoted(os, ext->symbol);
     first = false;

@@ -10,6 +10,7 @@
 #include "ir/StructInfoAnalysis.h"
 
 #include "ir/Diagnostics.h"
+#include "ir/Op.h"
 #include "ir/Printer.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -727,6 +728,10 @@ llvm::Expected<StructInfo> graft::deriveCallRetSInfo(const FuncSInfoNode &func,
       if (call.sinfoArgs.size() == 1)
         return call.sinfoArgs[0];
       return tupleSInfo(call.sinfoArgs);
+    }
+    if (func.deriveFunc == kInferViewSInfo) {
+      Ref<CallNode> view = makeAt<CallNode>(call.loc, getOp("memory.view"), call.args);
+      return inferCallSInfo(*view, InferContext{});
     }
     if (!func.deriveFunc.empty())
       return diagError(call.loc, "unsupported struct info derive function " + func.deriveFunc);

@@ -194,7 +194,12 @@ private:
       dtype = dataTypeImm(t->dtype);
     if (isUnset(offset))
       offset = primValueInt(0);
-    return externCall("runtime.TVMTensorCreateView", {data, shape, dtype, offset}, {c.sinfo});
+    // A pure ExternFunc whose derive function infers the view's struct info (TVM's form), so
+    // the view stays pure and may sit in a dataflow block or a pure function.
+    auto callee = make<ExternFuncNode>(
+        "runtime.TVMTensorCreateView",
+        make<FuncSInfoNode>(llvm::None, objectSInfo(), /*purity=*/true, kInferViewSInfo));
+    return make<CallNode>(std::move(callee), std::vector<Expr>{data, shape, dtype, offset});
   }
 };
 
@@ -202,8 +207,7 @@ private:
 bool becomesPackedCall(const CallNode &call) {
   const ExprNode *op = call.op.get();
   return op == ops::reshape() || op == ops::shapeOf() || op == ops::tensorToShape() ||
-         op == ops::toVDevice() || op == ops::makeClosure() || op == ops::memView() ||
-         op == ops::memEnsureZeroOffset();
+         op == ops::toVDevice() || op == ops::makeClosure() || op == ops::memEnsureZeroOffset();
 }
 
 class LowerRuntimeBuiltinPass : public FunctionPass {

@@ -752,7 +752,10 @@ llvm::Expected<Function> CaptureFunctionBuilder::build(const Region &region) {
   llvm::Expected<Var> gv = builder_.emit(tupleExpr(std::move(fields)), "gv");
   if (!gv)
     return gv.takeError();
-  llvm::Expected<SeqExpr> body = builder_.finalizeSeqExpr({blockScope.finish()}, *gv);
+  // TVM's capture function returns an empty output as `R.tuple()` itself (the binding stays), so
+  // its text is `R.tuple()` then `return R.tuple()`; the same IR compares equal to it.
+  Expr result = region.outputs.empty() ? tupleExpr({}) : Expr(*gv);
+  llvm::Expected<SeqExpr> body = builder_.finalizeSeqExpr({blockScope.finish()}, result);
   if (!body)
     return body.takeError();
   return make<FunctionNode>(std::move(params), std::move(*body), (*gv)->sinfo,

@@ -140,10 +140,14 @@ llvm::Expected<StructInfo> inferView(const CallNode &call, const InferContext &)
   };
   DataType dtype = (*data)->dtype;
   if (!isUnset(2)) {
+    // A dtype known only at run time (an R.Object) gives a view of unknown dtype, as in TVM.
     const auto *dt = llvm::dyn_cast<DataTypeImmNode>(call.args[2].get());
-    if (!dt)
-      return opError(call, "expects dtype to be a R.dtype(...) or an empty tuple");
-    dtype = dt->value;
+    if (dt)
+      dtype = dt->value;
+    else if (llvm::isa_and_nonnull<ObjectSInfoNode>(call.args[2]->sinfo.get()))
+      dtype = DataType::voidType();
+    else
+      return opError(call, "expects dtype to be a R.dtype(...), an R.Object or an empty tuple");
   }
   if (isUnset(1))
     return make<TensorSInfoNode>((*data)->shape, dtype, (*data)->ndim, (*data)->vdevice);

@@ -118,3 +118,10 @@ class Calls:
         out = R.builtin.alloc_tensor(R.shape([4]), "float32", 0)
         cls.copy(b, out)
         return out
+
+    @R.function
+    def pure_view(x: R.Tensor((16,), "float32")) -> R.Tensor((4, 4), "float32"):
+        # An ExternFunc with its own struct info is called as written; the derive function
+        # infers the call's struct info as R.memory.view's.
+        v = R.ExternFunc("runtime.TVMTensorCreateView", R.Callable(derive_func="tvm.relax.struct_info.infer_view_sinfo", purity=True))(x, R.shape([4, 4]), R.dtype("float32"), R.prim_value(0))
+        return v

@@ -68,8 +68,8 @@ class Expected:
     def f1_cuda_graph_capture(a0: R.Tensor((32,), dtype="float32"), a1: R.Tensor((64,), dtype="float32"), a2: R.Tensor((128,), dtype="float32")) -> R.Tuple:
         R.func_attr({"relax.force_pure": True})
         R.call_packed("all_reduce", a0, a1, a2, sinfo_args=(R.Tuple,))
-        gv: R.Tuple = R.tuple()
-        return gv
+        R.tuple()
+        return R.tuple()
 
     @R.function
     def f2() -> R.Tuple:
@@ -91,5 +91,5 @@ class Expected:
     def f2_cuda_graph_capture(b0: R.Tensor((48,), dtype="float32"), b1: R.Tensor((16,), dtype="float32"), b2: R.Tensor((256,), dtype="float32"), b3: R.Tensor((128,), dtype="float32")) -> R.Tuple:
         R.func_attr({"relax.force_pure": True})
         R.call_packed("all_reduce", b0, b1, b2, b3, sinfo_args=(R.Tuple,))
-        gv: R.Tuple = R.tuple()
-        return gv
+        R.tuple()
+        return R.tuple()

@@ -71,16 +71,16 @@ class Expected:
     def main_cuda_graph_capture(a0: R.Tensor((8,), dtype="float32"), a1: R.Tensor((8,), dtype="float32")) -> R.Tuple:
         R.func_attr({"relax.force_pure": True})
         R.call_packed("relu", a0, a1, sinfo_args=(R.Tuple,))
-        gv: R.Tuple = R.tuple()
-        return gv
+        R.tuple()
+        return R.tuple()
 
     @R.function(private=True)
     def main_cuda_graph_capture1(a2: R.Tensor((8,), dtype="float32"), a3: R.Tensor((8,), dtype="float32")) -> R.Tuple:
         R.func_attr({"relax.force_pure": True})
         R.call_packed("relu", a2, a3, sinfo_args=(R.Tuple,))
         R.call_packed("scale", a3, a3, sinfo_args=(R.Tuple,))
-        gv: R.Tuple = R.tuple()
-        return gv
+        R.tuple()
+        return R.tuple()
 
     @R.function
     def main(x: R.Tensor((8,), dtype="float32"), mask: R.Tensor((8,), dtype="bool")) -> R.Tensor(dtype="float32", ndim=1):

@@ -28,8 +28,8 @@ class Expected:
     def main_cuda_graph_capture(buf: R.Tensor((2,), dtype="float32")) -> R.Tuple:
         R.func_attr({"relax.force_pure": True})
         r: R.Object = R.call_packed("fill_value", buf, R.dtype("float32"), R.str("ones"))
-        gv: R.Tuple = R.tuple()
-        return gv
+        R.tuple()
+        return R.tuple()
 
     @R.function(pure=False)
     def main() -> R.Tuple:
