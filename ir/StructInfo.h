@@ -121,9 +121,6 @@ public:
 
 /// The name of the derive function ExternFunc's default struct info carries.
 inline constexpr const char *kInferBySInfoArgs = "tvm.relax.struct_info.infer_by_sinfo_args";
-/// The derive function of the pure ExternFunc `runtime.TVMTensorCreateView` that lowering
-/// R.memory.view calls: the call's struct info is memory.view's, inferred from its arguments.
-inline constexpr const char *kInferViewSInfo = "tvm.relax.struct_info.infer_view_sinfo";
 
 //===----------------------------------------------------------------------===//
 // Shared constructors for the common cases.

@@ -719,6 +719,11 @@ void graft::collectTirVars(const StructInfoNode *s,
   collectAll(s, out, seen);
 }
 
+/// The derive function of the pure ExternFunc `runtime.TVMTensorCreateView` that lowering
+/// R.memory.view calls (transforms/LowerRuntimeBuiltin.cpp spells it too): the call's struct info
+/// is memory.view's, inferred from its arguments.
+static constexpr const char *kInferViewSInfo = "tvm.relax.struct_info.infer_view_sinfo";
+
 llvm::Expected<StructInfo> graft::deriveCallRetSInfo(const FuncSInfoNode &func,
                                                      const CallNode &call) {
   if (func.isOpaque()) {

@@ -29,6 +29,8 @@
 using namespace graft;
 
 static constexpr const char *kPassName = "lower-runtime-builtin";
+/// The derive function ir/StructInfoAnalysis.cpp knows: memory.view's inference.
+static constexpr const char *kInferViewSInfo = "tvm.relax.struct_info.infer_view_sinfo";
 
 namespace {
 
