@@ -38,30 +38,30 @@ stage() {
   du -sh .gpu
 }
 
-# A chain of N small kernels on weights only (num_input 0), so
-# rewrite-cuda-graph lifts all but the last into one region: permute_dims
-# and add alternate, so that no fusion merges them.
-chain_program() {
-  local n=$1 i prev=x
-  printf 'from tvm.script import ir as I, relax as R, tir as T\n\n\n@I.ir_module\nclass Module:\n'
-  printf '    @R.function\n    def main(x: R.Tensor((16, 16), "float32"), w: R.Tensor((16, 16), "float32")) -> R.Tensor((16, 16), "float32"):\n'
-  printf '        R.func_attr({"num_input": 0})\n        with R.dataflow():\n'
-  for ((i = 1; i <= n; i++)); do
-    if ((i % 2)); then
-      printf '            y%d = R.permute_dims(%s, axes=[1, 0])\n' "$i" "$prev"
-    else
-      printf '            y%d = R.add(%s, w)\n' "$i" "$prev"
-    fi
-    prev=y$i
-  done
-  printf '            R.output(%s)\n        return %s\n' "$prev" "$prev"
-}
-
 # Time per call (graft run --repeat: each call waits for the GPU) of the
 # 100-kernel chain and the examples, built with and without CUDA graphs;
 # the replay cost per kernel is (chain100 - chain2) / 98 with graphs.
 graph_bench() {
   local out=$1 graft=.gpu/bin/graft tmp rc=0
+  # A chain of N small kernels on weights only (num_input 0), so
+  # rewrite-cuda-graph lifts all but the last into one region: permute_dims
+  # and add alternate, so that no fusion merges them.
+  chain_program() {
+    local n=$1 i prev=x
+    printf 'from tvm.script import ir as I, relax as R, tir as T\n\n\n@I.ir_module\nclass Module:\n'
+    printf '    @R.function\n    def main(x: R.Tensor((16, 16), "float32"), w: R.Tensor((16, 16), "float32")) -> R.Tensor((16, 16), "float32"):\n'
+    printf '        R.func_attr({"num_input": 0})\n        with R.dataflow():\n'
+    for ((i = 1; i <= n; i++)); do
+      if ((i % 2)); then
+        printf '            y%d = R.permute_dims(%s, axes=[1, 0])\n' "$i" "$prev"
+      else
+        printf '            y%d = R.add(%s, w)\n' "$i" "$prev"
+      fi
+      prev=y$i
+    done
+    printf '            R.output(%s)\n        return %s\n' "$prev" "$prev"
+  }
+
   tmp=$(mktemp -d)
   chain_program 100 >"$tmp/chain100.py"
   chain_program 2 >"$tmp/chain2.py"
