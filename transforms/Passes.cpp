@@ -36,8 +36,8 @@ void graft::registerAllPasses() {
     // legalize-ops turns them into kernel calls (docs/fusion.md).
     registerPipeline({"build-cpu", "What graft build --target cpu runs before code generation",
                       "fuse-elementwise,legalize-ops,finalize"});
-    // No fuse-elementwise yet: fused kernels run on the CPU evaluator until
-    // NVRTC compiles them for the GPU (docs/cuda.md).
+    // No fuse-elementwise yet: the CUDA generator of fused kernels does not
+    // take the injective ops that groups may hold (docs/cuda.md).
     registerPipeline({"build-cuda", "What graft build --target cuda runs before code generation",
                       "legalize-ops,finalize"});
     registerTestDropBindingPass();

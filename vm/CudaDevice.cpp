@@ -1,6 +1,7 @@
 //===- vm/CudaDevice.cpp - Loading the CUDA module; the CUDA device ----------===//
 
 #include "vm/CudaDevice.h"
+#include "vm/CudaCompile.h"
 #include "vm/CudaGraph.h"
 #include "vm/KernelBridge.h"
 #include "vm/VM.h"
@@ -54,9 +55,17 @@ struct Loaded {
 
 } // namespace
 
-llvm::Expected<const CudaModule &> CudaModule::get() {
-  static Loaded loaded = [] {
-    Loaded l;
+namespace {
+
+/// The module and its API, loaded once; error says why not.
+struct LoadedApi {
+  const GraftCudaApi *api = nullptr;
+  std::string path, error;
+};
+
+const LoadedApi &loadedApi() {
+  static LoadedApi loaded = [] {
+    LoadedApi l;
     std::string tried;
     void *handle = nullptr;
     for (const std::string &p : modulePaths()) {
@@ -65,7 +74,7 @@ llvm::Expected<const CudaModule &> CudaModule::get() {
         continue;
       handle = dlopen(p.c_str(), RTLD_NOW | RTLD_LOCAL);
       if (handle) {
-        l.module.path_ = p;
+        l.path = p;
         break;
       }
       const char *why = dlerror();
@@ -78,14 +87,39 @@ llvm::Expected<const CudaModule &> CudaModule::get() {
     auto entry = reinterpret_cast<GraftCudaEntryFn>(dlsym(handle, GRAFT_CUDA_ENTRY));
     const GraftCudaApi *api = entry ? entry() : nullptr;
     if (!api) {
-      l.error = l.module.path_ + " has no " GRAFT_CUDA_ENTRY " entry point";
+      l.error = l.path + " has no " GRAFT_CUDA_ENTRY " entry point";
       return l;
     }
     if (api->abiVersion != GRAFT_CUDA_ABI_VERSION) {
-      l.error = llvm::formatv("{0} has ABI version {1}, this graft needs {2}", l.module.path_,
+      l.error = llvm::formatv("{0} has ABI version {1}, this graft needs {2}", l.path,
                               api->abiVersion, GRAFT_CUDA_ABI_VERSION);
       return l;
     }
+    l.api = api;
+    return l;
+  }();
+  return loaded;
+}
+
+} // namespace
+
+llvm::Expected<const GraftCudaApi *> graft::vm::loadCudaModuleApi() {
+  const LoadedApi &l = loadedApi();
+  if (!l.api)
+    return noDevice(l.error);
+  return l.api;
+}
+
+llvm::Expected<const CudaModule &> CudaModule::get() {
+  static Loaded loaded = [] {
+    Loaded l;
+    const LoadedApi &a = loadedApi();
+    if (!a.api) {
+      l.error = a.error;
+      return l;
+    }
+    l.module.path_ = a.path;
+    const GraftCudaApi *api = a.api;
     GraftCudaError err;
     int count = 0;
     if (api->deviceCount(&count, &err)) {
@@ -259,16 +293,6 @@ GraftCudaKernelArgs cArgs(const KernelArgs &args, const std::vector<GraftCudaAtt
   return c;
 }
 
-/// GRAFT_CUDA_LAUNCH_BLOCKING=1 synchronizes after every kernel, so a
-/// fault inside a kernel is reported with that kernel's name.
-bool launchBlocking() {
-  static const bool on = [] {
-    const char *v = std::getenv("GRAFT_CUDA_LAUNCH_BLOCKING");
-    return v && llvm::StringRef(v) != "0";
-  }();
-  return on;
-}
-
 llvm::Expected<Value> callCudaKernel(VirtualMachine &vm, const void *data,
                                      llvm::ArrayRef<Value> args) {
   const auto &k = *static_cast<const GraftCudaKernel *>(data);
@@ -328,13 +352,21 @@ llvm::Expected<Value> callCudaKernel(VirtualMachine &vm, const void *data,
   releaseKernelWorkspace(vm, *idx, *ws);
   if (rc)
     return fail(err.message);
-  if (launchBlocking() && !vm.captureOpen())
+  if (cudaLaunchBlocking() && !vm.captureOpen())
     if (llvm::Error e = device->synchronize())
       return fail(llvm::toString(std::move(e)));
   return Value();
 }
 
 } // namespace
+
+bool graft::vm::cudaLaunchBlocking() {
+  static const bool on = [] {
+    const char *v = std::getenv("GRAFT_CUDA_LAUNCH_BLOCKING");
+    return v && llvm::StringRef(v) != "0";
+  }();
+  return on;
+}
 
 llvm::Optional<PackedFunc> graft::vm::cudaKernelPackedFunc(llvm::StringRef symbol) {
   auto module = CudaModule::get();

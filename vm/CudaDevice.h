@@ -83,6 +83,10 @@ llvm::Expected<std::shared_ptr<Device>> cudaDevice(int id = 0);
 /// CUDA device; None when the module is not loaded or has no such kernel.
 llvm::Optional<PackedFunc> cudaKernelPackedFunc(llvm::StringRef symbol);
 
+/// Whether GRAFT_CUDA_LAUNCH_BLOCKING=1 asks to synchronize after every
+/// kernel, so that a fault inside one is reported with its name.
+bool cudaLaunchBlocking();
+
 /// The workspace a module kernel asks for (0 when it needs none).
 size_t cudaKernelWorkspaceBytes(const GraftCudaKernel &kernel,
                                 const graft::kernels::KernelArgs &args, void *stream);

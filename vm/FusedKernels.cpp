@@ -2,9 +2,11 @@
 
 #include "vm/FusedKernels.h"
 
+#include "vm/CudaDevice.h"
 #include "vm/VM.h"
 #include "vm/Value.h"
 
+#include "kernels/FusedCuda.h"
 #include "kernels/FusedKernel.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -22,15 +24,15 @@ llvm::Error kernelError(const FusedKernels::Kernel &k, const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), "kernel " + k.name + ": " + msg);
 }
 
-llvm::Expected<Value> callFused(VirtualMachine &vm, const void *data, llvm::ArrayRef<Value> args) {
-  const auto &k = *static_cast<const FusedKernels::Kernel *>(data);
+/// The packed arguments as tensors: the inputs, then the output.
+llvm::Error tensorArgs(const FusedKernels::Kernel &k, llvm::ArrayRef<Value> args,
+                       llvm::SmallVectorImpl<DLTensor *> &tensors) {
   size_t inputs = graft::kernels::fusedProgramInputs(*k.program);
   size_t outputs = graft::kernels::fusedProgramOutputs(*k.program);
   if (args.size() != inputs + outputs)
     return kernelError(k, "expects " + llvm::Twine(inputs) + " inputs and " + llvm::Twine(outputs) +
                               (outputs == 1 ? " output" : " outputs") + " but got " +
                               llvm::Twine(args.size()) + " arguments");
-  llvm::SmallVector<DLTensor *, 8> tensors;
   for (size_t i = 0; i < args.size(); ++i) {
     auto *t = args[i].as<TensorObj>();
     if (!t)
@@ -38,6 +40,15 @@ llvm::Expected<Value> callFused(VirtualMachine &vm, const void *data, llvm::Arra
                                 args[i].str());
     tensors.push_back(&t->dl);
   }
+  return llvm::Error::success();
+}
+
+llvm::Expected<Value> callFused(VirtualMachine &vm, const void *data, llvm::ArrayRef<Value> args) {
+  const auto &k = *static_cast<const FusedKernels::Kernel *>(data);
+  llvm::SmallVector<DLTensor *, 8> tensors;
+  if (llvm::Error err = tensorArgs(k, args, tensors))
+    return err;
+  size_t inputs = graft::kernels::fusedProgramInputs(*k.program);
   graft::kernels::KernelArgs kargs{llvm::ArrayRef<DLTensor *>(tensors).take_front(inputs),
                                    llvm::ArrayRef<DLTensor *>(tensors).drop_front(inputs),
                                    {},
@@ -60,9 +71,66 @@ llvm::Expected<Value> callFused(VirtualMachine &vm, const void *data, llvm::Arra
   return Value();
 }
 
+/// The kernel compiled for the GPU: one launch on the device's stream.
+llvm::Expected<Value> callFusedCuda(VirtualMachine &vm, const void *data,
+                                    llvm::ArrayRef<Value> args) {
+  const auto &k = *static_cast<const FusedKernels::Kernel *>(data);
+  llvm::SmallVector<DLTensor *, 8> tensors;
+  if (llvm::Error err = tensorArgs(k, args, tensors))
+    return err;
+  size_t inputs = graft::kernels::fusedProgramInputs(*k.program);
+  graft::kernels::KernelArgs kargs{llvm::ArrayRef<DLTensor *>(tensors).take_front(inputs),
+                                   llvm::ArrayRef<DLTensor *>(tensors).drop_front(inputs),
+                                   {},
+                                   {}};
+  auto plan = graft::kernels::planFusedLaunch(*k.program, kargs, k.name);
+  if (!plan)
+    return kernelError(k, llvm::toString(plan.takeError()));
+  if (plan->grid == 0)
+    return Value();
+  auto idx = vm.findDevice(tensors.back()->device);
+  if (!idx)
+    return kernelError(k, llvm::toString(idx.takeError()));
+  auto *device = llvm::dyn_cast<CUDADevice>(&vm.allocator(*idx)->device());
+  if (!device)
+    return kernelError(k, "the VM's device is not a CUDA device");
+  bool flat = llvm::StringRef(plan->kernel) == graft::kernels::kFusedFlatKernel;
+  GraftCudaError err;
+  if (k.api->launch(k.cuda->functions[flat ? 0 : 1], plan->grid, plan->block, plan->params.data(),
+                    device->stream(), &err))
+    return kernelError(k, llvm::Twine(plan->kernel) + ": " + err.message);
+  if (cudaLaunchBlocking() && !vm.captureOpen())
+    if (llvm::Error e = device->synchronize())
+      return kernelError(k, llvm::toString(std::move(e)));
+  return Value();
+}
+
+/// Compiles k's program for `device` (or takes it from the cache).
+llvm::Error compileForCuda(FusedKernels::Kernel &k, const CUDADevice &device,
+                           const KernelCache &cache) {
+  const GraftCudaApi &api = device.module().api();
+  char name[256];
+  int major = 0, minor = 0;
+  GraftCudaError err;
+  if (api.describe(device.id(), name, sizeof name, &major, &minor, &err))
+    return kernelError(k, err.message);
+  llvm::Expected<std::string> source = graft::kernels::fusedProgramCudaSource(*k.program);
+  if (!source)
+    return kernelError(k, llvm::toString(source.takeError()));
+  const char *entries[] = {graft::kernels::kFusedFlatKernel, graft::kernels::kFusedStridedKernel};
+  auto loaded = loadCudaSource(api, device.id(), major, minor, *source, k.name, entries, cache);
+  if (!loaded)
+    return kernelError(k, llvm::toString(loaded.takeError()));
+  k.cuda = std::move(*loaded);
+  k.api = &api;
+  return llvm::Error::success();
+}
+
 } // namespace
 
-llvm::Error FusedKernels::load(const Executable &exe) {
+llvm::Error FusedKernels::load(const Executable &exe, const Device *device) {
+  const auto *gpu = llvm::dyn_cast_or_null<CUDADevice>(device);
+  llvm::Optional<KernelCache> cache;
   for (const KernelSource &src : exe.kernelSources) {
     if (!isFusedKernelSource(src))
       continue;
@@ -71,12 +139,23 @@ llvm::Error FusedKernels::load(const Executable &exe) {
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "kernel source '" + src.name +
                                          "': " + llvm::toString(program.takeError()));
-    kernels_[src.name] = std::make_unique<Kernel>(Kernel{src.name, std::move(*program)});
+    auto k = std::make_unique<Kernel>();
+    k->name = src.name;
+    k->program = std::move(*program);
+    if (gpu) {
+      if (!cache)
+        cache = KernelCache::fromEnvironment();
+      if (llvm::Error err = compileForCuda(*k, *gpu, *cache))
+        return err;
+    }
+    kernels_[src.name] = std::move(k);
   }
   return llvm::Error::success();
 }
 
 PackedFunc FusedKernels::lookup(llvm::StringRef name) const {
   auto it = kernels_.find(name);
-  return it == kernels_.end() ? PackedFunc() : PackedFunc{callFused, it->second.get()};
+  if (it == kernels_.end())
+    return PackedFunc();
+  return PackedFunc{it->second->cuda ? callFusedCuda : callFused, it->second.get()};
 }

@@ -96,7 +96,7 @@ llvm::Error VirtualMachine::init(std::shared_ptr<const Executable> exe, VMOption
   handle_ = Value::object(makeRef<OpaqueObj>(this, kVMTypeKey, nullptr));
 
   // Fused kernels are parsed up front: a damaged program is a load error.
-  if (llvm::Error err = fused_.load(*exe_))
+  if (llvm::Error err = fused_.load(*exe_, devices_.front().get()))
     return err;
   DLDeviceType mainType = devices_.front()->dlDevice().device_type;
   int64_t n = static_cast<int64_t>(exe_->functions.size());

@@ -18,13 +18,20 @@
 //                          indices through each sort plan (deterministic;
 //                          PyTorch's atomic kernel is the bar,
 //                          docs/performance.md)
+//   fused_chain_f32, _bf16 a fused kernel compiled by NVRTC (multiply, add,
+//                          sigmoid, multiply: two inputs, one output of
+//                          256 MiB each), next to copy_f32 (the bar: 85%)
 //
 // Run: graft-bench-cuda --benchmark_repetitions=5 --benchmark_report_aggregates_only
 // (docs/performance.md, "CUDA", quotes medians).
 //
 //===----------------------------------------------------------------------===//
 
+#include "vm/CudaCompile.h"
 #include "vm/CudaDevice.h"
+
+#include "kernels/FusedCuda.h"
+#include "kernels/FusedKernel.h"
 
 #include <benchmark/benchmark.h>
 #include <cublas_v2.h>
@@ -356,6 +363,72 @@ GRAFT_SCATTER_BENCH(amax, 4, tile);
 GRAFT_SCATTER_BENCH(mean, 4, global);
 GRAFT_SCATTER_BENCH(mean, 4, lines);
 GRAFT_SCATTER_BENCH(mean, 4, tile);
+/// A fused program compiled by NVRTC and launched as the VM does (the disk
+/// cache off: every run compiles).
+struct FusedKernel {
+  std::shared_ptr<const graft::kernels::FusedProgram> program;
+  std::unique_ptr<graft::vm::LoadedCudaImage> image;
+  const GraftCudaApi *api = nullptr;
+
+  explicit FusedKernel(const std::string &text) {
+    auto p = graft::kernels::parseFusedProgram(text);
+    if (!p)
+      fail(p.takeError());
+    program = *p;
+    auto module = graft::vm::CudaModule::get();
+    if (!module)
+      fail(module.takeError());
+    api = &module->api();
+    char name[256];
+    int major = 0, minor = 0;
+    GraftCudaError err;
+    if (api->describe(0, name, sizeof name, &major, &minor, &err)) {
+      std::fprintf(stderr, "%s\n", err.message);
+      std::exit(1);
+    }
+    const char *entries[] = {graft::kernels::kFusedFlatKernel, graft::kernels::kFusedStridedKernel};
+    auto loaded = graft::vm::loadCudaSource(
+        *api, 0, major, minor, llvm::cantFail(graft::kernels::fusedProgramCudaSource(*program)),
+        "graft.fused.bench", entries, graft::vm::KernelCache(""));
+    if (!loaded)
+      fail(loaded.takeError());
+    image = std::move(*loaded);
+  }
+  [[noreturn]] static void fail(llvm::Error e) {
+    std::fprintf(stderr, "%s\n", llvm::toString(std::move(e)).c_str());
+    std::exit(1);
+  }
+  void run(std::vector<DLTensor *> in, DLTensor *out) {
+    std::vector<DLTensor *> outs{out};
+    auto plan = graft::kernels::planFusedLaunch(*program, KernelArgs{in, outs, {}, {}},
+                                                "graft.fused.bench");
+    if (!plan)
+      fail(plan.takeError());
+    bool flat = llvm::StringRef(plan->kernel) == graft::kernels::kFusedFlatKernel;
+    GraftCudaError err;
+    if (api->launch(image->functions[flat ? 0 : 1], plan->grid, plan->block, plan->params.data(),
+                    stream(), &err)) {
+      std::fprintf(stderr, "%s\n", err.message);
+      std::exit(1);
+    }
+  }
+};
+
+void BM_fusedChain(benchmark::State &state, DLDataType t, const char *dtype) {
+  std::string T = dtype;
+  FusedKernel k("fused 2\ninput %0 " + T + " 1\ninput %1 " + T + " 1\nconst %2 " + T +
+                " 0x1p-1\n%3 = multiply " + T + " %0 %1\n%4 = add " + T + " %3 %2\n" +
+                "%5 = sigmoid " + T + " %4\n%6 = multiply " + T + " %5 %0\noutput %6\n");
+  int64_t n = (int64_t(256) << 20) / (t.bits / 8);
+  Buf a(t, {n}), b(t, {n}), c(t, {n});
+  timeLaunches(state, 3 * a.bytes(), [&] { k.run({&a.dl, &b.dl}, &c.dl); });
+}
+BENCHMARK_CAPTURE(BM_fusedChain, fused_chain_f32, F32, "float32")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_fusedChain, fused_chain_bf16, BF16, "bfloat16")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 
 /// graft.nn.attention on bfloat16 (B, S, N, H) = (4, 2048, 16, 128) for
 /// query, key, value and output, as PyTorch's flash attention figure.

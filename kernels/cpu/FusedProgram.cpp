@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "kernels/cpu/FusedProgram.h"
 #include "kernels/FusedKernel.h"
 #include "kernels/cpu/ElementwiseOps.h"
 #include "kernels/cpu/TensorIter.h"
@@ -179,18 +180,24 @@ struct OpDef {
   int arity;
   Family family;
   elementwise::DTypeRule rule = {};        ///< Rows only.
+  const char *rowName = nullptr;           ///< Rows only: the row's Name in the table.
   LoopFn (*loopFor)(ScalarType) = nullptr; ///< Rows only: the loop per compute dtype.
 };
 
-template <class Op> constexpr OpDef rowDef() {
-  return {elementwise::scriptName(Op::symbol), Op::arity, Family::Row, Op::rule, &rowLoopFor<Op>};
+template <class Op> constexpr OpDef rowDef(const char *rowName) {
+  return {elementwise::scriptName(Op::symbol),
+          Op::arity,
+          Family::Row,
+          Op::rule,
+          rowName,
+          &rowLoopFor<Op>};
 }
 
 // The table's rows, by the names of the op registry, then the ops whose
 // operands no DTypeRule describes: astype, where, clip and the injective ops.
 constexpr OpDef kOps[] = {
-#define GRAFT_UNARY_OP(Name, ...) rowDef<elementwise::Name>(),
-#define GRAFT_BINARY_OP(Name, ...) rowDef<elementwise::Name>(),
+#define GRAFT_UNARY_OP(Name, ...) rowDef<elementwise::Name>(#Name),
+#define GRAFT_BINARY_OP(Name, ...) rowDef<elementwise::Name>(#Name),
 #include "kernels/cpu/ElementwiseOps.def"
     {"astype", 1, Family::Astype},
     {"where", 3, Family::Where},
@@ -253,6 +260,8 @@ public:
     unsigned reg;
     /// Converts the register to the op's operand type first; null: as is.
     LoopFn convert = nullptr;
+    /// The dtype the op reads the operand as (elementwise instructions).
+    ScalarType type = ScalarType::Bool;
   };
   /// One register: an input, an immediate or an instruction.
   struct Reg {
@@ -271,6 +280,10 @@ public:
     llvm::SmallVector<DimSpec, 4> dims;                ///< reshape, broadcast_to.
     TakeMode mode = TakeMode::Fast;
     std::vector<char> tile; ///< Const: kFusedTileElems copies of the value.
+    /// Const: the value as written (a double for float dtypes, else i).
+    bool constIsFloat = false;
+    double constF = 0;
+    int64_t constI = 0;
 
     bool isElementwise() const {
       return kind == Instr && (def->family == Family::Row || def->family == Family::Astype ||
@@ -450,19 +463,22 @@ private:
     r.kind = Reg::Const;
     r.type = *t;
     r.tile.resize(kFusedTileElems * elemBytes(*t));
-    if (llvm::Error err = fill(*t, tok[3], r.tile.data()))
+    if (llvm::Error err = fill(*t, tok[3], r))
       return err;
     addReg(std::move(r));
     return llvm::Error::success();
   }
 
-  llvm::Error fill(ScalarType t, llvm::StringRef text, char *tile) const {
+  llvm::Error fill(ScalarType t, llvm::StringRef text, Reg &r) const {
+    char *tile = r.tile.data();
     std::string s = text.str();
     char *end = nullptr;
     if (isFloatType(t)) {
       double v = std::strtod(s.c_str(), &end);
       if (end != s.c_str() + s.size())
         return error("expected a number, got '" + text + "'");
+      r.constIsFloat = true;
+      r.constF = v;
       dispatch(t, [&](auto tag) {
         using T = typename decltype(tag)::type;
         for (int64_t i = 0; i < kFusedTileElems; ++i)
@@ -475,6 +491,7 @@ private:
       return error("expected an integer, got '" + text + "'");
     if (t == ScalarType::Bool && v != 0 && v != 1)
       return error("a bool constant is 0 or 1, got '" + text + "'");
+    r.constI = v;
     dispatch(t, [&](auto tag) {
       using T = typename decltype(tag)::type;
       for (int64_t i = 0; i < kFusedTileElems; ++i)
@@ -656,7 +673,7 @@ private:
     auto typeOf = [&](unsigned i) { return p_.regs[regs[i]].type; };
     auto rankOf = [&](unsigned i) { return p_.regs[regs[i]].rank; };
     for (unsigned reg : regs)
-      r.operands.push_back({reg, nullptr});
+      r.operands.push_back({reg, nullptr, p_.regs[reg].type});
     r.rank = 0;
     for (size_t i = 0; i < regs.size(); ++i)
       r.rank = std::max(r.rank, rankOf(i));
@@ -706,8 +723,10 @@ private:
     }
     if (!r.fn)
       return opError(def, "does not take " + name(compute));
-    for (size_t i = 0; i < regs.size(); ++i)
+    for (size_t i = 0; i < regs.size(); ++i) {
       r.operands[i].convert = typeOf(i) == want[i] ? nullptr : convertFn(typeOf(i), want[i]);
+      r.operands[i].type = want[i];
+    }
     return llvm::Error::success();
   }
 
@@ -1924,6 +1943,52 @@ bool isFusedProgramOp(llvm::StringRef name) { return findOp(name) != nullptr; }
 size_t fusedProgramInputs(const FusedProgram &program) { return program.numInputs; }
 
 size_t fusedProgramOutputs(const FusedProgram &program) { return program.outputs.size(); }
+
+FusedProgramView viewFusedProgram(const FusedProgram &p) {
+  FusedProgramView v;
+  v.numInputs = p.numInputs;
+  v.outputs = p.outputs;
+  for (const FusedProgram::Reg &r : p.regs) {
+    FusedRegView &out = v.regs.emplace_back();
+    out.type = r.type;
+    out.rank = r.rank;
+    if (r.kind == FusedProgram::Reg::Input) {
+      out.kind = FusedRegView::Input;
+      continue;
+    }
+    if (r.kind == FusedProgram::Reg::Const) {
+      out.kind = FusedRegView::Const;
+      out.isFloat = r.constIsFloat;
+      out.f = r.constF;
+      out.i = r.constI;
+      continue;
+    }
+    out.op = r.def->name;
+    out.rowName = r.def->rowName;
+    switch (r.def->family) {
+    case Family::Row:
+      out.kind = FusedRegView::Row;
+      break;
+    case Family::Astype:
+      out.kind = FusedRegView::Astype;
+      break;
+    case Family::Where:
+      out.kind = FusedRegView::Where;
+      break;
+    case Family::Clip:
+      out.kind = FusedRegView::Clip;
+      out.min = r.attrs[0];
+      out.max = r.attrs[1];
+      break;
+    default:
+      out.kind = FusedRegView::Injective;
+      break;
+    }
+    for (const FusedProgram::Operand &o : r.operands)
+      out.operands.push_back({o.reg, o.type});
+  }
+  return v;
+}
 
 size_t fusedProgramWorkspaceBytes(const FusedProgram &p, const KernelArgs &args) {
   size_t rank = args.outputs.empty() || !args.outputs[0] ? 0 : size_t(args.outputs[0]->ndim);

@@ -25,7 +25,7 @@ extern "C" {
 
 /* Bumped on any change to the structs below; the loader refuses a module of
  * another version. */
-#define GRAFT_CUDA_ABI_VERSION 2u
+#define GRAFT_CUDA_ABI_VERSION 3u
 /* The one symbol the loader looks up. */
 #define GRAFT_CUDA_ENTRY "graft_cuda_api"
 
@@ -126,6 +126,27 @@ typedef struct GraftCudaApi {
    * synchronizations, copies to or from pageable host memory), for
    * graft run --profile. */
   uint64_t (*hostSyncs)(void);
+
+  /* Run-time compilation (the fused kernels, docs/cuda.md). rtcCompile
+   * compiles CUDA C++ `source` with NVRTC for compute capability
+   * major.minor (no device needed): a cubin, or PTX where this NVRTC does
+   * not know the architecture, in `*image` (freeBuffer). On failure `err`
+   * says why and `*log` (freeBuffer; NULL when there is none) holds
+   * NVRTC's log. */
+  int (*rtcCompile)(const char *source, const char *name, int major, int minor, void **image,
+                    size_t *imageBytes, char **log, GraftCudaError *err);
+  /* NVRTC's version (part of a compiled image's cache key). */
+  int (*rtcVersion)(int *major, int *minor, GraftCudaError *err);
+  void (*freeBuffer)(void *buffer);
+  /* Loads an image on `device`; unloadImage gives it back. */
+  int (*loadImage)(int device, const void *image, size_t bytes, void **library,
+                   GraftCudaError *err);
+  void (*unloadImage)(void *library);
+  /* A __global__ function of a loaded image, by its (extern "C") name. */
+  int (*getFunction)(void *library, const char *name, void **function, GraftCudaError *err);
+  /* Launches `function`, whose one parameter is the struct at `params`. */
+  int (*launch)(void *function, unsigned grid, unsigned block, void *params, void *stream,
+                GraftCudaError *err);
 } GraftCudaApi;
 
 typedef const GraftCudaApi *(*GraftCudaEntryFn)(void);

@@ -4,7 +4,9 @@
 // written in (the CPU's are in kernels/cpu), with the CPU kernels'
 // integer rules: wrapping arithmetic, x/0 = 0, numpy's shifts, NaN
 // propagation in maximum/minimum. Including the table here makes one type
-// per row, as on the CPU:
+// per row, as on the CPU. It compiles under NVRTC too (Scalar.cuh): the
+// fused kernels compiled at load time embed its text and call these rows.
+// One type per row:
 //
 //   struct ops::Exp {
 //     static constexpr const char *symbol = "graft.exp";
@@ -16,9 +18,13 @@
 #ifndef GRAFT_KERNELS_CUDA_ELEMENTWISEOPS_CUH
 #define GRAFT_KERNELS_CUDA_ELEMENTWISEOPS_CUH
 
+#include "kernels/cuda/Scalar.cuh"
+
+#ifndef __CUDACC_RTC__
 #include "kernels/cuda/Common.cuh"
 
 #include <cmath>
+#endif
 
 namespace graft::cuda::ops {
 
@@ -36,11 +42,13 @@ enum class DTypeRule : uint8_t {
 
 enum class DTypeClass : uint8_t { Bool, Int, Float };
 
+#ifndef __CUDACC_RTC__
 inline DTypeClass classOf(ScalarType t) {
   if (t == ScalarType::Bool)
     return DTypeClass::Bool;
   return isFloatType(t) ? DTypeClass::Float : DTypeClass::Int;
 }
+#endif
 
 constexpr bool accepts(DTypeRule r, DTypeClass c) {
   switch (r) {

@@ -267,6 +267,7 @@ extern "C" __attribute__((visibility("default"))) const GraftCudaApi *graft_cuda
     a.launchGraph = launchGraph;
     a.destroyGraph = destroyGraph;
     a.hostSyncs = graft::cuda::hostSyncs;
+    addRtcApi(a);
     return a;
   }();
   return &api;
