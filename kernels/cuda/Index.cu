@@ -827,8 +827,6 @@ int indexPut(const GraftCudaKernelArgs *args, GraftCudaError *err) {
   bool accumulate = false;
   if (!putLayout(ctx, p, accumulate, l))
     return 1;
-  if (accumulate && t == ScalarType::Bool)
-    return ctx.fail("cannot accumulate bool");
   ValueIndex vi;
   if (planValues(ctx, p, data, values, vi))
     return 1;
@@ -837,6 +835,9 @@ int indexPut(const GraftCudaKernelArgs *args, GraftCudaError *err) {
   char *base = alignedBase(ctx.args().workspace);
   if (checkRanges(ctx, p, base + l.slot))
     return 1;
+  // After the index check, as the CPU kernel reports them.
+  if (accumulate && t == ScalarType::Bool)
+    return ctx.fail("cannot accumulate bool");
   cudaStream_t s = ctx.stream();
   size_t bytes = size_t(numel(data)) * ((data.dtype.bits + 7) / 8);
   if (bytes && dataOf(out) != dataOf(data)) {

@@ -172,10 +172,13 @@ TEST(RunCuda, ExamplesMatchTheCpu) {
   GRAFT_REQUIRE_GPU();
   struct Example {
     const char *name, *dims, *output;
+    /// Relative bound: the CPU computes layer_norm and softmax in double,
+    /// the GPU in float, and transformer_block chains five matmuls.
+    float tol;
   };
-  for (Example e :
-       {Example{"mlp", "--dim batch=16", "output.npy"}, Example{"dynamic_shape", "", "output.npy"},
-        Example{"transformer_block", "--dim seq=32", "output.npy"}}) {
+  for (Example e : {Example{"mlp", "--dim batch=16", "output.npy", 1e-4f},
+                    Example{"dynamic_shape", "", "output.npy", 1e-4f},
+                    Example{"transformer_block", "--dim seq=32", "output.npy", 1e-3f}}) {
     SCOPED_TRACE(e.name);
     std::string cpuDir = tempPath(std::string(e.name) + "_cpu");
     std::string gpuDir = tempPath(std::string(e.name) + "_cuda");
@@ -192,7 +195,7 @@ TEST(RunCuda, ExamplesMatchTheCpu) {
     const float *w = reinterpret_cast<const float *>(want->data.data());
     const float *v = reinterpret_cast<const float *>(got->data.data());
     for (size_t i = 0; i < want->data.size() / 4; ++i)
-      EXPECT_NEAR(v[i], w[i], 1e-4 * std::max(1.0f, std::fabs(w[i]))) << "at " << i;
+      EXPECT_NEAR(v[i], w[i], e.tol * std::max(1.0f, std::fabs(w[i]))) << "at " << i;
   }
 }
 

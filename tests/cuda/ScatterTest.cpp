@@ -93,6 +93,18 @@ TEST(CudaScatter, DeterministicAndChecked) {
   ASSERT_EQ(runCuda("graft.scatter_elements", {&data, &idx, &upd}, {&a}, attrs), "");
   ASSERT_EQ(runCuda("graft.scatter_elements", {&data, &idx, &upd}, {&b}, attrs), "");
   EXPECT_EQ(compare(a, b), "");
+  // Lines longer than a tile (9000 updates): the default plan falls back.
+  TestTensor longIdx = randomTensor(I64, {9000, 3}, rng, 0, 1);
+  TestTensor longUpd = randomTensor(BF16, {9000, 3}, rng);
+  TestTensor longData = randomTensor(BF16, {2, 3}, rng);
+  for (const char *red : kReductions) {
+    Attrs longAttrs = {int64_t(0), std::string(red), false};
+    TestTensor cl(BF16, {2, 3}), gl(BF16, {2, 3});
+    RUN_OK("graft.scatter_elements", {&longData, &longIdx, &longUpd}, {&cl}, longAttrs);
+    ASSERT_EQ(runCuda("graft.scatter_elements", {&longData, &longIdx, &longUpd}, {&gl}, longAttrs),
+              "");
+    EXPECT_EQ(compare(cl, gl), "") << red;
+  }
   std::vector<int64_t> badValues(128);
   for (int64_t i = 0; i < 128; ++i)
     badValues[i] = i == 70 ? -9 : i % 4;
