@@ -158,10 +158,9 @@ __global__ void copyKernel(Indexer<2> idx, const char *src, char *dst, int64_t n
 
 } // namespace
 
-int copyView(Ctx &ctx, const DLTensor &dst, const DLTensor &src) {
-  int64_t n = numel(dst);
-  if (n == 0)
-    return 0;
+/// Byte offsets into `dst` (slot 0) and `src` (slot 1) over `dst`'s shape;
+/// both have elements of the same size.
+static Indexer<2> byteIndexer(const DLTensor &dst, const DLTensor &src) {
   Indexer<2> idx;
   idx.ndim = dst.ndim;
   elementStrides(dst, idx.stride[0]);
@@ -172,6 +171,14 @@ int copyView(Ctx &ctx, const DLTensor &dst, const DLTensor &src) {
     idx.stride[0][d] *= bytes;
     idx.stride[1][d] *= bytes;
   }
+  return idx;
+}
+
+int copyView(Ctx &ctx, const DLTensor &dst, const DLTensor &src) {
+  int64_t n = numel(dst);
+  if (n == 0)
+    return 0;
+  Indexer<2> idx = byteIndexer(dst, src);
   return dispatch(scalarTypeOf(dst.dtype), [&](auto tag) -> int {
     using T = decltype(tag);
     copyKernel<T>
@@ -354,16 +361,7 @@ template <bool Upper> int tri(const GraftCudaKernelArgs *args, GraftCudaError *e
   int64_t n = numel(out);
   if (n == 0)
     return 0;
-  Indexer<2> idx;
-  idx.ndim = out.ndim;
-  elementStrides(out, idx.stride[0]);
-  elementStrides(in, idx.stride[1]);
-  int64_t bytes = elemBytes(out);
-  for (int d = 0; d < out.ndim; ++d) {
-    idx.shape[d] = out.shape[d];
-    idx.stride[0][d] *= bytes;
-    idx.stride[1][d] *= bytes;
-  }
+  Indexer<2> idx = byteIndexer(out, in);
   return dispatch(scalarTypeOf(out.dtype), [&](auto tag) -> int {
     using T = decltype(tag);
     triKernel<T, Upper><<<gridFor(n, kThreads), kThreads, 0, ctx.stream()>>>(
