@@ -1366,8 +1366,12 @@ bool Run::buildAffine() {
       std::copy(row(from, j), row(from, j) + cols, row(s, to));
     };
     if (s.kind == Space::Root) {
+      // A dim of extent 1 has coordinate 0: no coefficient, so a slice's
+      // step never multiplies one (an index map then scales only
+      // coordinates that range, and stays within the extents it maps to).
+      llvm::ArrayRef<int64_t> out = shapeOf(p.outputs[0]);
       for (size_t j = 0; j < outRank; ++j)
-        row(s, int64_t(j))[j] = 1;
+        row(s, int64_t(j))[j] = out[j] != 1;
       continue;
     }
     const Space &parent = p.spaces[s.parent];
@@ -1408,8 +1412,16 @@ bool Run::buildAffine() {
         copy(d, parent, d);
       for (size_t i = 0; i < g.axes.size(); ++i) {
         int64_t a = g.axes[i], step = g.strides[i];
-        int64_t start = sliceAxis(x[a], g.begin[i], g.end[i], step).first;
+        auto [start, len] = sliceAxis(x[a], g.begin[i], g.end[i], step);
         int64_t *r = row(s, a);
+        // One element never steps (its step may be up to 2^62, and the
+        // byte strides multiply it again); a longer slice fits in the axis,
+        // so its step is below the extent and the products fit.
+        if (len <= 1) {
+          std::fill(r, r + cols, 0);
+          r[outRank] = start;
+          continue;
+        }
         for (size_t c = 0; c < cols; ++c)
           r[c] *= step;
         r[outRank] += start;
@@ -1631,9 +1643,11 @@ llvm::Error Run::computeSpace(const Space &s, int64_t n) {
       rowsOf[d] = from[d];
     for (size_t i = 0; i < g.axes.size(); ++i) {
       int64_t a = g.axes[i], step = g.strides[i];
-      int64_t start = sliceAxis(x[a], g.begin[i], g.end[i], step).first;
+      auto [start, len] = sliceAxis(x[a], g.begin[i], g.end[i], step);
       const int64_t *c = from[a];
       int64_t *o = ownRow(a);
+      if (len <= 1) // As above: one element never steps.
+        step = 0;
       for (int64_t e = 0; e < n; ++e)
         o[e] = start + step * c[e];
       rowsOf[a] = o;

@@ -64,8 +64,9 @@ std::pair<int64_t, int64_t> sliceAxis(int64_t n, int64_t begin, int64_t end, int
   };
   int64_t b = clampIdx(begin), e = clampIdx(end);
   int64_t span = step > 0 ? e - b : b - e;
-  int64_t mag = step > 0 ? step : -step;
-  return {b, span <= 0 ? 0 : (span + mag - 1) / mag};
+  // Unsigned: |INT64_MIN| and span + |step| - 1 do not fit an int64_t.
+  uint64_t mag = step > 0 ? uint64_t(step) : 0 - uint64_t(step);
+  return {b, span <= 0 ? 0 : int64_t(1 + uint64_t(span - 1) / mag)};
 }
 
 int stridedSlice(const GraftCudaKernelArgs *args, GraftCudaError *err) {
@@ -95,9 +96,15 @@ int stridedSlice(const GraftCudaKernelArgs *args, GraftCudaError *err) {
     if (steps[i] == 0)
       return ctx.fail("stride of axis " + std::to_string(axes[i]) + " is 0");
     auto [b, n] = sliceAxis(shape[a], begin[i], end[i], steps[i]);
-    offset += b * strides[a];
+    // As the CPU kernel's View::sliced: an empty slice never dereferences
+    // (its start may lie outside the axis); one element never steps, and a
+    // longer slice fits in the axis, so its step is below the extent and
+    // the product fits.
+    if (n > 0)
+      offset += b * strides[a];
     shape[a] = n;
-    strides[a] *= steps[i];
+    if (n > 1)
+      strides[a] *= steps[i];
   }
   DLTensor view = x;
   view.shape = shape;

@@ -24,7 +24,15 @@ int rtcFail(GraftCudaError *err, const std::string &msg) {
   return 1;
 }
 
+/// Reports a failed runtime call, and takes its error off the thread's
+/// last-error slot: the runtime keeps the error of any failed call there
+/// until cudaGetLastError reads it, and every kernel launch checks with
+/// cudaGetLastError (Ctx::checkLaunch). A load that failed here (a damaged
+/// cached image, an entry the image lacks) was otherwise reported again as
+/// the launch error of the next, unrelated kernel. A sticky error (the
+/// context is lost) stays: every later call returns it anyway.
 int cudaFail(GraftCudaError *err, const char *call, cudaError_t e) {
+  (void)cudaGetLastError();
   std::snprintf(err->message, sizeof err->message, "%s: %s (%s)", call, cudaGetErrorName(e),
                 cudaGetErrorString(e));
   return 1;
@@ -139,8 +147,10 @@ int loadImage(int device, const void *image, size_t, void **library, GraftCudaEr
 }
 
 void unloadImage(void *library) {
-  if (library)
-    cudaLibraryUnload(static_cast<cudaLibrary_t>(library));
+  // Nothing to report from a destructor; but the failure must not linger
+  // as the next launch's error (cudaFail).
+  if (library && cudaLibraryUnload(static_cast<cudaLibrary_t>(library)) != cudaSuccess)
+    (void)cudaGetLastError();
 }
 
 int getFunction(void *library, const char *name, void **function, GraftCudaError *err) {

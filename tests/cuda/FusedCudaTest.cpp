@@ -345,5 +345,39 @@ TEST(CudaFused, TheCacheKeepsLoadedImagesOnly) {
   EXPECT_EQ(entries(tmp.path), 1u);
 }
 
+TEST(CudaFused, FailedLoadsLeaveNoErrorForTheNextLaunch) {
+  // A load that fails (an image the driver refuses, an entry the image lacks) and an unload
+  // must not leave their error in the runtime's last-error slot: the next nvcc kernel's launch
+  // check (cudaGetLastError) reported it as its own ("launch of badIndexKernel:
+  // cudaErrorSymbolNotFound") when CudaIndex ran after these tests.
+  GRAFT_REQUIRE_GPU();
+  const GraftCudaApi &api = device()->module().api();
+  int minor = 0, major = capability(minor);
+  auto p = parse(exactChain(F32));
+  ASSERT_TRUE(p);
+  std::string src = llvm::cantFail(kernels::fusedProgramCudaSource(*p));
+  const char *missing[] = {"no_such_kernel"};
+  auto noEntry = vm::loadCudaSource(api, 0, major, minor, src, "graft.fused.test", missing,
+                                    vm::KernelCache(""));
+  ASSERT_FALSE(bool(noEntry));
+  llvm::consumeError(noEntry.takeError());
+  void *library = nullptr;
+  GraftCudaError err;
+  const char junk[] = "not an image";
+  EXPECT_NE(api.loadImage(0, junk, sizeof junk, &library, &err), 0);
+  {
+    const char *entries[] = {kernels::kFusedFlatKernel};
+    auto loaded = vm::loadCudaSource(api, 0, major, minor, src, "graft.fused.test", entries,
+                                     vm::KernelCache(""));
+    ASSERT_TRUE(bool(loaded)) << llvm::toString(loaded.takeError());
+  } // Unloaded here.
+  // An ordinary kernel with a launch check (the index range check), then its result.
+  TestTensor data(F32, {5, 2}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}), idx(I64, {3}, {4, -5, 1});
+  TestTensor cpu(F32, {3, 2}), gpu(F32, {3, 2});
+  ASSERT_EQ(runKernel("graft.index_tensor", {&data, &idx}, {&cpu}), "");
+  ASSERT_EQ(runCuda("graft.index_tensor", {&data, &idx}, {&gpu}), "");
+  EXPECT_EQ(compare(cpu, gpu), "");
+}
+
 } // namespace
 } // namespace graft::cuda::test

@@ -55,6 +55,27 @@ TEST(CudaLayout, ConcatAndSplit) {
             runKernel("graft.concat", {&a, &b}, {&o}, {int64_t(0)}));
 }
 
+TEST(CudaLayout, StridedSliceWithHugeSteps) {
+  // Steps of any int64 are valid: |INT64_MIN| and span + |step| do not fit an int64_t, and a
+  // one-element slice's step times the axis stride overflowed before (the CPU kernel's rule).
+  GRAFT_REQUIRE_GPU();
+  std::mt19937_64 rng(35);
+  const int64_t big = int64_t(1) << 62;
+  for (DLDataType t : {F32, BF16, I64}) {
+    SCOPED_TRACE(typeName(t));
+    TestTensor x = randomTensor(t, {4, 6, 5}, rng);
+    TestTensor c1(t, {1, 1, 1}), g1(t, {1, 1, 1});
+    expectSame("graft.strided_slice", {&x}, {&c1}, {&g1},
+               {std::vector<int64_t>{0, 1, 2}, std::vector<int64_t>{1, 5, -1},
+                std::vector<int64_t>{4, -100, 0},
+                std::vector<int64_t>{INT64_MAX, INT64_MIN, -big}});
+    TestTensor c2(t, {4, 0, 1}), g2(t, {4, 0, 1});
+    expectSame("graft.strided_slice", {&x}, {&c2}, {&g2},
+               {std::vector<int64_t>{1, 2}, std::vector<int64_t>{3, 2},
+                std::vector<int64_t>{1, INT64_MAX}, std::vector<int64_t>{INT64_MAX, big}});
+  }
+}
+
 TEST(CudaLayout, TrilTriuClipSize) {
   GRAFT_REQUIRE_GPU();
   std::mt19937_64 rng(32);

@@ -123,6 +123,27 @@ TEST(FusedInjective, SliceSqueezeExpandBroadcastInInt32) {
   expectSameBits(got, want);
 }
 
+TEST(FusedInjective, OneElementSlicesWithHugeStepsDoNotOverflow) {
+  // Steps up to 2^62 are valid; a slice they leave one element of never steps, so neither the
+  // index map nor the byte strides multiply them (UBSan builds caught the product before).
+  TestTensor x(F64, {3, 4}, values(12)), y(F64, {1, 1}, {0.5});
+  TestTensor got(F64, {1, 1}), cat(F64, {2, 1});
+  const std::string slice = "%2 = strided_slice float64 %0 axes=0,1 begin=2,-1 end=3,-5 "
+                            "strides=4611686018427387903,-4611686018427387904\n";
+  // The affine walk: x[2, 3], negated.
+  ASSERT_EQ(runFused("fused 2\ninput %0 float64 2\ninput %1 float64 2\n" + slice +
+                         "%3 = negative float64 %2\noutput %3\n",
+                     {&x, &y}, {&got}),
+            "");
+  EXPECT_EQ(got.values(), std::vector<double>{-x.values()[11]});
+  // The coordinate walk (a concat selects per element): x[2, 3] then y.
+  ASSERT_EQ(runFused("fused 2\ninput %0 float64 2\ninput %1 float64 2\n" + slice +
+                         "%3 = concat float64 %2 %1 axis=0\noutput %3\n",
+                     {&x, &y}, {&cat}),
+            "");
+  EXPECT_EQ(cat.values(), (std::vector<double>{x.values()[11], 0.5}));
+}
+
 TEST(FusedInjective, TakeInEachModeAfterAnElementwiseOp) {
   TestTensor x(F32, {4, 3}, values(12));
   for (auto [mode, idxValues] :
