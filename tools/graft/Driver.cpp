@@ -12,19 +12,67 @@
 using namespace graft;
 using namespace graft::driver;
 
-llvm::Expected<LoadedFile> driver::loadFile(llvm::StringRef path) {
-  std::shared_ptr<llvm::SourceMgr> sm;
-  llvm::Expected<ParsedFile> parsed = parseFile(path, &sm);
+namespace {
+
+DiagnosticCapture *activeCapture = nullptr;
+
+void emit(llvm::Error err, const llvm::SourceMgr *sm) {
+  if (activeCapture)
+    activeCapture->add(std::move(err), sm);
+  else
+    printError(std::move(err), sm, llvm::errs());
+}
+
+CapturedDiagnostic capture(llvm::SourceMgr::DiagKind kind, llvm::SMLoc loc, std::string message,
+                           const llvm::SourceMgr *sm) {
+  CapturedDiagnostic d{kind, 0, 0, std::move(message)};
+  if (sm && loc.isValid() && sm->FindBufferContainingLoc(loc) != 0)
+    std::tie(d.line, d.column) = sm->getLineAndColumn(loc);
+  return d;
+}
+
+llvm::Expected<LoadedFile> finishLoad(llvm::Expected<ParsedFile> parsed,
+                                      std::shared_ptr<llvm::SourceMgr> sm, llvm::StringRef path) {
   if (!parsed) {
-    // Parse errors are printed here, where the SourceMgr is still at hand.
-    printError(parsed.takeError(), sm.get(), llvm::errs());
+    // Parse errors are reported here, where the SourceMgr is still at hand.
+    emit(parsed.takeError(), sm.get());
     return llvm::make_error<llvm::StringError>("", llvm::inconvertibleErrorCode());
   }
   return LoadedFile{std::move(*parsed), path.str()};
 }
 
+} // namespace
+
+DiagnosticCapture::DiagnosticCapture() : previous_(activeCapture) { activeCapture = this; }
+DiagnosticCapture::~DiagnosticCapture() { activeCapture = previous_; }
+
+void DiagnosticCapture::add(llvm::Error err, const llvm::SourceMgr *sm) {
+  llvm::handleAllErrors(
+      std::move(err),
+      [&](const DiagnosticError &diag) {
+        diagnostics.push_back(capture(llvm::SourceMgr::DK_Error, diag.loc, diag.message, sm));
+        for (const DiagNote &note : diag.notes)
+          diagnostics.push_back(capture(llvm::SourceMgr::DK_Note, note.loc, note.message, sm));
+      },
+      [&](const llvm::ErrorInfoBase &info) {
+        diagnostics.push_back({llvm::SourceMgr::DK_Error, 0, 0, info.message()});
+      });
+}
+
+llvm::Expected<LoadedFile> driver::loadFile(llvm::StringRef path) {
+  std::shared_ptr<llvm::SourceMgr> sm;
+  llvm::Expected<ParsedFile> parsed = parseFile(path, &sm);
+  return finishLoad(std::move(parsed), std::move(sm), path);
+}
+
+llvm::Expected<LoadedFile> driver::loadText(llvm::StringRef text, llvm::StringRef bufferName) {
+  std::shared_ptr<llvm::SourceMgr> sm;
+  llvm::Expected<ParsedFile> parsed = parseText(text, bufferName, &sm);
+  return finishLoad(std::move(parsed), std::move(sm), bufferName);
+}
+
 void driver::reportError(llvm::Error err, const LoadedFile *file) {
-  printError(std::move(err), file ? file->file.sources.get() : nullptr, llvm::errs());
+  emit(std::move(err), file ? file->file.sources.get() : nullptr);
 }
 
 static std::string moduleNames(const ParsedFile &file) {
@@ -87,8 +135,8 @@ bool driver::verifyAndReport(const IRModule &module, const LoadedFile &file, boo
 }
 
 std::unique_ptr<Input> driver::openInput(llvm::StringRef path, llvm::StringRef moduleName,
-                                         bool exactlyOne) {
-  auto file = loadFile(path);
+                                         bool exactlyOne, const std::optional<std::string> &text) {
+  auto file = text ? loadText(*text, path) : loadFile(path);
   if (!file) {
     llvm::consumeError(file.takeError());
     return nullptr;

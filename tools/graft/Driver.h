@@ -16,6 +16,7 @@
 #include "llvm/Support/Timer.h"
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace graft::driver {
@@ -29,9 +30,39 @@ struct LoadedFile {
   std::string path;
 };
 llvm::Expected<LoadedFile> loadFile(llvm::StringRef path);
+/// The same for text already read (one split of --split-input-file), named
+/// `bufferName` in diagnostics.
+llvm::Expected<LoadedFile> loadText(llvm::StringRef text, llvm::StringRef bufferName);
 
-/// Prints an error (located when possible) on stderr.
+/// Prints an error (located when possible) on stderr, or hands it to the
+/// active DiagnosticCapture.
 void reportError(llvm::Error err, const LoadedFile *file);
+
+/// One diagnostic as --verify-diagnostics sees it: the line and column are
+/// resolved when it is reported (line 0: unlocated), so the capture does not
+/// keep the reporting file's SourceMgr alive.
+struct CapturedDiagnostic {
+  llvm::SourceMgr::DiagKind kind;
+  unsigned line = 0, column = 0;
+  std::string message;
+};
+
+/// While one is alive, reportError (and the parse errors of loadFile and
+/// loadText) append to it instead of printing: MLIR's diagnostic verifier
+/// handler, for the driver.
+class DiagnosticCapture {
+public:
+  DiagnosticCapture();
+  ~DiagnosticCapture();
+  DiagnosticCapture(const DiagnosticCapture &) = delete;
+  DiagnosticCapture &operator=(const DiagnosticCapture &) = delete;
+
+  void add(llvm::Error err, const llvm::SourceMgr *sm);
+  std::vector<CapturedDiagnostic> diagnostics;
+
+private:
+  DiagnosticCapture *previous_;
+};
 
 /// The modules a command acts on: `moduleName` when given (error if absent),
 /// else every module.
@@ -47,8 +78,10 @@ struct Input {
 };
 /// Loads `path` and selects `moduleName`, or every module, or (with
 /// `exactlyOne`) the only one. Null on failure, with the diagnostic printed:
-/// the command exits with kBadInput.
-std::unique_ptr<Input> openInput(llvm::StringRef path, llvm::StringRef moduleName, bool exactlyOne);
+/// the command exits with kBadInput. With `text`, that text is parsed under
+/// the name `path` instead of reading the file.
+std::unique_ptr<Input> openInput(llvm::StringRef path, llvm::StringRef moduleName, bool exactlyOne,
+                                 const std::optional<std::string> &text = std::nullopt);
 
 /// Verifies unless the module opts out with check_well_formed=False (or
 /// `force`); prints each violation. Returns true when well-formed.
@@ -68,6 +101,15 @@ struct OptArgs {
   std::string moduleName;
   std::vector<std::string> configs;
   PassManagerOptions pm;
+  /// The source to read instead of `file` (one split of
+  /// --split-input-file); diagnostics still name `file`.
+  std::optional<std::string> text;
+  /// graft opt --split-input-file: `# -----` lines cut the file into modules
+  /// processed one by one.
+  bool splitInputFile = false;
+  /// graft opt --verify-diagnostics: the diagnostics must be the file's
+  /// `# expected-error` comments.
+  bool verifyDiagnostics = false;
   /// build --target cuda: relax.backend.use_cuda_graph=true unless
   /// --no-cuda-graph (a --config of the key still wins).
   bool cudaGraph = true;

@@ -1,6 +1,7 @@
 //===- tools/graft/OptCommand.cpp - graft opt, graft passes, graft test -----===//
 
 #include "Driver.h"
+#include "LitSupport.h"
 
 #include "ir/Printer.h"
 #include "ir/StructuralEqual.h"
@@ -40,7 +41,7 @@ std::unique_ptr<Input> driver::runPipelineOnFile(const OptArgs &args, llvm::Time
   VerifyCache verifyCache;
   {
     llvm::TimeRegion region(args.pm.timing ? &parseTimer : nullptr);
-    input = openInput(args.file, args.moduleName, /*exactlyOne=*/true);
+    input = openInput(args.file, args.moduleName, /*exactlyOne=*/true, args.text);
     exitCode = kBadInput;
     if (!input)
       return nullptr;
@@ -79,6 +80,8 @@ std::unique_ptr<Input> driver::runPipelineOnFile(const OptArgs &args, llvm::Time
 }
 
 int driver::runOpt(const OptArgs &args) {
+  if (args.splitInputFile || args.verifyDiagnostics)
+    return runOptOnSplits(args);
   llvm::TimerGroup timers("graft", "graft execution timing (parse, passes, print)");
   llvm::Timer printTimer("print", "print output", timers);
   int exitCode = kSuccess;

@@ -72,6 +72,14 @@ cl::opt<std::string> optDumpDir("dump-dir", cl::desc("Write NNN-<pass>.py after 
 cl::opt<std::string> optReproducer("reproducer",
                                    cl::desc("On failure, write a pass-test file that replays it"),
                                    cl::value_desc("FILE"), cl::sub(optCmd), cl::sub(buildCmd));
+cl::opt<bool> optSplitInputFile("split-input-file",
+                                cl::desc("Cut the file at '# -----' lines and process each part "
+                                         "on its own"),
+                                cl::sub(optCmd));
+cl::opt<bool> optVerifyDiagnostics(
+    "verify-diagnostics",
+    cl::desc("Check the diagnostics against the file's '# expected-error {{...}}' comments"),
+    cl::sub(optCmd));
 cl::opt<bool> passesAll("all", cl::desc("Include test-only passes"), cl::sub(passesCmd));
 cl::list<std::string> testFiles(cl::Positional, cl::desc("FILE|DIR..."), cl::OneOrMore,
                                 cl::sub(testCmd));
@@ -138,6 +146,8 @@ OptArgs optArgs() {
   args.moduleName = optModuleName;
   args.configs.assign(optConfigs.begin(), optConfigs.end());
   args.pm = debugFlags();
+  args.splitInputFile = optSplitInputFile;
+  args.verifyDiagnostics = optVerifyDiagnostics;
   return args;
 }
 
