@@ -19,6 +19,7 @@ packages=(
   libgmock-dev         # cmake: GTest (gmock)
   libbenchmark-dev     # cmake: benchmark
   ccache               # cmake: GRAFT_CCACHE
+  llvm-14-tools        # cmake: GRAFT_LIT (lit.py), cmake: GRAFT_FILECHECK
   python3 python3-numpy python3-pytest
   clang-format-14
 )

@@ -92,8 +92,9 @@ llvm::Expected<std::vector<InputSplit>> driver::splitInput(const llvm::SourceMgr
       continue;
     }
     if (looksLikeSeparator(lines[i]))
-      return diagError(locOf(lines[i]), "malformed split separator: write '" + kSplitMarker +
-                                            "' alone on its line, at column 1");
+      return diagError(locOf(lines[i].drop_front(lines[i].find('#'))),
+                       "malformed split separator: write '" + kSplitMarker +
+                           "' alone on its line, at column 1");
   }
   llvm::SMLoc end = lines.empty() ? llvm::SMLoc() : locOf(lines.back());
   if (llvm::Error err = close(lines.size(), end))
@@ -123,17 +124,25 @@ llvm::Expected<llvm::Optional<Directive>> parseDirective(llvm::StringRef line) {
   if (at == llvm::StringRef::npos)
     return llvm::None;
   llvm::StringRef rest = line.drop_front(at);
-  if (!rest.startswith("expected-error") && !rest.startswith("expected-note"))
+  llvm::StringRef after = rest;
+  if (!after.consume_front("expected-error") && !after.consume_front("expected-note"))
+    return llvm::None;
+  // Prose that mentions expected-error is no directive; `@` or `{` after
+  // the kind is one, and is then checked strictly.
+  after = after.ltrim(' ');
+  if (!after.startswith("@") && !after.startswith("{"))
     return llvm::None;
   if (line.take_front(at).find('#') == llvm::StringRef::npos)
-    return diagError(locOf(rest), "expected-error outside a comment; " + llvm::Twine(kDirectiveSyntax));
+    return diagError(locOf(rest),
+                     "expected-error outside a comment; " + llvm::Twine(kDirectiveSyntax));
   static const llvm::Regex re("^expected-(error|note) *(@([-+][0-9]+|above|below|unknown))? "
                               "*\\{\\{(.*)\\}\\} *$");
   llvm::SmallVector<llvm::StringRef, 5> m;
   if (!re.match(rest, &m))
     return diagError(locOf(rest), "malformed directive; " + llvm::Twine(kDirectiveSyntax));
   if (m[4].trim().empty())
-    return diagError(locOf(rest), "the expected message is empty; " + llvm::Twine(kDirectiveSyntax));
+    return diagError(locOf(rest),
+                     "the expected message is empty; " + llvm::Twine(kDirectiveSyntax));
   Directive d;
   d.diag.kind = m[1] == "error" ? llvm::SourceMgr::DK_Error : llvm::SourceMgr::DK_Note;
   d.diag.text = m[4].trim().str();
@@ -189,8 +198,7 @@ driver::parseExpectedDiagnostics(const llvm::SourceMgr &sm, unsigned bufferId,
     out.push_back(std::move(diag));
   }
   if (!waitingForBelow.empty())
-    return diagError(out[waitingForBelow.front()].at,
-                     "@below: no line below it in this split");
+    return diagError(out[waitingForBelow.front()].at, "@below: no line below it in this split");
   return out;
 }
 
@@ -207,8 +215,8 @@ bool matches(const ExpectedDiagnostic &e, const CapturedDiagnostic &d) {
 } // namespace
 
 bool driver::checkDiagnostics(const std::vector<ExpectedDiagnostic> &expected,
-                              const std::vector<CapturedDiagnostic> &reported,
-                              llvm::SourceMgr &sm, unsigned bufferId, llvm::raw_ostream &os) {
+                              const std::vector<CapturedDiagnostic> &reported, llvm::SourceMgr &sm,
+                              unsigned bufferId, llvm::raw_ostream &os) {
   std::vector<bool> used(reported.size(), false);
   bool agree = true;
   for (const ExpectedDiagnostic &e : expected) {
@@ -248,8 +256,8 @@ namespace {
 
 /// Runs one split; returns its exit code (with --verify-diagnostics: 0 when
 /// its diagnostics are the expected ones, else 1).
-int runSplit(const OptArgs &args, const InputSplit &split, llvm::SourceMgr &sm,
-             unsigned bufferId, llvm::TimerGroup &timers, llvm::raw_ostream &out) {
+int runSplit(const OptArgs &args, const InputSplit &split, llvm::SourceMgr &sm, unsigned bufferId,
+             llvm::TimerGroup &timers, llvm::raw_ostream &out) {
   OptArgs one = args;
   one.text = split.text;
   if (!args.verifyDiagnostics) {
