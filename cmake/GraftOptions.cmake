@@ -20,16 +20,41 @@ if(GRAFT_FUZZ)
 endif()
 
 # graft_add_library(NAME DIR DEPS...): a static library of every .cpp in DIR
-# (CONFIGURE_DEPENDS, so a new file needs no CMake edit).
+# (CONFIGURE_DEPENDS, so a new file needs no CMake edit). Each one is
+# installed and exported as graft::<NAME without graft_> (cmake/GraftInstall.cmake);
+# headers are included as "<folder>/<file>.h" from the source root, or from
+# include/graft once installed.
 function(graft_add_library name dir)
   file(GLOB srcs CONFIGURE_DEPENDS ${dir}/*.cpp ${dir}/*/*.cpp)
+  string(REGEX REPLACE "^graft_" "" export_name ${name})
+  set_property(GLOBAL APPEND PROPERTY GRAFT_LIBRARIES ${name})
   if(NOT srcs)
     # A folder whose first source has not landed yet still names its dependencies.
     add_library(${name} INTERFACE)
     target_link_libraries(${name} INTERFACE ${ARGN})
+    set_target_properties(${name} PROPERTIES EXPORT_NAME ${export_name})
     return()
   endif()
   add_library(${name} STATIC ${srcs})
   target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${GRAFT_WARNINGS}>)
   target_link_libraries(${name} PUBLIC ${ARGN})
+  target_include_directories(${name} PUBLIC $<BUILD_INTERFACE:${CMAKE_SOURCE_DIR}>
+                                            $<INSTALL_INTERFACE:include/graft>)
+  target_compile_features(${name} PUBLIC cxx_std_20)
+  set_target_properties(${name} PROPERTIES EXPORT_NAME ${export_name})
+endfunction()
+
+# graft_link_whole_archive(TARGET [LIBS...]): links every object of graft's
+# libraries (and LIBS, and LLVM Support) into TARGET and exports their
+# symbols, so pass plugins loaded into it bind to one copy of everything
+# (pass/PassPlugin.h, docs/packaging.md): a plugin may call any public
+# function, not only those TARGET happens to use.
+function(graft_link_whole_archive target)
+  set(libs ${ARGN} graft_codegen graft_transforms graft_pass graft_analysis graft_text graft_ir
+           graft_vm graft_kernels ${GRAFT_LLVM_LIBS})
+  string(REPLACE ";" "," list "${libs}")
+  target_link_libraries(${target} PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,${list}>")
+  # The libraries also reach the link as each other's dependencies; the
+  # override makes every appearance whole-archive.
+  set_target_properties(${target} PROPERTIES LINK_LIBRARY_OVERRIDE "WHOLE_ARCHIVE,${list}")
 endfunction()

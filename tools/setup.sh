@@ -23,6 +23,8 @@ packages=(
   python3 python3-numpy python3-pytest
   clang-format-14
 )
+# The installed graft package (cmake: graft) is what examples/plugin finds;
+# it comes from graft's own `cmake --install` (docs/packaging.md).
 # CUDAToolkit (cmake: CUDAToolkit) comes from NVIDIA's installer under
 # /usr/local/cuda, not from Debian; without it the CUDA kernels are skipped.
 if [ "${1:-}" = --fuzz ]; then

@@ -153,6 +153,9 @@ int runPasses(bool all);
 /// graft gen and graft difftest (RobustCommands.cpp); -1 when neither was given.
 int runRobustnessCommand();
 int runTest(const std::vector<std::string> &paths);
+/// --load-pass-plugin: loads each plugin (pass/PassPlugin.h); on the first
+/// failure prints it and returns kBadInput, else kSuccess.
+int loadPassPlugins(const std::vector<std::string> &paths);
 
 } // namespace graft::driver
 

@@ -80,6 +80,10 @@ cl::opt<bool> optVerifyDiagnostics(
     "verify-diagnostics",
     cl::desc("Check the diagnostics against the file's '# expected-error {{...}}' comments"),
     cl::sub(optCmd));
+cl::list<std::string> loadPlugins("load-pass-plugin",
+                                  cl::desc("Load the passes of a plugin (docs/packaging.md)"),
+                                  cl::value_desc("PATH.so"), cl::sub(optCmd), cl::sub(buildCmd),
+                                  cl::sub(passesCmd), cl::sub(testCmd));
 cl::opt<bool> passesAll("all", cl::desc("Include test-only passes"), cl::sub(passesCmd));
 cl::list<std::string> testFiles(cl::Positional, cl::desc("FILE|DIR..."), cl::OneOrMore,
                                 cl::sub(testCmd));
@@ -206,6 +210,8 @@ int main(int argc, char **argv) {
     reportUsageError(errs.str(), argc > 1 && argv[1][0] != '-' ? argv[1] : "");
     return kBadInput;
   }
+  if (int code = loadPassPlugins({loadPlugins.begin(), loadPlugins.end()}))
+    return code;
   if (printCmd)
     return runPrint(printFile, printModuleName);
   if (verifyCmd)
