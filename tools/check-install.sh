@@ -2,8 +2,8 @@
 # The installed package from the outside (docs/packaging.md): installs the
 # build in BUILD_DIR (default build) to a temporary prefix, builds the
 # example pass plugin (examples/plugin) against it with find_package(graft),
-# and runs the plugin's test with the installed graft loading it. Run by CI
-# after the build.
+# runs the plugin's test with the installed graft loading it, and builds and
+# runs a small program linking graft::transforms. Run by CI after the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
@@ -20,5 +20,41 @@ ctest --test-dir "$work/plugin" --output-on-failure
 # And by hand, as docs/packaging.md shows it.
 out=$("$work/prefix/bin/graft" opt --load-pass-plugin="$work/plugin/fold_double_negation.so" \
   -p fold-double-negation examples/plugin/tests/fold.py --module Before)
-grep -q "c = R.add(x, x)" <<<"$out" || { echo "check-install: the pass did not run:"; echo "$out"; exit 1; }
+grep -q "= R.add(x, x)" <<<"$out" || { echo "check-install: the pass did not run:"; echo "$out"; exit 1; }
 echo "check-install: the installed package builds and loads the example plugin"
+
+# A program linking graft's libraries through the exported targets.
+mkdir -p "$work/tool"
+cat >"$work/tool/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.20)
+project(graft_consumer LANGUAGES C CXX)
+find_package(graft 0.1 REQUIRED)
+add_executable(count-passes main.cpp)
+target_link_libraries(count-passes PRIVATE graft::transforms graft::text)
+CMAKE
+cat >"$work/tool/main.cpp" <<'CPP'
+#include "ir/Printer.h"
+#include "pass/Pass.h"
+#include "text/Parser.h"
+#include "transforms/Passes.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+int main(int argc, char **argv) {
+  graft::registerAllPasses();
+  auto file = graft::parseFile(argv[1]);
+  if (!file) {
+    llvm::errs() << llvm::toString(file.takeError()) << "\n";
+    return 1;
+  }
+  llvm::outs() << graft::allPasses().size() << " passes, "
+               << file->modules.front()->entries().size() << " functions\n";
+  return 0;
+}
+CPP
+cmake -S "$work/tool" -B "$work/tool/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+cmake --build "$work/tool/build"
+"$work/tool/build/count-passes" examples/mlp.py | grep -qE '^[1-9][0-9]* passes, 1 functions$' ||
+  { echo "check-install: a program linking graft::transforms does not run"; exit 1; }
+echo "check-install: a program links graft's libraries through find_package(graft)"

@@ -30,8 +30,8 @@ TEST(PassPlugin, OptRunsThePluginsPass) {
   Result r = graft("opt --load-pass-plugin=" + kExample + " -p fold-double-negation " +
                    src("examples/plugin/tests/fold.py") + " --module Before");
   ASSERT_EQ(r.code, 0) << r.out;
-  EXPECT_NE(r.out.find("c = R.add(x, x)"), std::string::npos) << r.out;
-  EXPECT_EQ(r.out.find("b = R.negative(a)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("= R.add(x, x)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("R.negative(a)"), std::string::npos) << r.out;
 }
 
 TEST(PassPlugin, TheTvmAliasAndStatisticsWork) {
