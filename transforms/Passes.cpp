@@ -36,10 +36,10 @@ void graft::registerAllPasses() {
     // legalize-ops turns them into kernel calls (docs/fusion.md).
     registerPipeline({"build-cpu", "What graft build --target cpu runs before code generation",
                       "fuse-elementwise,legalize-ops,finalize"});
-    // No fuse-elementwise yet: the CUDA generator of fused kernels does not
-    // take the injective ops that groups may hold (docs/cuda.md).
+    // Fused groups run as CUDA C++ that NVRTC compiles when the executable
+    // loads (kernels/FusedCuda.h; docs/cuda.md, "Fused kernels").
     registerPipeline({"build-cuda", "What graft build --target cuda runs before code generation",
-                      "legalize-ops,finalize"});
+                      "fuse-elementwise,legalize-ops,finalize"});
     registerTestDropBindingPass();
     registerTestRemovePrintPass();
     return true;

@@ -9,6 +9,7 @@
 #include "kernels/FusedCuda.h"
 #include "kernels/FusedKernel.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallVector.h"
 
 using namespace graft::vm;
@@ -71,6 +72,44 @@ llvm::Expected<Value> callFused(VirtualMachine &vm, const void *data, llvm::Arra
   return Value();
 }
 
+/// A launch whose takes check their indices (FusedLaunch::checksIndices):
+/// 16 bytes of device memory hold the smallest key of an out-of-range
+/// index; the host reads them back (as the unfused take's check does), and
+/// on a hit launches again to learn the index's value for the CPU
+/// evaluator's message.
+llvm::Expected<Value> checkedLaunch(const FusedKernels::Kernel &k, CUDADevice &device,
+                                    CachingAllocator &alloc, const graft::kernels::KernelArgs &args,
+                                    graft::kernels::FusedLaunch &plan,
+                                    llvm::function_ref<llvm::Error()> launch) {
+  auto slot = alloc.allocate(16);
+  if (!slot)
+    return kernelError(k, "index check: " + llvm::toString(slot.takeError()));
+  auto release = llvm::make_scope_exit([&] { alloc.free(*slot, 16); });
+  DLDevice gpu = device.dlDevice(), host{kDLCPU, 0};
+  uint64_t words[2] = {~uint64_t(0), 0};
+  auto fail = [&](llvm::Error e) { return kernelError(k, llvm::toString(std::move(e))); };
+  if (llvm::Error e = device.copy(*slot, gpu, words, host, sizeof words))
+    return fail(std::move(e));
+  plan.params[graft::kernels::kFusedSlotWord] = int64_t(reinterpret_cast<uintptr_t>(*slot));
+  if (llvm::Error e = launch())
+    return e;
+  if (llvm::Error e = device.copy(words, host, *slot, gpu, sizeof words))
+    return fail(std::move(e));
+  if (llvm::Error e = device.synchronize())
+    return fail(std::move(e));
+  if (words[0] == ~uint64_t(0))
+    return Value();
+  plan.params[graft::kernels::kFusedReportWord] = 1;
+  if (llvm::Error e = launch())
+    return e;
+  if (llvm::Error e = device.copy(words, host, *slot, gpu, sizeof words))
+    return fail(std::move(e));
+  if (llvm::Error e = device.synchronize())
+    return fail(std::move(e));
+  return kernelError(
+      k, graft::kernels::fusedIndexError(*k.program, args, k.name, words[0], int64_t(words[1])));
+}
+
 /// The kernel compiled for the GPU: one launch on the device's stream.
 llvm::Expected<Value> callFusedCuda(VirtualMachine &vm, const void *data,
                                     llvm::ArrayRef<Value> args) {
@@ -83,7 +122,8 @@ llvm::Expected<Value> callFusedCuda(VirtualMachine &vm, const void *data,
                                    llvm::ArrayRef<DLTensor *>(tensors).drop_front(inputs),
                                    {},
                                    {}};
-  auto plan = graft::kernels::planFusedLaunch(*k.program, kargs, k.name);
+  llvm::Expected<graft::kernels::FusedLaunch> plan =
+      graft::kernels::planFusedLaunch(*k.program, kargs, k.name);
   if (!plan)
     return kernelError(k, llvm::toString(plan.takeError()));
   if (plan->grid == 0)
@@ -94,11 +134,17 @@ llvm::Expected<Value> callFusedCuda(VirtualMachine &vm, const void *data,
   auto *device = llvm::dyn_cast<CUDADevice>(&vm.allocator(*idx)->device());
   if (!device)
     return kernelError(k, "the VM's device is not a CUDA device");
-  bool flat = llvm::StringRef(plan->kernel) == graft::kernels::kFusedFlatKernel;
-  GraftCudaError err;
-  if (k.api->launch(k.cuda->functions[flat ? 0 : 1], plan->grid, plan->block, plan->params.data(),
-                    device->stream(), &err))
-    return kernelError(k, llvm::Twine(plan->kernel) + ": " + err.message);
+  auto launch = [&]() -> llvm::Error {
+    GraftCudaError err;
+    if (k.api->launch(k.cuda->functions[plan->entry], plan->grid, plan->block, plan->params.data(),
+                      device->stream(), &err))
+      return kernelError(k, llvm::Twine(plan->kernel) + ": " + err.message);
+    return llvm::Error::success();
+  };
+  if (plan->checksIndices && !vm.captureOpen())
+    return checkedLaunch(k, *device, *vm.allocator(*idx), kargs, *plan, launch);
+  if (llvm::Error e = launch())
+    return e;
   if (cudaLaunchBlocking() && !vm.captureOpen())
     if (llvm::Error e = device->synchronize())
       return kernelError(k, llvm::toString(std::move(e)));
@@ -117,7 +163,7 @@ llvm::Error compileForCuda(FusedKernels::Kernel &k, const CUDADevice &device,
   llvm::Expected<std::string> source = graft::kernels::fusedProgramCudaSource(*k.program);
   if (!source)
     return kernelError(k, llvm::toString(source.takeError()));
-  const char *entries[] = {graft::kernels::kFusedFlatKernel, graft::kernels::kFusedStridedKernel};
+  std::vector<const char *> entries = graft::kernels::fusedKernelEntries(*k.program);
   auto loaded = loadCudaSource(api, device.id(), major, minor, *source, k.name, entries, cache);
   if (!loaded)
     return kernelError(k, llvm::toString(loaded.takeError()));

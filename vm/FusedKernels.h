@@ -49,7 +49,7 @@ public:
   struct Kernel {
     std::string name;
     std::shared_ptr<const graft::kernels::FusedProgram> program;
-    /// On a CUDA device: the flat and the strided kernel, loaded.
+    /// On a CUDA device: the kernels fusedKernelEntries names, loaded.
     std::unique_ptr<LoadedCudaImage> cuda;
     const GraftCudaApi *api = nullptr;
   };

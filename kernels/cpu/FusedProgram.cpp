@@ -1190,6 +1190,8 @@ public:
   Run(const FusedProgram &p, Ctx &ctx) : p(p), ctx(ctx) {}
 
   llvm::Error run();
+  /// computeShapes and the outputs' checks alone, into `out`.
+  llvm::Error shapesOnly(std::vector<Dims> &out);
 
 private:
   llvm::MutableArrayRef<int64_t> shapeOf(unsigned r) const {
@@ -1203,6 +1205,7 @@ private:
     return shapeOf(p.regs[s.reg].operands[s.k].reg);
   }
   bool computeShapes();
+  bool checkOutputShapes();
   bool fail(unsigned r, const llvm::Twine &why) {
     return ctx.fail("%" + llvm::Twine(r) + " (" + p.regs[r].def->name + "): " + why);
   }
@@ -1235,6 +1238,30 @@ private:
   int64_t *zeros = nullptr, *offs = nullptr;
   int64_t *linear_ = nullptr; ///< Per space: 1 when its map is a linear index.
 };
+
+bool Run::checkOutputShapes() {
+  for (size_t o = 0; o < p.outputs.size(); ++o) {
+    llvm::ArrayRef<int64_t> want = shapeOf(p.outputs[o]);
+    if (!ctx.expectOutShape(o, want))
+      return false;
+    if (want != shapeOf(p.outputs[0]))
+      return ctx.fail("output " + llvm::Twine(o) + " has shape " + shapeStr(want) + ", output 0 " +
+                      shapeStr(shapeOf(p.outputs[0])) +
+                      ": the outputs of a fused kernel share one shape");
+  }
+  return true;
+}
+
+llvm::Error Run::shapesOnly(std::vector<Dims> &out) {
+  std::vector<int64_t> buf(p.shapeDims);
+  shapes = buf.data();
+  if (!computeShapes() || !checkOutputShapes())
+    return ctx.error();
+  out.clear();
+  for (unsigned r = 0; r < p.regs.size(); ++r)
+    out.emplace_back(shapeOf(r).begin(), shapeOf(r).end());
+  return llvm::Error::success();
+}
 
 bool Run::computeShapes() {
   for (unsigned r = 0; r < p.regs.size(); ++r) {
@@ -1918,17 +1945,8 @@ llvm::Error Run::run() {
   zeros = rows + int64_t(p.spaceRanks) * kFusedTileElems;
   offs = zeros + kFusedTileElems;
 
-  if (!computeShapes())
+  if (!computeShapes() || !checkOutputShapes())
     return ctx.error();
-  for (size_t o = 0; o < p.outputs.size(); ++o) {
-    llvm::ArrayRef<int64_t> want = shapeOf(p.outputs[o]);
-    if (!ctx.expectOutShape(o, want))
-      return ctx.error();
-    if (want != shapeOf(p.outputs[0]))
-      return ctx.reject("output " + llvm::Twine(o) + " has shape " + shapeStr(want) +
-                        ", output 0 " + shapeStr(shapeOf(p.outputs[0])) +
-                        ": the outputs of a fused kernel share one shape");
-  }
   if (out0.numel() == 0)
     return llvm::Error::success();
   for (const auto &node : p.nodes)
@@ -1957,6 +1975,50 @@ bool isFusedProgramOp(llvm::StringRef name) { return findOp(name) != nullptr; }
 size_t fusedProgramInputs(const FusedProgram &program) { return program.numInputs; }
 
 size_t fusedProgramOutputs(const FusedProgram &program) { return program.outputs.size(); }
+
+namespace {
+
+FusedRegView::Map mapOf(Family f) {
+  using Map = FusedRegView::Map;
+  switch (f) {
+  case Family::Permute:
+    return Map::Permute;
+  case Family::Reshape:
+    return Map::Reshape;
+  case Family::ExpandDims:
+    return Map::ExpandDims;
+  case Family::Squeeze:
+    return Map::Squeeze;
+  case Family::BroadcastTo:
+    return Map::BroadcastTo;
+  case Family::StridedSlice:
+    return Map::StridedSlice;
+  case Family::Take:
+    return Map::Take;
+  case Family::Concat:
+    return Map::Concat;
+  default:
+    return Map::None;
+  }
+}
+
+static_assert(int(DimSpec::Fixed) == int(FusedRegView::Dim::Fixed) &&
+              int(DimSpec::Infer) == int(FusedRegView::Dim::Infer) &&
+              int(DimSpec::Ref) == int(FusedRegView::Dim::Ref));
+static_assert(int(TakeMode::Fast) == int(FusedRegView::TakeMode::Fast) &&
+              int(TakeMode::Wrap) == int(FusedRegView::TakeMode::Wrap) &&
+              int(TakeMode::Clip) == int(FusedRegView::TakeMode::Clip));
+
+} // namespace
+
+llvm::Expected<std::vector<Dims>> fusedProgramShapes(const FusedProgram &p, const KernelArgs &args,
+                                                     llvm::StringRef symbol) {
+  Ctx ctx(args, symbol);
+  std::vector<Dims> out;
+  if (llvm::Error err = Run(p, ctx).shapesOnly(out))
+    return err;
+  return out;
+}
 
 FusedProgramView viewFusedProgram(const FusedProgram &p) {
   FusedProgramView v;
@@ -1996,6 +2058,14 @@ FusedProgramView viewFusedProgram(const FusedProgram &p) {
       break;
     default:
       out.kind = FusedRegView::Injective;
+      out.map = mapOf(r.def->family);
+      out.axes = r.axes;
+      out.begin = r.begin;
+      out.end = r.end;
+      out.strides = r.strides;
+      for (const DimSpec &d : r.dims)
+        out.dims.push_back({FusedRegView::Dim::Kind(d.kind), d.value, d.reg, d.dim});
+      out.mode = FusedRegView::TakeMode(r.mode);
       break;
     }
     for (const FusedProgram::Operand &o : r.operands)

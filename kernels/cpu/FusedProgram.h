@@ -48,6 +48,32 @@ struct FusedRegView {
   int64_t i = 0;
   /// Clip: the bounds as written.
   double min = 0, max = 0;
+
+  /// Injective: the index map's attributes as parsed.
+  enum class Map : uint8_t {
+    None,
+    Permute,
+    Reshape,
+    ExpandDims,
+    Squeeze,
+    BroadcastTo,
+    StridedSlice,
+    Take,
+    Concat
+  } map = Map::None;
+  /// permute_dims, expand_dims, squeeze, strided_slice: the axes; take and
+  /// concat: {axis}.
+  llvm::SmallVector<int64_t, 4> axes;
+  llvm::SmallVector<int64_t, 4> begin, end, strides; ///< strided_slice.
+  /// reshape and broadcast_to: the target, a dim each: a number, the one
+  /// dim a reshape infers, or dim `dim` of register `reg`.
+  struct Dim {
+    enum Kind : uint8_t { Fixed, Infer, Ref } kind;
+    int64_t value;
+    unsigned reg, dim;
+  };
+  llvm::SmallVector<Dim, 4> dims;
+  enum class TakeMode : uint8_t { Fast, Wrap, Clip } mode = TakeMode::Fast;
 };
 
 struct FusedProgramView {
@@ -58,6 +84,15 @@ struct FusedProgramView {
 };
 
 FusedProgramView viewFusedProgram(const FusedProgram &program);
+
+/// Every register's shape in a call of `program` (register r's at
+/// result[r]), with the CPU evaluator's checks and errors: broadcasting,
+/// reshape sizes, squeezed dims, concat operands, shapes too large for
+/// int64 indices, and each output's shape. The caller has checked the
+/// tensors' dtypes and ranks. For a code generator's host side: the
+/// shapes its index maps read.
+llvm::Expected<std::vector<cpu::Dims>>
+fusedProgramShapes(const FusedProgram &program, const KernelArgs &args, llvm::StringRef symbol);
 
 } // namespace graft::kernels
 

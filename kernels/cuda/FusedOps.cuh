@@ -48,6 +48,45 @@ __device__ inline void offsets(const FusedParams<K> &p, int64_t i, int64_t (&off
   }
 }
 
+/// The arguments of an index-map kernel (a program with injective ops):
+/// the element count, the range check's slot, each operand's data (the
+/// outputs first; an empty input's is null) and M words the generated code
+/// reads: run-time dims, byte strides, slice starts (kernels/FusedCuda.h).
+template <int K, int M> struct IndexParams {
+  int64_t n;
+  /// take's range check: {the smallest key of an out-of-range index, its
+  /// value}; null: no check (a CUDA graph is being captured).
+  unsigned long long *bad;
+  /// 0: record keys; 1: write the value of the key in bad[0].
+  int64_t report;
+  char *data[K];
+  int64_t w[M];
+};
+
+/// An out-of-range index of take `reg` at element i: ordered by tile (1024
+/// elements, the CPU evaluator's), then register, then element.
+__device__ inline void badIndex(unsigned long long *slot, int64_t report, int64_t i, unsigned reg,
+                                int64_t v) {
+  if (!slot)
+    return;
+  unsigned long long key = (static_cast<unsigned long long>(i >> 10) << 30) |
+                           (static_cast<unsigned long long>(reg) << 10) |
+                           static_cast<unsigned long long>(i & 1023);
+  if (!report)
+    atomicMin(slot, key);
+  else if (key == slot[0])
+    slot[1] = static_cast<unsigned long long>(v);
+}
+
+/// An element of dtype T at byte offset `off`; 0 from an empty input (null
+/// data), which only a clamped coordinate of a failed index reads.
+template <class T> __device__ inline Compute<T> loadAt(const char *base, int64_t off) {
+  return loadElem(reinterpret_cast<const T *>(base + off));
+}
+template <class T> __device__ inline Compute<T> loadOrZero(const char *base, int64_t off) {
+  return base ? loadAt<T>(base, off) : Compute<T>(0);
+}
+
 template <class T, int V> struct alignas(sizeof(T) * V) Vec { T v[V]; };
 
 /// A value of dtype T rounded to T (the half types), as a store and a load

@@ -234,6 +234,277 @@ TEST(CudaFused, ArgumentErrorsAreReported) {
 }
 
 //===----------------------------------------------------------------------===//
+// Index-map kernels (programs with injective ops)
+//===----------------------------------------------------------------------===//
+
+/// An operand of an index case: "T" takes the case's dtype.
+struct Operand {
+  const char *dtype;
+  std::vector<int64_t> shape;
+  double lo = -4, hi = 4;
+  std::vector<int64_t> perm = {}; ///< Memory order (empty: row-major).
+};
+
+/// A program with `T` for the dtype, its inputs and its outputs' shapes.
+struct IndexCase {
+  const char *name;
+  std::string text;
+  std::vector<Operand> inputs;
+  std::vector<std::vector<int64_t>> outputs;
+  const char *kernel = kernels::kFusedIndex32Kernel;
+};
+
+std::string withType(std::string text, DLDataType t) {
+  for (size_t at; (at = text.find(" T ")) != std::string::npos;)
+    text.replace(at, 3, " " + dt(t) + " ");
+  return "fused 2\n" + text;
+}
+
+/// Every injective op (and clip) in an index program, alone and chained,
+/// with symbolic dims (%R.K, ?), fixed ones, broadcast, transposed and
+/// sliced inputs, two outputs.
+const std::vector<IndexCase> &indexCases() {
+  static const std::vector<IndexCase> cases = {
+      {"permute_dims",
+       "input %0 T 3\n%1 = permute_dims T %0 axes=2,0,1\n%2 = add T %1 %1\n"
+       "output %2\n",
+       {{"T", {3, 5, 7}}},
+       {{7, 3, 5}}},
+      {"permute_dims of a transposed input",
+       "input %0 T 2\n%1 = permute_dims T %0 axes=1,0\n%2 = add T %1 %1\noutput %2\n",
+       {{"T", {33, 65}, -4, 4, {1, 0}}},
+       {{65, 33}}},
+      {"reshape (symbolic)",
+       "input %0 T 3\n%1 = reshape T %0 shape=%0.0,?\n"
+       "%2 = multiply T %1 %1\noutput %2\n",
+       {{"T", {4, 6, 5}}},
+       {{4, 30}}},
+      {"flatten after permute",
+       "input %0 T 3\n%1 = permute_dims T %0 axes=1,0,2\n"
+       "%2 = reshape T %1 shape=?\n%3 = subtract T %2 %2\noutput %3\n",
+       {{"T", {4, 6, 5}}},
+       {{120}}},
+      {"reshape (fixed)",
+       "input %0 T 2\n%1 = reshape T %0 shape=3,2,20\n%2 = add T %1 %1\n"
+       "output %2\n",
+       {{"T", {12, 10}}},
+       {{3, 2, 20}}},
+      {"expand_dims and squeeze",
+       "input %0 T 2\n%1 = expand_dims T %0 axes=0,2\n"
+       "%2 = squeeze T %1 axes=0\n%3 = add T %2 %2\noutput %3\n",
+       {{"T", {5, 7}}},
+       {{5, 1, 7}}},
+      {"broadcast_to",
+       "input %0 T 2\ninput %1 T 1\n%2 = broadcast_to T %0 shape=3,%0.0,6\n"
+       "%3 = add T %2 %1\noutput %3\n",
+       {{"T", {4, 1}}, {"T", {6}}},
+       {{3, 4, 6}}},
+      {"strided_slice",
+       "input %0 T 3\n%1 = strided_slice T %0 axes=0,2 begin=-1,1 "
+       "end=-100,100 strides=-2,3\n%2 = add T %1 %1\noutput %2\n",
+       {{"T", {7, 4, 11}}},
+       {{4, 4, 4}}},
+      {"take int32 fast",
+       "input %0 T 2\ninput %1 int32 2\n"
+       "%2 = take T %0 %1 axis=1 mode=fast\n%3 = add T %2 %2\noutput %3\n",
+       {{"T", {5, 9}}, {"int32", {2, 3}, -9, 8}},
+       {{5, 2, 3}}},
+      {"take int64 wrap",
+       "input %0 T 2\ninput %1 int64 1\n"
+       "%2 = take T %0 %1 axis=0 mode=wrap\noutput %2\n",
+       {{"T", {5, 9}}, {"int64", {7}, -20, 20}},
+       {{7, 9}}},
+      {"take int32 clip of computed indices",
+       "input %0 T 2\ninput %1 int32 1\n"
+       "const %2 int32 3\n%3 = multiply int32 %1 %2\n"
+       "%4 = take T %0 %3 axis=1 mode=clip\noutput %4\n",
+       {{"T", {5, 9}}, {"int32", {11}, -6, 6}},
+       {{5, 11}}},
+      {"concat of three",
+       "input %0 T 2\ninput %1 T 2\n"
+       "%2 = concat T %0 %1 %0 axis=1\n%3 = add T %2 %2\noutput %3\n",
+       {{"T", {3, 4}}, {"T", {3, 2}}},
+       {{3, 10}}},
+      {"concat with an empty operand",
+       "input %0 T 2\ninput %1 T 2\n"
+       "%2 = concat T %1 %0 %1 axis=0\noutput %2\n",
+       {{"T", {3, 4}}, {"T", {0, 4}}},
+       {{3, 4}}},
+      {"clip after a slice",
+       "input %0 T 1\n%1 = strided_slice T %0 axes=0 begin=1 end=9 "
+       "strides=2\n%2 = clip T %1 min=-0x1p+0 max=0x1p+1\noutput %2\n",
+       {{"T", {10}}},
+       {{4}}},
+      {"a chain with two outputs",
+       "input %0 T 3\ninput %1 int32 1\ninput %2 T 2\n"
+       "%3 = permute_dims T %0 axes=2,0,1\n%4 = reshape T %3 shape=%0.2,?\n"
+       "%5 = strided_slice T %4 axes=1 begin=-1 end=-100 strides=-2\n"
+       "%6 = take T %5 %1 axis=1 mode=fast\n%7 = expand_dims T %6 axes=0\n"
+       "%8 = squeeze T %7 axes=0\n%9 = concat T %8 %2 %8 axis=1\n"
+       "%10 = broadcast_to T %9 shape=2,%0.2,%9.1\n"
+       "%11 = clip T %10 min=-0x1p+0 max=0x1p+0\n%12 = add T %11 %10\n"
+       "output %12\noutput %10\n",
+       {{"T", {3, 4, 5}}, {"int32", {4}, -6, 5}, {"T", {5, 3}}},
+       {{2, 5, 11}, {2, 5, 11}}},
+  };
+  return cases;
+}
+
+const std::vector<DLDataType> kIndexTypes = {F32, F16, BF16, I32};
+
+DLDataType operandType(const char *name, DLDataType t) {
+  if (std::string(name) == "T")
+    return t;
+  for (DLDataType u : kAllTypes)
+    if (typeName(u) == name)
+      return u;
+  return t;
+}
+
+/// Compiles `p` for this GPU and runs it as the VM does (vm/FusedKernels.cpp:
+/// the index check's slot when a take may fail, read back, and the second
+/// launch for the value); "" or the error. `kernel` says which kernel ran.
+std::string runGpuAll(const FusedProgram &p, std::vector<TestTensor *> ins,
+                      std::vector<TestTensor *> outs, std::string *kernel = nullptr) {
+  const GraftCudaApi &api = device()->module().api();
+  int minor = 0, major = capability(minor);
+  std::vector<const char *> entries = kernels::fusedKernelEntries(p);
+  auto loaded =
+      vm::loadCudaSource(api, 0, major, minor, llvm::cantFail(kernels::fusedProgramCudaSource(p)),
+                         "graft.fused.test", entries, vm::KernelCache(""));
+  if (!loaded)
+    return llvm::toString(loaded.takeError());
+  std::vector<std::unique_ptr<DeviceTensor>> dev;
+  std::vector<DLTensor *> in, o;
+  for (TestTensor *t : ins) {
+    dev.push_back(std::make_unique<DeviceTensor>(*t));
+    in.push_back(dev.back()->dl());
+  }
+  for (TestTensor *t : outs) {
+    dev.push_back(std::make_unique<DeviceTensor>(*t));
+    o.push_back(dev.back()->dl());
+  }
+  kernels::KernelArgs args{in, o, {}, {}};
+  auto plan = kernels::planFusedLaunch(p, args, "graft.fused.test");
+  if (!plan)
+    return llvm::toString(plan.takeError());
+  if (kernel)
+    *kernel = plan->kernel;
+  if (!plan->grid)
+    return "";
+  TestTensor slot(I64, {2}, {-1, 0});
+  DeviceTensor dslot(slot);
+  if (plan->checksIndices)
+    plan->params[kernels::kFusedSlotWord] = int64_t(reinterpret_cast<uintptr_t>(dslot.dl()->data));
+  GraftCudaError err;
+  auto launch = [&] {
+    return api.launch((*loaded)->functions[plan->entry], plan->grid, plan->block,
+                      plan->params.data(), device()->stream(), &err);
+  };
+  if (launch())
+    return err.message;
+  if (llvm::Error e = device()->synchronize())
+    return llvm::toString(std::move(e));
+  if (plan->checksIndices) {
+    dslot.fetch();
+    if (slot.intValues()[0] != -1) {
+      plan->params[kernels::kFusedReportWord] = 1;
+      if (launch())
+        return err.message;
+      if (llvm::Error e = device()->synchronize())
+        return llvm::toString(std::move(e));
+      dslot.fetch();
+      auto v = slot.intValues();
+      return kernels::fusedIndexError(p, args, "graft.fused.test", uint64_t(v[0]), v[1]);
+    }
+  }
+  for (size_t i = ins.size(); i < dev.size(); ++i)
+    dev[i]->fetch();
+  return "";
+}
+
+/// The CPU evaluator's result for several outputs; "" or the error.
+std::string runCpuAll(const FusedProgram &p, std::vector<TestTensor *> ins,
+                      std::vector<TestTensor *> outs) {
+  std::vector<DLTensor *> in, o;
+  for (TestTensor *t : ins)
+    in.push_back(t->dl());
+  for (TestTensor *t : outs)
+    o.push_back(t->dl());
+  kernels::KernelArgs args{in, o, {}, {}};
+  std::vector<char> ws(kernels::fusedProgramWorkspaceBytes(p, args));
+  args.workspace = {ws.data(), ws.size()};
+  llvm::Error err = kernels::runFusedProgram(p, args, "graft.fused.test");
+  return err ? llvm::toString(std::move(err)) : "";
+}
+
+/// Runs case c in dtype t both ways; "" or what differed.
+std::string compareIndexCase(const IndexCase &c, DLDataType t, std::mt19937_64 &rng) {
+  std::string text = withType(c.text, t);
+  auto p = parse(text);
+  if (!p)
+    return "does not parse";
+  std::vector<std::unique_ptr<TestTensor>> owned;
+  std::vector<TestTensor *> ins, cpuOut, gpuOut;
+  for (const Operand &o : c.inputs) {
+    owned.push_back(std::make_unique<TestTensor>(
+        randomTensor(operandType(o.dtype, t), o.shape, rng, o.lo, o.hi, o.perm)));
+    ins.push_back(owned.back().get());
+  }
+  DLDataType outT = outputType(text);
+  for (size_t j = 0; j < c.outputs.size(); ++j) {
+    owned.push_back(std::make_unique<TestTensor>(outT, c.outputs[j]));
+    cpuOut.push_back(owned.back().get());
+    owned.push_back(std::make_unique<TestTensor>(outT, c.outputs[j]));
+    gpuOut.push_back(owned.back().get());
+  }
+  std::string kernel;
+  std::string cpuErr = runCpuAll(*p, ins, cpuOut), gpuErr = runGpuAll(*p, ins, gpuOut, &kernel);
+  if (cpuErr != gpuErr)
+    return "cpu '" + cpuErr + "' gpu '" + gpuErr + "'";
+  if (!cpuErr.empty())
+    return "";
+  std::string failures;
+  if (kernel != c.kernel)
+    failures += " ran " + kernel + ", expected " + c.kernel;
+  for (size_t j = 0; j < cpuOut.size(); ++j) {
+    std::string diff = compare(*cpuOut[j], *gpuOut[j]);
+    if (!diff.empty())
+      failures += " output " + std::to_string(j) + ":" + diff;
+  }
+  return failures;
+}
+
+TEST(CudaFused, IndexMapsMatchTheCpuEvaluatorExactly) {
+  GRAFT_REQUIRE_GPU();
+  std::mt19937_64 rng(41);
+  for (const IndexCase &c : indexCases())
+    for (DLDataType t : kIndexTypes)
+      EXPECT_EQ(compareIndexCase(c, t, rng), "") << c.name << " in " << typeName(t);
+}
+
+TEST(CudaFused, TakeOutOfRangeIsTheCpuEvaluatorsError) {
+  GRAFT_REQUIRE_GPU();
+  auto p = parse("fused 2\ninput %0 float32 2\ninput %1 int64 1\n"
+                 "%2 = take float32 %0 %1 axis=1 mode=fast\n%3 = exp float32 %2\noutput %3\n");
+  ASSERT_TRUE(p);
+  TestTensor x(F32, {3, 4}, std::vector<double>(12, 1.0));
+  // Several bad indices: the first in the output's order is reported, as on the CPU.
+  TestTensor idx(I64, {5}, {0, -4, 9, 3, -5}), cpu(F32, {3, 5}), gpu(F32, {3, 5});
+  std::string want = runCpuAll(*p, {&x, &idx}, {&cpu});
+  EXPECT_EQ(want, "graft.fused.test: %2 (take): index 9 is out of range for a dim of 4");
+  EXPECT_EQ(runGpuAll(*p, {&x, &idx}, {&gpu}), want);
+  // An empty axis fails in every mode.
+  auto wrap = parse("fused 2\ninput %0 float32 2\ninput %1 int32 1\n"
+                    "%2 = take float32 %0 %1 axis=1 mode=wrap\noutput %2\n");
+  ASSERT_TRUE(wrap);
+  TestTensor e(F32, {3, 0}), i1(I32, {2}, {5, 1}), c1(F32, {3, 2}), g1(F32, {3, 2});
+  want = runCpuAll(*wrap, {&e, &i1}, {&c1});
+  EXPECT_EQ(want, "graft.fused.test: %2 (take): index 5 is out of range for a dim of 0");
+  EXPECT_EQ(runGpuAll(*wrap, {&e, &i1}, {&g1}), want);
+}
+
+//===----------------------------------------------------------------------===//
 // NVRTC and the cache
 //===----------------------------------------------------------------------===//
 
@@ -270,6 +541,23 @@ TEST(CudaFusedCompile, EveryDtypeCompilesForSm90WithoutAGpu) {
                                        "graft.fused.test", 9, 0);
     EXPECT_TRUE(bool(image)) << typeName(t) << ": " << llvm::toString(image.takeError());
   }
+}
+
+TEST(CudaFusedCompile, IndexMapsCompileForSm90WithoutAGpu) {
+  GRAFT_REQUIRE_MODULE(api);
+  // Every case in bfloat16 (conversions on every load), the chain in every dtype: NVRTC
+  // takes about 0.3 s per program.
+  for (const IndexCase &c : indexCases())
+    for (DLDataType t : kIndexTypes) {
+      if (t.code != kDLBfloat && &c != &indexCases().back())
+        continue;
+      auto p = parse(withType(c.text, t));
+      ASSERT_TRUE(p);
+      auto image = vm::compileCudaSource(*api, llvm::cantFail(kernels::fusedProgramCudaSource(*p)),
+                                         "graft.fused.test", 9, 0);
+      EXPECT_TRUE(bool(image)) << c.name << " in " << typeName(t) << ": "
+                               << llvm::toString(image.takeError());
+    }
 }
 
 TEST(CudaFusedCompile, ACompileErrorCarriesNvrtcsLog) {

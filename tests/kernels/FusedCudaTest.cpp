@@ -133,15 +133,126 @@ TEST(FusedCudaSource, SeveralOutputsComeFirst) {
   EXPECT_TRUE(contains(text, "reinterpret_cast<const Vec<float, V> *>(p.data[2])[i];")) << text;
 }
 
-TEST(FusedCudaSource, InjectiveOpsAreRefusedForNow) {
-  auto p = parse("fused 2\ninput %0 float32 2\n%1 = permute_dims float32 %0 axes=1,0\n"
-                 "%2 = exp float32 %1\noutput %2\n");
+/// Every injective op, a take in each mode, a three-way concat, symbolic and fixed dims,
+/// two outputs.
+const char *kIndexMaps = "fused 2\n"
+                         "input %0 float32 3\n"
+                         "input %1 int32 1\n"
+                         "input %2 float32 2\n"
+                         "%3 = permute_dims float32 %0 axes=2,0,1\n"
+                         "%4 = reshape float32 %3 shape=%0.2,?\n"
+                         "%5 = strided_slice float32 %4 axes=1 begin=-1 end=-100 strides=-2\n"
+                         "%6 = take float32 %5 %1 axis=1 mode=fast\n"
+                         "%7 = expand_dims float32 %6 axes=0\n"
+                         "%8 = squeeze float32 %7 axes=0\n"
+                         "%9 = concat float32 %8 %2 %8 axis=1\n"
+                         "%10 = broadcast_to float32 %9 shape=2,%0.2,%9.1\n"
+                         "%11 = clip float32 %10 min=-0x1p+0 max=0x1p+0\n"
+                         "%12 = exp float32 %11\n"
+                         "output %12\n"
+                         "output %10\n";
+
+TEST(FusedCudaSource, IndexMapsAreComputedPerElement) {
+  auto p = parse(kIndexMaps);
   ASSERT_TRUE(p);
-  auto src = fusedProgramCudaSource(*p);
-  ASSERT_FALSE(bool(src));
-  EXPECT_EQ(llvm::toString(src.takeError()),
-            "the CUDA code generator does not take 'permute_dims' yet (docs/cuda.md, \"Fused "
-            "kernels\")");
+  std::string text = programPart(*p);
+  auto has = [&](const std::string &part) {
+    EXPECT_TRUE(contains(text, part)) << part << "\n" << text;
+  };
+  // Two kernels over one parameter block: 2 outputs + 3 inputs, 38 words.
+  has("graft_fused_index32(IndexParams<5, 38> p) {\n  using I = int32_t;");
+  has("graft_fused_index64(IndexParams<5, 38> p) {\n  using I = int64_t;");
+  EXPECT_FALSE(contains(text, "graft_fused_flat"));
+  // The output's coordinates; its dim 0 is fixed (broadcast_to shape=2,...), never divided by.
+  has("I rest = I(i);\n    const I s0_2 = rest % I(p.w[24]);\n    rest /= I(p.w[24]);");
+  has("const I s0_0 = rest;\n    const I s1_0 = s0_0;");
+  // broadcast_to's result in the output's space: a run-time dim of 1 reads coordinate 0.
+  has("const I s1_1 = (I(p.w[21]) == 1 ? I(0) : s0_1);");
+  // concat: the branch its coordinate selects, the later ones shifted by the extents before.
+  has("Compute<float> v9_2;\n    if (s3_1 < I(p.w[18])) {");
+  has("} else if (s3_1 < I(p.w[18]) + I(p.w[5])) {");
+  has("const I s19_1 = s3_1 - I(p.w[18]) - I(p.w[5]);");
+  // take (fast): the index value, its range check, negative indices from the end.
+  has("const Compute<int32_t> v1_10 = loadOrZero<int32_t>(p.data[3], int64_t(s10_0) * p.w[34]);");
+  has("int64_t t11 = int64_t(v1_10);");
+  has("if (len == 0 || t11 < -len || t11 >= len) {\n          badIndex(p.bad, p.report, i, 6u, "
+      "t11);\n          t11 = 0;\n        } else if (t11 < 0) {\n          t11 += len;");
+  has("const I s11_1 = I(t11);");
+  // strided_slice: a run-time start, the step a constant.
+  has("const I s13_1 = I(p.w[37] + int64_t(-2) * int64_t(s12_1));");
+  // reshape: the result's linear index, then the operand's coordinates.
+  has("I lin15 = s14_0;\n      lin15 = lin15 * I(p.w[10]) + s14_1;");
+  has("const I s15_2r = I(p.w[8]) > 1 ? lin15 % I(p.w[8]) : I(0);");
+  // permute_dims (axes 2,0,1) of input 0, read through its byte strides.
+  has("const I s17_0 = s16_1;\n      const I s17_1 = s16_2;\n      const I s17_2 = s16_0;");
+  has("loadOrZero<float>(p.data[2], int64_t(s17_0) * p.w[31] + int64_t(s17_1) * p.w[32] + "
+      "int64_t(s17_2) * p.w[33]);");
+  // Elementwise ops on the selected value, then both outputs.
+  has("const Compute<float> v12_0 = row<ops::Exp, float, float>(v11_0);");
+  has("storeElem(reinterpret_cast<float *>(p.data[0] + int64_t(s0_0) * p.w[25] + int64_t(s0_1) * "
+      "p.w[26] + int64_t(s0_2) * p.w[27]), v12_0);");
+  has("storeElem(reinterpret_cast<float *>(p.data[1] + int64_t(s0_0) * p.w[28] + int64_t(s0_1) * "
+      "p.w[29] + int64_t(s0_2) * p.w[30]), v9_2);");
+  EXPECT_EQ(fusedKernelEntries(*p),
+            (std::vector<const char *>{kFusedIndex32Kernel, kFusedIndex64Kernel}));
+}
+
+TEST(FusedCudaSource, FixedDimsAreConstants) {
+  // reshape to a fixed shape: the divisions are by constants, and the fixed start of a slice of
+  // a fixed dim is folded; a dim of 1 has coordinate 0.
+  auto p = parse("fused 2\ninput %0 float16 2\ninput %1 uint8 1\n"
+                 "%2 = reshape float16 %0 shape=6,1,4\n"
+                 "%3 = strided_slice float16 %2 axes=0 begin=-1 end=-7 strides=-3\n"
+                 "%4 = take float16 %3 %1 axis=2 mode=wrap\noutput %4\n");
+  ASSERT_TRUE(p);
+  std::string text = programPart(*p);
+  auto has = [&](const std::string &part) {
+    EXPECT_TRUE(contains(text, part)) << part << "\n" << text;
+  };
+  has("I(int64_t(5) + int64_t(-3) * int64_t(");
+  has(" = 0;");
+  has("* I(1) + ");
+  has("% len) + len) % len;");
+  has("const int64_t len = int64_t(I(4));");
+  // Wrap mode checks only an empty axis.
+  has("if (len == 0) {");
+}
+
+TEST(FusedCudaSource, HugeStepsAreExactLiterals) {
+  auto p = parse("fused 2\ninput %0 int8 1\n%1 = strided_slice int8 %0 axes=0 begin=-1 end=0 "
+                 "strides=-4611686018427387903\noutput %1\n");
+  ASSERT_TRUE(p);
+  EXPECT_TRUE(contains(programPart(*p), "int64_t(0xc000000000000001ULL) * int64_t("))
+      << programPart(*p);
+}
+
+TEST(FusedCudaSource, DamagedProgramsNeverCrashTheGenerator) {
+  // Byte mutations of a valid index program: each one that parses gets a source or an error;
+  // nothing may crash.
+  const std::string base = std::string(kIndexMaps);
+  uint64_t seed = 99;
+  auto next = [&] {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return seed >> 33;
+  };
+  const char alphabet[] = "0123456789%,.=?- \nabcdefgilmnoprstxz";
+  int generated = 0;
+  for (int iter = 0; iter < 6000; ++iter) {
+    std::string text = base;
+    text[next() % text.size()] = alphabet[next() % (sizeof(alphabet) - 1)];
+    auto p = parseFusedProgram(text);
+    if (!p) {
+      llvm::consumeError(p.takeError());
+      continue;
+    }
+    auto src = fusedProgramCudaSource(**p);
+    if (!src) {
+      llvm::consumeError(src.takeError());
+      continue;
+    }
+    ++generated;
+  }
+  EXPECT_GT(generated, 100);
 }
 
 TEST(FusedCudaSource, IntegerImmediatesByTheirBits) {
@@ -268,6 +379,70 @@ TEST(FusedCudaPlan, EmptyOutputLaunchesNothing) {
 std::string planError(const FusedProgram &p, std::vector<FakeTensor *> ins, FakeTensor &out) {
   auto l = plan(p, ins, out);
   return l ? "" : llvm::toString(l.takeError());
+}
+
+TEST(FusedCudaPlan, IndexProgramsGetTheirWords) {
+  // permute_dims then a slice of a run-time dim: n, the slot and report words (0), the data
+  // (outputs first), then the layout's words: the dims read, the byte strides (0 for a dim of 1),
+  // the slice's start.
+  auto p = parse("fused 2\ninput %0 float32 2\ninput %1 int64 1\n"
+                 "%2 = permute_dims float32 %0 axes=1,0\n"
+                 "%3 = strided_slice float32 %2 axes=1 begin=-1 end=-100 strides=-1\n"
+                 "%4 = take float32 %3 %1 axis=0 mode=clip\noutput %4\n");
+  ASSERT_TRUE(p);
+  FakeTensor a(F32, {5, 3}, 0x1000), i(I64, {1}, 0x2000), out(F32, {1, 5}, 0x3000);
+  auto l = plan(*p, {&a, &i}, out);
+  ASSERT_TRUE(bool(l)) << llvm::toString(l.takeError());
+  EXPECT_STREQ(l->kernel, kFusedIndex32Kernel);
+  EXPECT_EQ(l->entry, 0u);
+  EXPECT_FALSE(l->checksIndices); // clip mode on a non-empty axis cannot fail.
+  EXPECT_EQ(l->grid, 1u);
+  std::vector<int64_t> want = {5, 0, 0, 0x3000, 0x1000, 0x2000};
+  EXPECT_EQ(std::vector<int64_t>(l->params.begin(), l->params.begin() + 6), want);
+  // Words: dims of %0 (5, 3), %1 (1), %2 (3, 5), %3 (3, 5), %4 (1, 5); strides of the output
+  // (0: a dim of 1, 4), %0 (12, 4), %1 (0); the start 4.
+  std::vector<int64_t> words(l->params.begin() + 6, l->params.end());
+  EXPECT_EQ(words, (std::vector<int64_t>{5, 3, 1, 3, 5, 3, 5, 1, 5, 0, 4, 12, 4, 0, 4}));
+  // An index past the axis in fast mode, or any index of an empty axis, is checked.
+  auto fast = parse("fused 2\ninput %0 float32 2\ninput %1 int64 1\n"
+                    "%2 = take float32 %0 %1 axis=0 mode=fast\noutput %2\n");
+  ASSERT_TRUE(fast);
+  FakeTensor out2(F32, {1, 3}, 0x3000);
+  auto l2 = plan(*fast, {&a, &i}, out2);
+  ASSERT_TRUE(bool(l2)) << llvm::toString(l2.takeError());
+  EXPECT_TRUE(l2->checksIndices);
+}
+
+TEST(FusedCudaPlan, IndexProgramsTakeInt64CoordinatesPastTwoToThe31) {
+  // A register of 2^31 elements (a broadcast of 2): int64 coordinates.
+  auto p = parse("fused 2\ninput %0 float32 1\n%1 = broadcast_to float32 %0 shape=1073741824,2\n"
+                 "%2 = strided_slice float32 %1 axes=0 begin=0 end=1 strides=1\noutput %2\n");
+  ASSERT_TRUE(p);
+  FakeTensor a(F32, {2}, 0x1000), out(F32, {1, 2}, 0x2000);
+  auto l = plan(*p, {&a}, out);
+  ASSERT_TRUE(bool(l)) << llvm::toString(l.takeError());
+  EXPECT_STREQ(l->kernel, kFusedIndex64Kernel);
+  EXPECT_EQ(l->entry, 1u);
+}
+
+TEST(FusedCudaPlan, IndexProgramsReportTheCpuEvaluatorsErrors) {
+  auto p = parse("fused 2\ninput %0 float32 2\n%1 = reshape float32 %0 shape=4,?\noutput %1\n");
+  ASSERT_TRUE(p);
+  FakeTensor a(F32, {3, 5}, 0x1000), out(F32, {4, 4}, 0x2000);
+  EXPECT_EQ(planError(*p, {&a}, out),
+            "graft.fused.f: %1 (reshape): cannot reshape [3, 5] (15 elements) to [4, 3]");
+  FakeTensor good(F32, {2, 6}, 0x1000), wrong(F32, {4, 4}, 0x2000);
+  EXPECT_EQ(planError(*p, {&good}, wrong), "graft.fused.f: output 0 has shape [4, 4], expected "
+                                           "[4, 3]");
+  // The message of a failed index check, from its slot.
+  auto t = parse("fused 2\ninput %0 float32 2\ninput %1 int32 1\n"
+                 "%2 = take float32 %0 %1 axis=1 mode=fast\noutput %2\n");
+  ASSERT_TRUE(t);
+  FakeTensor x(F32, {2, 7}, 0x1000), i(I32, {3}, 0x2000), o(F32, {2, 3}, 0x3000);
+  std::vector<DLTensor *> in{&x.dl, &i.dl}, outs{&o.dl};
+  uint64_t key = (uint64_t(0) << 30) | (uint64_t(2) << 10) | 1;
+  EXPECT_EQ(fusedIndexError(*t, KernelArgs{in, outs, {}, {}}, "graft.fused.f", key, -8),
+            "graft.fused.f: %2 (take): index -8 is out of range for a dim of 7");
 }
 
 TEST(FusedCudaPlan, BadArgumentsAreErrors) {
