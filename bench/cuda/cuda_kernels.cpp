@@ -21,6 +21,9 @@
 //   fused_chain_f32, _bf16 a fused kernel compiled by NVRTC (multiply, add,
 //                          sigmoid, multiply: two inputs, one output of
 //                          256 MiB each), next to copy_f32 (the bar: 85%)
+//   fused_permute_add_f32, fused_concat_exp_{f32,bf16}
+//                          index-map fused kernels: a transpose added to a
+//                          matrix, a concat of two halves through exp
 //
 // Run: graft-bench-cuda --benchmark_repetitions=5 --benchmark_report_aggregates_only
 // (docs/performance.md, "CUDA", quotes medians).
@@ -386,7 +389,7 @@ struct FusedKernel {
       std::fprintf(stderr, "%s\n", err.message);
       std::exit(1);
     }
-    const char *entries[] = {graft::kernels::kFusedFlatKernel, graft::kernels::kFusedStridedKernel};
+    std::vector<const char *> entries = graft::kernels::fusedKernelEntries(*program);
     auto loaded = graft::vm::loadCudaSource(
         *api, 0, major, minor, llvm::cantFail(graft::kernels::fusedProgramCudaSource(*program)),
         "graft.fused.bench", entries, graft::vm::KernelCache(""));
@@ -404,9 +407,9 @@ struct FusedKernel {
                                                 "graft.fused.bench");
     if (!plan)
       fail(plan.takeError());
-    bool flat = llvm::StringRef(plan->kernel) == graft::kernels::kFusedFlatKernel;
+    // The programs here have no take that could fail: no index check.
     GraftCudaError err;
-    if (api->launch(image->functions[flat ? 0 : 1], plan->grid, plan->block, plan->params.data(),
+    if (api->launch(image->functions[plan->entry], plan->grid, plan->block, plan->params.data(),
                     stream(), &err)) {
       std::fprintf(stderr, "%s\n", err.message);
       std::exit(1);
@@ -427,6 +430,35 @@ BENCHMARK_CAPTURE(BM_fusedChain, fused_chain_f32, F32, "float32")
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_fusedChain, fused_chain_bf16, BF16, "bfloat16")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+
+/// Index-map kernels (docs/cuda.md, "Index-map kernels"), 256 MiB per
+/// operand: a transposed input added to a row-major one (8192x8192), and
+/// two halves concatenated along the last axis through exp (8192x4096 each
+/// into 8192x8192).
+void BM_fusedIndex(benchmark::State &state, DLDataType t, const char *dtype, bool concat) {
+  std::string T = dtype;
+  int64_t rows = 8192, cols = (int64_t(256) << 20) / (t.bits / 8) / rows;
+  if (concat) {
+    FusedKernel k("fused 2\ninput %0 " + T + " 2\ninput %1 " + T + " 2\n%2 = concat " + T +
+                  " %0 %1 axis=1\n%3 = exp " + T + " %2\noutput %3\n");
+    Buf a(t, {rows, cols / 2}), b(t, {rows, cols / 2}), c(t, {rows, cols});
+    timeLaunches(state, 2 * c.bytes(), [&] { k.run({&a.dl, &b.dl}, &c.dl); });
+    return;
+  }
+  FusedKernel k("fused 2\ninput %0 " + T + " 2\ninput %1 " + T + " 2\n%2 = permute_dims " + T +
+                " %0 axes=1,0\n%3 = add " + T + " %2 %1\noutput %3\n");
+  Buf a(t, {cols, rows}), b(t, {rows, cols}), c(t, {rows, cols});
+  timeLaunches(state, 3 * c.bytes(), [&] { k.run({&a.dl, &b.dl}, &c.dl); });
+}
+BENCHMARK_CAPTURE(BM_fusedIndex, fused_permute_add_f32, F32, "float32", false)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_fusedIndex, fused_concat_exp_f32, F32, "float32", true)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_fusedIndex, fused_concat_exp_bf16, BF16, "bfloat16", true)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 
