@@ -1,12 +1,21 @@
 //===- kernels/cuda/Scan.cu - cumsum and cumprod ----------------------------===//
 //
 // Many short rows: one thread per row, scanning in the CPU kernel's order
-// (bit for bit the CPU's result). Few long rows (the flattened 1-D scan):
-// rows cut into chunks of 4096 elements, scanned in three launches, each
-// spread over the whole GPU: every chunk's total (cub::BlockReduce), the
-// exclusive scan of the totals per row, then every chunk's scan
-// (cub::BlockScan) seeded with its prefix. Accumulation is in the output's
-// compute type (float for half types), integers wrapping, as on the CPU.
+// (bit for bit the CPU's result). One contiguous row whose dtype is its own
+// accumulator (float32, float64, the wider integers; the flattened 1-D scan
+// of the benchmark): cub::DeviceScan, one pass over the data with
+// decoupled look-back, its temporary storage in the caller's workspace.
+// Other few long rows: rows cut into chunks of 4096 elements, scanned in
+// three launches, each spread over the whole GPU: every chunk's total
+// (cub::BlockReduce), the exclusive scan of the totals per row, then every
+// chunk's scan (cub::BlockScan) seeded with its prefix. Accumulation is in
+// the output's compute type (float for half types), integers wrapping, as
+// on the CPU.
+//
+// cub::DeviceScan's float sums are not bit for bit the same in every run:
+// a tile's prefix comes from whichever predecessors had published theirs,
+// so the association can change; the result stays within the tests'
+// bound of the CPU's sequential sum.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +23,7 @@
 
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
+#include <cub/device/device_scan.cuh>
 
 namespace graft::cuda {
 namespace {
@@ -190,6 +200,28 @@ template <bool Prod> bool plan(Ctx &ctx, ScanGeom &g, int64_t &numRows) {
 
 size_t chunksOf(int64_t n) { return size_t((n + kChunk - 1) / kChunk); }
 
+/// One contiguous row of elements that are their own accumulator, input
+/// and output of one dtype: cub::DeviceScan straight over the pointers.
+template <class T> bool deviceScanApplies(const ScanGeom &g, int64_t rows, ScalarType outType) {
+  if constexpr (!std::is_same_v<Compute<T>, T> || std::is_same_v<T, bool>)
+    return false;
+  else
+    return rows == 1 && g.xt == outType && g.sx == int64_t(sizeof(T)) &&
+           g.sy == int64_t(sizeof(T));
+}
+
+/// cub::DeviceScan over the row: sizes `bytes` when `temp` is null.
+template <class T, bool Prod>
+cudaError_t deviceScan(void *temp, size_t &bytes, const ScanGeom &g, bool exclusive,
+                       cudaStream_t s) {
+  auto *x = reinterpret_cast<const T *>(g.x);
+  auto *y = reinterpret_cast<T *>(g.y);
+  if (exclusive)
+    return cub::DeviceScan::ExclusiveScan(temp, bytes, x, y, ScanOp<Prod>(), T(Prod ? 1 : 0), g.n,
+                                          s);
+  return cub::DeviceScan::InclusiveScan(temp, bytes, x, y, ScanOp<Prod>(), g.n, s);
+}
+
 template <bool Prod> size_t scanWorkspace(const GraftCudaKernelArgs *args) {
   if (args->numInputs != 1 || args->numOutputs != 1)
     return 0;
@@ -197,8 +229,19 @@ template <bool Prod> size_t scanWorkspace(const GraftCudaKernelArgs *args) {
   Ctx ctx(args, "", &err);
   ScanGeom g;
   int64_t rows = 0;
-  if (!plan<Prod>(ctx, g, rows) || rows >= kThreadRows || rows == 0 || g.n == 0)
+  bool exclusive = false;
+  if (!plan<Prod>(ctx, g, rows) || rows >= kThreadRows || rows == 0 || g.n == 0 ||
+      !ctx.boolAttr(1, "exclusive", false, exclusive))
     return 0;
+  size_t cubBytes = 0;
+  ScalarType outType = scalarTypeOf(ctx.out(0).dtype);
+  bool viaCub = dispatch(outType, [&](auto tag) -> bool {
+    using T = decltype(tag);
+    return deviceScanApplies<T>(g, rows, outType) &&
+           deviceScan<T, Prod>(nullptr, cubBytes, g, exclusive, ctx.stream()) == cudaSuccess;
+  });
+  if (viaCub)
+    return cubBytes + 256; // Room to align the base.
   return size_t(rows) * chunksOf(g.n) * 8 + 8;
 }
 
@@ -225,6 +268,17 @@ template <bool Prod> int scan(const GraftCudaKernelArgs *args, GraftCudaError *e
         scanPerThread<T, Prod>
             <<<gridFor(rows, kScanThreads), kScanThreads, 0, ctx.stream()>>>(g, rows, exclusive);
         return ctx.checkLaunch("scanPerThread");
+      }
+      if (deviceScanApplies<T>(g, rows, scalarTypeOf(ctx.out(0).dtype))) {
+        size_t bytes = 0;
+        cudaError_t e = deviceScan<T, Prod>(nullptr, bytes, g, exclusive, ctx.stream());
+        if (!e && ctx.args().workspaceBytes < bytes + 256)
+          return ctx.fail("needs a workspace of " + std::to_string(bytes + 256) + " bytes, got " +
+                          std::to_string(ctx.args().workspaceBytes));
+        if (!e)
+          e = deviceScan<T, Prod>(alignedBase(ctx.args().workspace), bytes, g, exclusive,
+                                  ctx.stream());
+        return e ? ctx.failCuda("cub::DeviceScan", e) : 0;
       }
       size_t chunks = chunksOf(g.n);
       size_t need = size_t(rows) * chunks * sizeof(A);

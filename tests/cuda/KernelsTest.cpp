@@ -293,12 +293,19 @@ TEST(CudaKernels, CumsumAndCumprod) {
     Attrs attrs;
     std::vector<int64_t> out;
   };
-  // Many short rows (a thread per row), few long rows and the flattened
-  // scan (chunked), a leading axis.
+  // Many short rows (a thread per row), few long rows (chunked), a leading
+  // axis; one row, flattened or along an axis, inclusive and exclusive
+  // (cub::DeviceScan where the dtype is its own accumulator): one element,
+  // lengths that are no multiple of a tile.
   std::vector<Case> cases = {{{4096, 7}, {int64_t(1), false}, {4096, 7}},
                              {{3, 9000}, {int64_t(-1), true}, {3, 9000}},
                              {{2, 3, 700}, {std::monostate(), false}, {4200}},
-                             {{300, 5}, {int64_t(0), false}, {300, 5}}};
+                             {{300, 5}, {int64_t(0), false}, {300, 5}},
+                             {{1}, {std::monostate(), true}, {1}},
+                             {{1}, {int64_t(0), false}, {1}},
+                             {{1, 66001}, {int64_t(-1), true}, {1, 66001}},
+                             {{66001}, {int64_t(0), false}, {66001}},
+                             {{7, 3}, {std::monostate(), true}, {21}}};
   for (const char *sym : {"graft.cumsum", "graft.cumprod"})
     for (DLDataType t : kAllTypes)
       for (const Case &c : cases) {
