@@ -206,8 +206,7 @@ template <class T> bool deviceScanApplies(const ScanGeom &g, int64_t rows, Scala
   if constexpr (!std::is_same_v<Compute<T>, T> || std::is_same_v<T, bool>)
     return false;
   else
-    return rows == 1 && g.xt == outType && g.sx == int64_t(sizeof(T)) &&
-           g.sy == int64_t(sizeof(T));
+    return rows == 1 && g.xt == outType && g.sx == int64_t(sizeof(T)) && g.sy == int64_t(sizeof(T));
 }
 
 /// cub::DeviceScan over the row: sizes `bytes` when `temp` is null.

@@ -7,7 +7,11 @@
 // (NaN last ascending, zeros equal). Descending sorts the complemented
 // keys. Radix sort is stable, so ties keep their positions in both
 // directions, as the CPU's stable sort. Rows are the last axis of compact
-// tensors; one row takes cub::DeviceRadixSort, several the segmented sort.
+// tensors. A row of up to 4096 elements is sorted by one block in shared
+// memory (cub::BlockRadixSort): read once, written once, keys made and
+// unmade in registers (H200, 4096 rows of 4096: the segmented radix sort
+// went over global memory once per 4-bit digit). Longer rows: one row
+// takes cub::DeviceRadixSort, several the segmented sort.
 // Another axis (or a strided tensor) is first copied with that axis last
 // into a compact buffer of the workspace, and the result copied back.
 //
@@ -15,6 +19,8 @@
 
 #include "kernels/cuda/Common.cuh"
 
+#include <cub/block/block_load.cuh>
+#include <cub/block/block_radix_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_segmented_radix_sort.cuh>
 
@@ -99,6 +105,126 @@ template <class I> __global__ void castIndices(const int64_t *v, I *out, int64_t
     out[i] = I(v[i]);
 }
 
+//===----------------------------------------------------------------------===//
+// A row per block: cub::BlockRadixSort in shared memory
+//===----------------------------------------------------------------------===//
+
+/// How a dtype's bits become an order-preserving unsigned key (toKeys's
+/// rules, chosen at run time so one kernel serves every dtype of a width).
+enum class KeyKind : uint8_t { Unsigned, Signed, Half, BFloat, Float, Double };
+
+template <class T> constexpr KeyKind keyKindOf() {
+  if constexpr (std::is_same_v<T, __half>)
+    return KeyKind::Half;
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>)
+    return KeyKind::BFloat;
+  else if constexpr (std::is_same_v<T, float>)
+    return KeyKind::Float;
+  else if constexpr (std::is_same_v<T, double>)
+    return KeyKind::Double;
+  else if constexpr (std::is_signed_v<T>)
+    return KeyKind::Signed;
+  else
+    return KeyKind::Unsigned;
+}
+
+template <class U> __device__ inline U toKey(U b, KeyKind kind, bool descending) {
+  constexpr U sign = U(U(1) << (sizeof(U) * 8 - 1));
+  U k = b;
+  if (kind == KeyKind::Signed) {
+    k = U(b ^ sign);
+  } else if (kind != KeyKind::Unsigned) {
+    U mag = U(b & U(~sign));
+    U inf = kind == KeyKind::Half     ? U(0x7c00u)
+            : kind == KeyKind::BFloat ? U(0x7f80u)
+            : kind == KeyKind::Float  ? U(0x7f800000u)
+                                      : U(0x7ff0000000000000ull);
+    if (mag > inf) // NaN
+      k = U(~U(0));
+    else if (b == sign) // -0.0 sorts as +0.0.
+      k = sign;
+    else
+      k = (b & sign) ? U(~b) : U(b | sign);
+  }
+  return descending ? U(~k) : k;
+}
+
+template <class U> __device__ inline U fromKey(U k, KeyKind kind, bool descending) {
+  constexpr U sign = U(U(1) << (sizeof(U) * 8 - 1));
+  if (descending)
+    k = U(~k);
+  if (kind == KeyKind::Signed)
+    return U(k ^ sign);
+  if (kind == KeyKind::Unsigned)
+    return k;
+  return (k & sign) ? U(k ^ sign) : U(~k);
+}
+
+/// Rows of `n` elements (compact, row after row) sorted a block each; a row
+/// is Threads * Items elements at most. Positions past the row's end get
+/// the largest key and sort after it (stable: after a real largest key
+/// too). Writes the sorted values, or the positions (int64 or int32).
+template <class U, bool Arg, int Threads, int Items>
+__global__ void __launch_bounds__(Threads)
+    blockSortRows(const U *x, void *y, int n, KeyKind kind, bool descending, bool int64Out) {
+  using Load = cub::BlockLoad<U, Threads, Items, cub::BLOCK_LOAD_TRANSPOSE>;
+  using Sort = cub::BlockRadixSort<U, Threads, Items, std::conditional_t<Arg, int, cub::NullType>>;
+  __shared__ union {
+    typename Load::TempStorage load;
+    typename Sort::TempStorage sort;
+  } smem;
+  int64_t row = blockIdx.x;
+  U keys[Items];
+  Load(smem.load).Load(x + row * n, keys, n, U(0));
+  __syncthreads();                      // The load's storage becomes the sort's.
+  int first = int(threadIdx.x) * Items; // Blocked: thread t holds t*Items...
+  for (int i = 0; i < Items; ++i)
+    keys[i] = first + i < n ? toKey(keys[i], kind, descending) : U(~U(0));
+  if constexpr (Arg) {
+    int vals[Items];
+    for (int i = 0; i < Items; ++i)
+      vals[i] = first + i;
+    Sort(smem.sort).SortBlockedToStriped(keys, vals);
+    // Striped: item i of thread t is rank i * Threads + t.
+    for (int i = 0; i < Items; ++i) {
+      int at = i * Threads + int(threadIdx.x);
+      if (at >= n)
+        continue;
+      if (int64Out)
+        static_cast<int64_t *>(y)[row * n + at] = vals[i];
+      else
+        static_cast<int32_t *>(y)[row * n + at] = vals[i];
+    }
+  } else {
+    Sort(smem.sort).SortBlockedToStriped(keys);
+    for (int i = 0; i < Items; ++i) {
+      int at = i * Threads + int(threadIdx.x);
+      if (at < n)
+        static_cast<U *>(y)[row * n + at] = fromKey(keys[i], kind, descending);
+    }
+  }
+}
+
+/// The longest row a block sorts.
+constexpr int64_t kBlockSortMax = 4096;
+
+template <class U, bool Arg>
+void launchBlockSort(const void *x, void *y, int64_t rows, int64_t n, KeyKind kind, bool descending,
+                     bool int64Out, cudaStream_t s) {
+  auto *k = static_cast<const U *>(x);
+  unsigned grid = unsigned(rows);
+  int len = int(n);
+  // The smallest block that holds the row: short rows waste no threads.
+  if (n <= 128)
+    blockSortRows<U, Arg, 64, 2><<<grid, 64, 0, s>>>(k, y, len, kind, descending, int64Out);
+  else if (n <= 512)
+    blockSortRows<U, Arg, 128, 4><<<grid, 128, 0, s>>>(k, y, len, kind, descending, int64Out);
+  else if (n <= 2048)
+    blockSortRows<U, Arg, 256, 8><<<grid, 256, 0, s>>>(k, y, len, kind, descending, int64Out);
+  else
+    blockSortRows<U, Arg, 512, 8><<<grid, 512, 0, s>>>(k, y, len, kind, descending, int64Out);
+}
+
 /// The pieces of the workspace, each 256-byte aligned.
 struct Layout {
   size_t keysIn = 0, keysOut = 0, valsIn = 0, valsOut = 0, offsets = 0, temp = 0, tempBytes = 0,
@@ -116,6 +242,8 @@ struct Plan {
   /// back.
   bool moved = false;
   int axis = 0;
+  /// Rows short enough for one block each (and few enough for a grid).
+  bool blockRows() const { return n <= kBlockSortMax && rows < (int64_t(1) << 31); }
 };
 
 /// Rows along the last axis of compact tensors; false after ctx.fail.
@@ -177,15 +305,23 @@ template <bool Arg> bool layoutFor(const Plan &p, Layout &l, cudaStream_t s) {
     using T = decltype(tag);
     using U = KeyOf<T>;
     size_t total = size_t(p.rows * p.n);
-    size_t tempBytes = 0;
-    if (cubSort<U, Arg>(nullptr, tempBytes, nullptr, nullptr, nullptr, nullptr, nullptr, p.rows,
-                        p.n, s) != cudaSuccess)
-      return false;
     size_t at = 0;
     auto take = [&](size_t &field, size_t bytes) {
       field = at;
       at += alignUp(bytes);
     };
+    if (p.blockRows()) { // Only the moved rows, if any.
+      if (p.moved) {
+        take(l.movedIn, total * sizeof(T));
+        take(l.movedOut, total * 8);
+      }
+      l.total = at ? at + 256 : 0;
+      return true;
+    }
+    size_t tempBytes = 0;
+    if (cubSort<U, Arg>(nullptr, tempBytes, nullptr, nullptr, nullptr, nullptr, nullptr, p.rows,
+                        p.n, s) != cudaSuccess)
+      return false;
     take(l.keysIn, total * sizeof(U));
     take(l.keysOut, total * sizeof(U));
     if (Arg) {
@@ -275,6 +411,11 @@ template <bool Arg> int sort(const GraftCudaKernelArgs *args, GraftCudaError *er
     auto *valsIn = reinterpret_cast<int64_t *>(base + l.valsIn);
     auto *valsOut = reinterpret_cast<int64_t *>(base + l.valsOut);
     auto *offsets = reinterpret_cast<int64_t *>(base + l.offsets);
+    if (p.blockRows()) {
+      bool int64Out = !Arg || scalarTypeOf(ctx.out(0).dtype) == ScalarType::Int64;
+      launchBlockSort<U, Arg>(src, dst, p.rows, p.n, keyKindOf<T>(), p.descending, int64Out, s);
+      return finish(ctx.checkLaunch("blockSortRows"));
+    }
     toKeys<T><<<grid, 256, 0, s>>>(reinterpret_cast<const T *>(src), keysIn, total, p.descending);
     rowOffsets<<<gridFor(p.rows + 1, 256), 256, 0, s>>>(offsets, p.n, p.rows);
     if (Arg)

@@ -277,11 +277,12 @@ TEST(CudaGraph, AChangedShapeOrAddressIsRefused) {
   EXPECT_EQ(g.region().replays, 2u);
 }
 
-/// A sort: its kernel takes a workspace, which the graph gets a block for.
+/// A sort: its kernel takes a workspace, which the graph gets a block for
+/// (a row longer than one block sorts in shared memory: cub's radix sort).
 const char *kSort = R"(@I.ir_module
 class Module:
     @R.function
-    def main(x: R.Tensor((4096,), "float32"), w: R.Tensor((4096,), "float32")) -> R.Tensor((4096,), "float32"):
+    def main(x: R.Tensor((8192,), "float32"), w: R.Tensor((8192,), "float32")) -> R.Tensor((8192,), "float32"):
         R.func_attr({"num_input": 0})
         with R.dataflow():
             s = R.sort(x)
@@ -296,7 +297,7 @@ TEST(CudaGraph, AFailedFirstLaunchLeavesNoRecordedAllocation) {
   ASSERT_TRUE(exe);
   CudaVM g(exe);
   ASSERT_TRUE(g.vm);
-  Value x = g.tensor({4096}, values(4096, 0)), w = g.tensor({4096}, values(4096, 1));
+  Value x = g.tensor({8192}, values(8192, 0)), w = g.tensor({8192}, values(8192, 1));
   auto expect = [&](const Value &y, const std::vector<float> &xs, const std::vector<float> &ws) {
     std::vector<float> s = xs;
     std::sort(s.begin(), s.end());
@@ -306,7 +307,7 @@ TEST(CudaGraph, AFailedFirstLaunchLeavesNoRecordedAllocation) {
   };
   auto first = g.vm->invoke("main", {x, w});
   ASSERT_TRUE(bool(first)) << llvm::toString(first.takeError());
-  expect(*first, values(4096, 0), values(4096, 1));
+  expect(*first, values(8192, 0), values(8192, 1));
   CudaGraphRegionReport r = g.region();
   ASSERT_EQ(r.state, CudaGraphRegionReport::State::Captured) << r.reason;
   EXPECT_EQ(r.ownedBytes, 0u) << "recorded before its first launch";
@@ -322,11 +323,11 @@ TEST(CudaGraph, AFailedFirstLaunchLeavesNoRecordedAllocation) {
 
   // The next call captures again; the launch after it records the block.
   for (int i = 0; i < 3; ++i) {
-    std::vector<float> xs = values(4096, i + 7);
+    std::vector<float> xs = values(8192, i + 7);
     g.overwrite(x, xs);
     auto y = g.vm->invoke("main", {x, w});
     ASSERT_TRUE(bool(y)) << llvm::toString(y.takeError());
-    expect(*y, xs, values(4096, 1));
+    expect(*y, xs, values(8192, 1));
   }
   r = g.region();
   EXPECT_EQ(r.captures, 2u);

@@ -330,12 +330,35 @@ TEST(CudaKernels, CumsumAndCumprod) {
 TEST(CudaKernels, SortAndArgsort) {
   GRAFT_REQUIRE_GPU();
   std::mt19937_64 rng(11);
-  // One row (device radix sort) and many rows (segmented), both
-  // directions; integers in a small range give many ties (stability).
+  // One long row (device radix sort) and many short rows (a block each),
+  // both directions; integers in a small range give many ties (stability).
   for (DLDataType t : kAllTypes)
     for (std::vector<int64_t> shape : {std::vector<int64_t>{5000}, std::vector<int64_t>{37, 129}})
       for (bool desc : {false, true}) {
         SCOPED_TRACE(typeName(t) + (desc ? " descending " : " ") + std::to_string(shape[0]));
+        TestTensor x = randomTensor(t, shape, rng, -20, 20);
+        Attrs attrs = {int64_t(-1), desc};
+        TestTensor cs(t, shape), gs(t, shape);
+        RUN_OK("graft.sort", {&x}, {&cs}, attrs);
+        ASSERT_EQ(runCuda("graft.sort", {&x}, {&gs}, attrs), "");
+        EXPECT_EQ(compare(cs, gs), "");
+        for (DLDataType it : {I64, I32}) {
+          TestTensor ca(it, shape), ga(it, shape);
+          RUN_OK("graft.argsort", {&x}, {&ca}, attrs);
+          ASSERT_EQ(runCuda("graft.argsort", {&x}, {&ga}, attrs), "");
+          EXPECT_EQ(compare(ca, ga), "");
+        }
+      }
+  // Rows a block sorts (up to 4096 elements) at each block size's edges,
+  // rows of one element, and the first length past a block (segmented).
+  for (std::vector<int64_t> shape :
+       {std::vector<int64_t>{1}, std::vector<int64_t>{3, 1}, std::vector<int64_t>{5, 128},
+        std::vector<int64_t>{4, 129}, std::vector<int64_t>{3, 513}, std::vector<int64_t>{3, 2048},
+        std::vector<int64_t>{2, 2049}, std::vector<int64_t>{2, 4096},
+        std::vector<int64_t>{2, 4097}})
+    for (DLDataType t : kAllTypes)
+      for (bool desc : {false, true}) {
+        SCOPED_TRACE(typeName(t) + (desc ? " descending " : " ") + std::to_string(shape.back()));
         TestTensor x = randomTensor(t, shape, rng, -20, 20);
         Attrs attrs = {int64_t(-1), desc};
         TestTensor cs(t, shape), gs(t, shape);
