@@ -9,10 +9,15 @@
 //   values stream through shared memory (cp.async, double-buffered); Q K^T
 //   and P V run on the tensor cores (mma.sync m16n8k16, float accumulators)
 //   and an online softmax in float rescales the running output as each tile
-//   raises a row's maximum. Keys past the last one are zero-filled in shared
-//   memory but their scores are -inf before the softmax, so they never enter
-//   it; with a causal mask the tiles wholly above the diagonal are skipped
-//   and the blocks with the most tiles start first.
+//   raises a row's maximum (skipped for a warp whose rows' maxima all held:
+//   the factor would be exactly 1). Keys past the last one are zero-filled
+//   in shared memory but their scores are -inf before the softmax, so they
+//   never enter it. Without a causal mask the query blocks of one head are
+//   the fastest grid dim, so the blocks running together share their keys
+//   and values in L2; with one, the tiles wholly above the diagonal are
+//   skipped and the blocks with the most tiles start first. With a positive
+//   scale the maximum is taken over the raw scores and each weight is one
+//   fused multiply-add and one exp2 (log2 e folded into the scale).
 // - rowKernel, for everything else (float32, float64, a bias, other head
 //   dims, strided rows): one block per query row, 128 keys at a time with
 //   the same online softmax, in float (double for float64).
@@ -132,18 +137,20 @@ __device__ __forceinline__ void loadTile(T *dst, const T *src, int64_t rowStride
   }
 }
 
-template <class T, int HD>
+template <class T, int HD, bool PosScale>
 __global__ void __launch_bounds__(kThreads, 2) flashKernel(AttnParams p) {
   extern __shared__ __align__(128) unsigned char smem[];
   T *sQ = reinterpret_cast<T *>(smem);
   T *sK = sQ + kBM * HD; // two buffers
   T *sV = sK + 2 * kBN * HD;
 
-  // Query blocks are the slowest grid dim, last first: with a causal mask
-  // the blocks with the most key tiles start first and the short ones fill
-  // the tail.
-  const int mb = gridDim.z - 1 - blockIdx.z;
-  const int head = blockIdx.x, batch = blockIdx.y, kvHead = head / p.group;
+  // Causal: query blocks are the slowest grid dim, last first, so the
+  // blocks with the most key tiles start first and the short ones fill the
+  // tail. Else they are the fastest: one head's blocks run side by side and
+  // read its keys and values from L2.
+  const int mb = p.causal ? gridDim.z - 1 - blockIdx.z : blockIdx.x;
+  const int head = p.causal ? blockIdx.x : blockIdx.y;
+  const int batch = p.causal ? blockIdx.y : blockIdx.z, kvHead = head / p.group;
   const int m0 = mb * kBM;
   const T *q = static_cast<const T *>(p.q) + batch * p.qs.b + head * p.qs.n;
   const T *k = static_cast<const T *>(p.k) + batch * p.ks.b + kvHead * p.ks.n;
@@ -224,7 +231,8 @@ __global__ void __launch_bounds__(kThreads, 2) flashKernel(AttnParams p) {
       loadTile<T, HD>(sK + (buf ^ 1) * kBN * HD, k, p.ks.s, (kt + 1) * kBN, kBN, p.skv);
     cpAsyncCommit();
 
-    // Scores in log2 units; keys past the end or above the diagonal are -inf.
+    // Scores in log2 units (raw with a positive scale, which the weights
+    // fold in); keys past the end or above the diagonal are -inf.
     const int key0 = kt * kBN;
     const bool edge =
         key0 + kBN > p.skv || (p.causal && int64_t(key0) + kBN - 1 > int64_t(m0) + wrow + p.offset);
@@ -234,7 +242,7 @@ __global__ void __launch_bounds__(kThreads, 2) flashKernel(AttnParams p) {
       for (int j = 0; j < kNT; ++j)
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-          float x = s[i][j][e] * scaleLog2;
+          float x = PosScale ? s[i][j][e] : s[i][j][e] * scaleLog2;
           if (edge) {
             int key = key0 + j * 8 + 2 * t + (e & 1);
             int64_t row = int64_t(m0) + wrow + i * 16 + g + (e >> 1) * 8;
@@ -244,7 +252,8 @@ __global__ void __launch_bounds__(kThreads, 2) flashKernel(AttnParams p) {
           s[i][j][e] = x;
         }
 
-        // Online softmax: raise each row's maximum, rescale what is summed.
+    // Online softmax: raise each row's maximum, rescale what is summed.
+    float corrs[4];
 #pragma unroll
     for (int r = 0; r < 4; ++r) {
       const int i = r >> 1, hi = r & 1;
@@ -254,6 +263,9 @@ __global__ void __launch_bounds__(kThreads, 2) flashKernel(AttnParams p) {
         m = fmaxf(m, fmaxf(s[i][j][2 * hi], s[i][j][2 * hi + 1]));
       m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 1));
       m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 2));
+      // mx is in log2 units: the raw maximum times the scale.
+      if (PosScale)
+        m *= scaleLog2;
       // A row that has seen only masked keys keeps -inf; exp2 of -inf is 0.
       const float base = m == -INFINITY ? 0.f : m;
       const float corr = exp2Approx(mx[r] - base);
@@ -263,16 +275,25 @@ __global__ void __launch_bounds__(kThreads, 2) flashKernel(AttnParams p) {
       for (int j = 0; j < kNT; ++j)
 #pragma unroll
         for (int e = 2 * hi; e < 2 * hi + 2; ++e) {
-          float pe = exp2Approx(s[i][j][e] - base);
+          float pe = PosScale ? exp2Approx(fmaf(s[i][j][e], scaleLog2, -base))
+                              : exp2Approx(s[i][j][e] - base);
           s[i][j][e] = pe;
           rowSum += pe;
         }
       sum[r] = sum[r] * corr + rowSum;
+      corrs[r] = corr;
+    }
+    // Most tiles raise no row's maximum once a few have passed: then every
+    // factor is 1 in every lane and the multiplies would change nothing.
+    if (__any_sync(0xffffffffu,
+                   corrs[0] != 1.f || corrs[1] != 1.f || corrs[2] != 1.f || corrs[3] != 1.f)) {
 #pragma unroll
-      for (int d = 0; d < kDT; ++d) {
-        acc[i][d][2 * hi] *= corr;
-        acc[i][d][2 * hi + 1] *= corr;
-      }
+      for (int r = 0; r < 4; ++r)
+#pragma unroll
+        for (int d = 0; d < kDT; ++d) {
+          acc[r >> 1][d][2 * (r & 1)] *= corrs[r];
+          acc[r >> 1][d][2 * (r & 1) + 1] *= corrs[r];
+        }
     }
 
     cpAsyncWait<1>(); // this tile's values have landed
@@ -326,15 +347,22 @@ __global__ void __launch_bounds__(kThreads, 2) flashKernel(AttnParams p) {
   }
 }
 
-template <class T, int HD> int launchFlash(Ctx &ctx, const AttnParams &p, int b) {
+template <class T, int HD, bool PosScale> int launchFlash(Ctx &ctx, const AttnParams &p, int b) {
   constexpr size_t smemBytes = size_t(kBM + 4 * kBN) * HD * sizeof(T);
   static const cudaError_t attrErr = cudaFuncSetAttribute(
-      flashKernel<T, HD>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smemBytes));
+      flashKernel<T, HD, PosScale>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smemBytes));
   if (attrErr != cudaSuccess)
     return ctx.failCuda("cudaFuncSetAttribute", attrErr);
-  dim3 grid(p.n, b, (p.s + kBM - 1) / kBM);
-  flashKernel<T, HD><<<grid, kThreads, smemBytes, ctx.stream()>>>(p);
+  const unsigned mblocks = unsigned((p.s + kBM - 1) / kBM);
+  dim3 grid = p.causal ? dim3(p.n, b, mblocks) : dim3(mblocks, p.n, b);
+  flashKernel<T, HD, PosScale><<<grid, kThreads, smemBytes, ctx.stream()>>>(p);
   return ctx.checkLaunch("flashKernel");
+}
+
+template <class T> int launchFlash(Ctx &ctx, const AttnParams &p, int b) {
+  if (p.scale > 0.f)
+    return p.h == 64 ? launchFlash<T, 64, true>(ctx, p, b) : launchFlash<T, 128, true>(ctx, p, b);
+  return p.h == 64 ? launchFlash<T, 64, false>(ctx, p, b) : launchFlash<T, 128, false>(ctx, p, b);
 }
 
 //===----------------------------------------------------------------------===//
@@ -545,12 +573,12 @@ template <bool BiasOp> int attention(const GraftCudaKernelArgs *args, GraftCudaE
   const bool flash = (t == ScalarType::BFloat16 || t == ScalarType::Float16) && h == hv &&
                      (h == 64 || h == 128) && ctx.numInputs() == 3 && flashLayout(q, p.qs) &&
                      flashLayout(k, p.ks) && flashLayout(v, p.vs) && flashLayout(out, p.os) &&
-                     b <= 65535 && (s + kBM - 1) / kBM <= 65535;
+                     b <= 65535 && n <= 65535 && (s + kBM - 1) / kBM <= 65535;
   return dispatch(t, [&](auto tag) -> int {
     using T = decltype(tag);
     if constexpr (kIsHalf<T>) {
       if (flash)
-        return h == 64 ? launchFlash<T, 64>(ctx, p, int(b)) : launchFlash<T, 128>(ctx, p, int(b));
+        return launchFlash<T>(ctx, p, int(b));
     }
     if constexpr (kIsFloat<T>)
       return launchRows<T>(ctx, p, int(b));

@@ -21,7 +21,11 @@
 // by element (cub::DeviceRadixSort); each line, the updates that differ
 // only along the axis, by the axis position named (segmented radix sort,
 // fewer key bits); or tiles of whole lines sorted inside one block in
-// shared memory (cub::BlockRadixSort), when a line fits a block.
+// shared memory (cub::BlockRadixSort), when a line fits a block: there the
+// updates' values ride through the sort beside their keys, the sort takes
+// only the bits of (line in tile, axis position named), its stability
+// keeping index order, and the thread holding a run's first update folds
+// the run from shared memory.
 //
 // No atomics on values, so no order that depends on scheduling. Keys and
 // values are 32-bit when the tensors allow it (fewer sort passes). The key
@@ -248,7 +252,7 @@ struct Plan {
   int64_t lines = 0, lineLen = 0;
   /// Sort tiles of whole lines inside one block (no global sort).
   bool tiled = false;
-  int kBits = 0, iBits = 0, tileBits = 0;
+  int kBits = 0, tileBits = 0;
   int64_t rmAxis = 1; ///< Row-major stride of the axis in the indices.
 };
 
@@ -257,7 +261,7 @@ struct Layout {
          tempBytes = 0, total = 0;
 };
 
-constexpr int kTileThreads = 512, kTileItems = 16, kTileCap = kTileThreads * kTileItems;
+constexpr int kTileThreads = 1024, kTileItems = 8, kTileCap = kTileThreads * kTileItems;
 
 int bitsFor(uint64_t v) { // Bits to hold every value in [0, v].
   int b = 0;
@@ -266,20 +270,21 @@ int bitsFor(uint64_t v) { // Bits to hold every value in [0, v].
   return b;
 }
 
-/// The tile plan applies when a line fits a block and a tile's keys
-/// (line in tile, axis position named, position in line) fit 31 bits.
+/// The tile plan applies when a line fits a block and a tile's keys (line
+/// in tile, axis position named) fit 31 bits.
 void planTile(Plan &p) {
   p.tiled = false;
   if (p.lines == 0 || p.lineLen > kTileCap)
     return;
   p.kBits = bitsFor(uint64_t(p.g.len));
-  p.iBits = bitsFor(uint64_t(p.lineLen - 1));
-  if (p.kBits + p.iBits > 31)
+  if (p.kBits > 31)
     return;
   p.tileBits = 0;
-  while (p.kBits + p.iBits + p.tileBits < 31 && (p.lineLen << (p.tileBits + 1)) <= kTileCap &&
+  while (p.kBits + p.tileBits < 31 && (p.lineLen << (p.tileBits + 1)) <= kTileCap &&
          (int64_t(1) << p.tileBits) < p.lines)
     ++p.tileBits;
+  if (((p.lines - 1) >> p.tileBits) >= int64_t(INT32_MAX)) // One block per tile.
+    return;
   p.rmAxis = 1;
   for (int d = p.g.ndim - 1; d > p.g.axis; --d)
     p.rmAxis *= p.g.shape[d];
@@ -580,10 +585,11 @@ template <class T, class K> int runLines(Ctx &ctx, const Plan &p, const Layout &
 
 //===----------------------------------------------------------------------===//
 // By tiles: a block takes 2^tileBits whole lines (adjacent lines: adjacent
-// addresses when the axis is not the last), sorts their updates by (line,
-// axis position named, position in line) with cub::BlockRadixSort in
-// shared memory, and folds each element's run from there. Every update is
-// read once from global memory and nothing is written but the output.
+// addresses when the axis is not the last), sorts their updates' values by
+// (line, axis position named) with cub::BlockRadixSort in shared memory
+// (stable: index order within a key), and folds each element's run from
+// there. Every update is read once from global memory and nothing is
+// written but the output.
 //===----------------------------------------------------------------------===//
 
 /// Offsets of line `line` at axis position 0: indices (bytes), updates and
@@ -608,93 +614,148 @@ __device__ inline void lineStart(const ScatterGeom &g, int64_t line, int64_t &id
 struct TileArgs {
   ScatterGeom g;
   int64_t lines, lineLen, rmAxis;
-  int kBits, iBits, tileBits;
+  int kBits, tileBits;
   Red op;
   bool includeSelf;
 };
 
-template <class T, bool WarpFold>
+template <int Bytes> struct BitsOf;
+template <> struct BitsOf<1> { using type = uint8_t; };
+template <> struct BitsOf<2> { using type = uint16_t; };
+template <> struct BitsOf<4> { using type = uint32_t; };
+template <> struct BitsOf<8> { using type = uint64_t; };
+
+/// A tile's lines whose offsets one table in shared memory holds.
+constexpr int kLineTable = 64;
+
+struct LineOffsets {
+  int64_t idx, upd, out, rm;
+};
+
+template <class T>
+using TileSort =
+    cub::BlockRadixSort<uint32_t, kTileThreads, kTileItems, typename BitsOf<sizeof(T)>::type>;
+
+/// The dynamic shared memory of tileKernel<T>: the sort's storage, then the
+/// sorted keys and the updates' bits in the same bytes.
+template <class T> constexpr size_t tileSmemBytes() {
+  size_t arrays = size_t(kTileCap) * (4 + sizeof(T));
+  size_t sort = sizeof(typename TileSort<T>::TempStorage);
+  return arrays > sort ? arrays : sort;
+}
+
+/// Keys are (line in tile, axis position named); every update is read once
+/// (its index and its value, in index order per thread) and the values
+/// ride through the sort, which is stable and sorts only the key's bits.
+template <class T>
 __global__ void __launch_bounds__(kTileThreads)
     tileKernel(TileArgs a, const T *upd, T *out, unsigned long long *bad) {
-  using BlockSort = cub::BlockRadixSort<uint32_t, kTileThreads, kTileItems>;
-  __shared__ union {
-    typename BlockSort::TempStorage sort;
-    uint32_t sorted[kTileCap];
-  } smem;
+  using V = typename BitsOf<sizeof(T)>::type;
+  using Sort = TileSort<T>;
+  extern __shared__ __align__(16) unsigned char tileSmem[];
+  __shared__ LineOffsets table[kLineTable];
+  uint32_t *sKeys = reinterpret_cast<uint32_t *>(tileSmem);
+  V *sVals = reinterpret_cast<V *>(tileSmem + size_t(kTileCap) * 4);
   const ScatterGeom &g = a.g;
-  int64_t line0 = int64_t(blockIdx.x) << a.tileBits;
-  int64_t nLines =
-      a.lines - line0 < (int64_t(1) << a.tileBits) ? a.lines - line0 : (int64_t(1) << a.tileBits);
-  int64_t n = nLines * a.lineLen;
-  int shiftT = a.kBits + a.iBits;
+  const int64_t line0 = int64_t(blockIdx.x) << a.tileBits;
+  const int tileLines = 1 << a.tileBits;
+  const bool tabled = tileLines <= kLineTable;
+  if (tabled && int(threadIdx.x) < tileLines && line0 + threadIdx.x < a.lines) {
+    LineOffsets &l = table[threadIdx.x];
+    lineStart(g, line0 + threadIdx.x, l.idx, l.upd, l.out, l.rm);
+  }
+  __syncthreads();
+  const int64_t axisIdx = g.idxStride[g.axis], axisUpd = g.updStride[g.axis];
+  // Blocked: thread t holds positions t * kTileItems + it, position q being
+  // update i of line (q mod lines per tile): index order within each line,
+  // which the stable sort keeps within each key.
   uint32_t keys[kTileItems];
+  V vals[kTileItems];
+#pragma unroll
   for (int it = 0; it < kTileItems; ++it) {
-    int64_t q = int64_t(it) * kTileThreads + threadIdx.x;
+    int q = int(threadIdx.x) * kTileItems + it;
+    int t = q & (tileLines - 1);
+    int64_t i = q >> a.tileBits;
     keys[it] = 0xffffffffu; // Padding sorts last.
-    if (q >= n)
+    vals[it] = 0;
+    if (i >= a.lineLen || line0 + t >= a.lines)
       continue;
-    int64_t t = q % nLines, i = q / nLines, io, uo, oo, ub;
-    lineStart(g, line0 + t, io, uo, oo, ub);
-    int64_t k = loadAs<int64_t>(g.idx + io + i * g.idxStride[g.axis], g.idxType);
+    LineOffsets l;
+    if (tabled)
+      l = table[t];
+    else
+      lineStart(g, line0 + t, l.idx, l.upd, l.out, l.rm);
+    int64_t k = loadAs<int64_t>(g.idx + l.idx + i * axisIdx, g.idxType);
     if (k < -g.len || k >= g.len) { // Keyed past every element: never folded.
-      atomicMin(bad, (unsigned long long)(ub + i * a.rmAxis));
+      atomicMin(bad, (unsigned long long)(l.rm + i * a.rmAxis));
       k = g.len;
     } else if (k < 0) {
       k += g.len;
     }
-    keys[it] = (uint32_t(t) << shiftT) | (uint32_t(k) << a.iBits) | uint32_t(i);
+    keys[it] = (uint32_t(t) << a.kBits) | uint32_t(k);
+    vals[it] = *reinterpret_cast<const V *>(upd + l.upd + i * axisUpd);
   }
-  BlockSort(smem.sort).Sort(keys, 0, shiftT + a.tileBits);
-  __syncthreads(); // The sort's storage becomes the sorted keys.
-  for (int it = 0; it < kTileItems; ++it)
-    smem.sorted[threadIdx.x * kTileItems + it] = keys[it];
+  Sort(*reinterpret_cast<typename Sort::TempStorage *>(tileSmem))
+      .SortBlockedToStriped(keys, vals, 0, a.kBits + a.tileBits);
+  __syncthreads(); // The sort's storage becomes the sorted arrays.
+  // Striped: item it of thread t has rank it * kTileThreads + t.
+#pragma unroll
+  for (int it = 0; it < kTileItems; ++it) {
+    sKeys[it * kTileThreads + threadIdx.x] = keys[it];
+    sVals[it * kTileThreads + threadIdx.x] = vals[it];
+  }
   __syncthreads();
-  uint32_t iMask = (uint32_t(1) << a.iBits) - 1;
-  int64_t targets = nLines * g.len;
-  int lane = int(threadIdx.x & 31);
-  int64_t first = WarpFold ? threadIdx.x / 32 : threadIdx.x;
-  int64_t step = WarpFold ? kTileThreads / 32 : kTileThreads;
-  for (int64_t q = first; q < targets; q += step) {
-    int64_t t = q / g.len, k = q - t * g.len;
-    uint32_t prefix = (uint32_t(t) << shiftT) | (uint32_t(k) << a.iBits);
-    int64_t lo = lowerBound(smem.sorted, n, prefix);
-    int64_t hi = lowerBound(smem.sorted, n, prefix + iMask + 1);
-    if (lo == hi)
+  // The thread holding the first update of an element's run folds the run.
+  const uint32_t kMask = (uint32_t(1) << a.kBits) - 1;
+  for (int it = 0; it < kTileItems; ++it) {
+    int j = it * kTileThreads + int(threadIdx.x);
+    uint32_t key = sKeys[j];
+    int64_t k = key & kMask;
+    if (key == 0xffffffffu || k >= g.len || (j > 0 && sKeys[j - 1] == key))
       continue;
-    int64_t io, uo, oo, ub;
-    lineStart(g, line0 + t, io, uo, oo, ub);
-    T *dst = out + oo + k * g.outStride[g.axis];
-    const T *src = upd + uo;
-    int64_t us = g.updStride[g.axis];
-    Fold<T> f(a.op, a.includeSelf, loadElem<T>(dst));
-    if constexpr (WarpFold) {
-      for (int64_t b = lo; b < hi; b += 32) {
-        Compute<T> v = b + lane < hi
-                           ? loadElem<T>(src + int64_t(smem.sorted[b + lane] & iMask) * us)
-                           : Compute<T>(0);
-        int m = int(hi - b < 32 ? hi - b : 32);
-        for (int l = 0; l < m; ++l)
-          f.add(shuffle(v, l));
-      }
-      if (lane == 0)
-        storeElem<T>(dst, f.result());
-    } else {
-      for (int64_t j = lo; j < hi; ++j)
-        f.add(loadElem<T>(src + int64_t(smem.sorted[j] & iMask) * us));
-      storeElem<T>(dst, f.result());
+    int t = int(key >> a.kBits);
+    LineOffsets l;
+    if (tabled)
+      l = table[t];
+    else
+      lineStart(g, line0 + t, l.idx, l.upd, l.out, l.rm);
+    // The run's end: doubling steps, then halving (short runs take a few
+    // probes, long ones no serial walk over the keys).
+    int lo = j + 1, step = 1;
+    while (lo < kTileCap && sKeys[lo] == key) {
+      lo += step;
+      step *= 2;
     }
+    int hi = lo < kTileCap ? lo : kTileCap;
+    lo -= step / 2 ? step / 2 : 1; // The last position known to hold key, plus 1.
+    lo = lo < j + 1 ? j + 1 : lo;
+    while (lo < hi) { // First position in [lo, hi) past the run.
+      int mid = (lo + hi) / 2;
+      if (sKeys[mid] == key)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    T *dst = out + l.out + k * g.outStride[g.axis];
+    Fold<T> f(a.op, a.includeSelf, loadElem<T>(dst));
+#pragma unroll 4
+    for (; j < hi; ++j)
+      f.add(loadElem<T>(reinterpret_cast<const T *>(sVals + j)));
+    storeElem<T>(dst, f.result());
   }
 }
 
 template <class T> int runTiles(Ctx &ctx, const Plan &p, unsigned long long *bad) {
-  TileArgs a{p.g, p.lines, p.lineLen, p.rmAxis, p.kBits, p.iBits, p.tileBits, p.op, p.includeSelf};
+  TileArgs a{p.g, p.lines, p.lineLen, p.rmAxis, p.kBits, p.tileBits, p.op, p.includeSelf};
   int64_t tiles = (p.lines + (int64_t(1) << p.tileBits) - 1) >> p.tileBits;
   auto *upd = reinterpret_cast<const T *>(dataOf(ctx.in(2)));
   auto *out = reinterpret_cast<T *>(dataOf(ctx.out(0)));
-  if (p.lineLen >= 32 * p.g.len)
-    tileKernel<T, true><<<unsigned(tiles), kTileThreads, 0, ctx.stream()>>>(a, upd, out, bad);
-  else
-    tileKernel<T, false><<<unsigned(tiles), kTileThreads, 0, ctx.stream()>>>(a, upd, out, bad);
+  constexpr size_t smemBytes = tileSmemBytes<T>();
+  static const cudaError_t attrErr = cudaFuncSetAttribute(
+      tileKernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smemBytes));
+  if (attrErr != cudaSuccess)
+    return ctx.failCuda("cudaFuncSetAttribute", attrErr);
+  tileKernel<T><<<unsigned(tiles), kTileThreads, smemBytes, ctx.stream()>>>(a, upd, out, bad);
   return ctx.checkLaunch("tileKernel");
 }
 

@@ -73,6 +73,22 @@ TEST(CudaAttention, FlashKernelEveryKeyCountAndMask) {
         }
 }
 
+TEST(CudaAttention, FlashKernelScalesAndManyTiles) {
+  // A positive scale folds into each weight's exp2; zero and negative ones
+  // take the other form. Several query blocks of several heads and batches
+  // (the grid's order differs with a causal mask), and enough key tiles
+  // that most leave every row's maximum where it was.
+  GRAFT_REQUIRE_GPU();
+  std::mt19937_64 rng(14);
+  for (DLDataType t : {BF16, F16})
+    for (int64_t h : {64, 128}) {
+      for (double scale : {0.25, 0.0, -0.2})
+        check(t, {1, 40, 70, 2, 2, h}, kNone, rng, scale);
+      for (const AttrValue &mask : kMasks)
+        check(t, {2, 300, 333, 3, 3, h}, mask, rng);
+    }
+}
+
 TEST(CudaAttention, OneKeyIsItsValueExactly) {
   // The weight of a single key is exactly 1: no zero-filled padding key of
   // the 64-key tile may enter the softmax.

@@ -66,6 +66,51 @@ TEST(CudaScatter, EveryReductionEveryDType) {
   unsetenv("GRAFT_CUDA_SCATTER");
 }
 
+TEST(CudaScatter, TileEdges) {
+  // The tile plan at its edges: one update, lines of one update (many
+  // lines to a tile), a line as long as a tile (8192), lines of 4096 (two
+  // to a tile, the last tile half full), long runs into few elements, and
+  // 64 lines to a tile against more (offsets from a table or computed).
+  GRAFT_REQUIRE_GPU();
+  std::mt19937_64 rng(43);
+  std::vector<Case> cases = {{{1}, {1}, {1}, 0, 0, 1},
+                             {{5, 1}, {1, 1}, {1, 1}, 0, -5, 5},
+                             {{9, 300}, {1, 300}, {2, 301}, 0, 0, 9},
+                             {{7, 2}, {8192, 1}, {8192, 2}, 0, -7, 7},
+                             {{4, 3}, {4096, 3}, {4096, 3}, 0, 0, 4},
+                             {{2, 5}, {700, 5}, {700, 5}, 0, 0, 2},
+                             {{70, 3}, {70, 2}, {70, 3}, 1, -3, 3},
+                             {{3, 130}, {2, 130}, {3, 130}, 0, 0, 3}};
+  for (const char *plan : {"tile", ""})
+    for (const Case &c : cases)
+      for (DLDataType t : {F32, BF16, F64, I32, BOOL})
+        for (const char *red : kReductions)
+          for (bool self : {true, false}) {
+            if (t.code == kernels::kGraftDLBool && std::string(red) != "add" &&
+                std::string(red) != "update")
+              continue;
+            DLDataType it = self ? I64 : I32;
+            if (*plan)
+              setenv("GRAFT_CUDA_SCATTER", plan, 1);
+            else
+              unsetenv("GRAFT_CUDA_SCATTER");
+            SCOPED_TRACE(std::string(plan) + " " + typeName(t) + " " + red +
+                         (self ? " self " : " ") + typeName(it) + " axis " +
+                         std::to_string(c.axis) + " " + std::to_string(c.idx[0]));
+            bool mul = std::string(red) == "mul";
+            TestTensor data = randomTensor(t, c.data, rng);
+            TestTensor idx = randomTensor(it, c.idx, rng, double(c.lo), double(c.hi - 1));
+            TestTensor upd = mul && isFloat(t) ? randomTensor(t, c.upd, rng, 0.99, 1.01)
+                                               : randomTensor(t, c.upd, rng);
+            Attrs attrs = {c.axis, std::string(red), self};
+            TestTensor co(t, c.data), go(t, c.data);
+            RUN_OK("graft.scatter_elements", {&data, &idx, &upd}, {&co}, attrs);
+            ASSERT_EQ(runCuda("graft.scatter_elements", {&data, &idx, &upd}, {&go}, attrs), "");
+            EXPECT_EQ(compare(co, go), "");
+          }
+  unsetenv("GRAFT_CUDA_SCATTER");
+}
+
 TEST(CudaScatter, NaNKeptByMaxAndMin) {
   GRAFT_REQUIRE_GPU();
   for (DLDataType t : kFloatTypes)
