@@ -335,6 +335,22 @@ const std::vector<IndexCase> &indexCases() {
        "strides=2\n%2 = clip T %1 min=-0x1p+0 max=0x1p+1\noutput %2\n",
        {{"T", {10}}},
        {{4}}},
+      {"elementwise broadcasting around a permute",
+       "input %0 T 2\ninput %1 T 1\ninput %2 T 3\n%3 = permute_dims T %0 axes=1,0\n"
+       "%4 = add T %3 %1\n%5 = add T %4 %2\noutput %5\n",
+       {{"T", {3, 4}}, {"T", {3}}, {"T", {2, 4, 3}}},
+       {{2, 4, 3}}},
+      {"take of a take in a concat",
+       "input %0 T 2\ninput %1 int64 1\ninput %2 int32 1\n"
+       "%3 = take int64 %1 %2 axis=0 mode=clip\n%4 = take T %0 %3 axis=0 mode=wrap\n"
+       "%5 = concat T %4 %0 axis=0\noutput %5\n",
+       {{"T", {4, 3}}, {"int64", {5}, -10, 10}, {"int32", {6}, -2, 8}},
+       {{10, 3}}},
+      {"reshape of a broadcast",
+       "input %0 T 2\n%1 = broadcast_to T %0 shape=2,%0.0,3\n"
+       "%2 = reshape T %1 shape=6,?\n%3 = add T %2 %2\noutput %3\n",
+       {{"T", {4, 1}}},
+       {{6, 4}}},
       {"a chain with two outputs",
        "input %0 T 3\ninput %1 int32 1\ninput %2 T 2\n"
        "%3 = permute_dims T %0 axes=2,0,1\n%4 = reshape T %3 shape=%0.2,?\n"
