@@ -38,8 +38,12 @@ void graft::registerAllPasses() {
                       "fuse-elementwise,legalize-ops,finalize"});
     // Fused groups run as CUDA C++ that NVRTC compiles when the executable
     // loads (kernels/FusedCuda.h; docs/cuda.md, "Fused kernels").
+    // fuse-masked-copy and remove-device-asserts come first: they take the
+    // host reads out of masked copies and device checks, so that these need
+    // no stream wait and can run inside CUDA graphs (docs/cuda-graphs.md).
     registerPipeline({"build-cuda", "What graft build --target cuda runs before code generation",
-                      "fuse-elementwise,legalize-ops,finalize"});
+                      "fuse-masked-copy,remove-device-asserts,fuse-elementwise,legalize-ops,"
+                      "finalize"});
     registerTestDropBindingPass();
     registerTestRemovePrintPass();
     return true;
