@@ -217,8 +217,10 @@ llvm::Error CUDADevice::beginCapture() {
 llvm::Expected<void *> CUDADevice::endCapture() {
   GraftCudaError err;
   void *graph = nullptr;
-  if (module_.api().endCapture(id(), stream_, &graph, &err))
+  GraftCudaGraphNodes nodes{};
+  if (module_.api().endCapture(id(), stream_, &graph, &nodes, &err))
     return cudaError(err);
+  lastNodes_ = GraphNodeCounts{nodes.kernels, nodes.copies, nodes.sets, nodes.other};
   return graph;
 }
 

@@ -56,6 +56,7 @@ public:
   bool canCaptureGraphs() const override { return true; }
   llvm::Error beginCapture() override;
   llvm::Expected<void *> endCapture() override;
+  GraphNodeCounts capturedNodes() const override { return lastNodes_; }
   llvm::Error launchGraph(void *graph) override;
   void destroyGraph(void *graph) override;
   uint64_t hostSyncs() const override;
@@ -73,6 +74,7 @@ private:
       : Device(Kind::CUDA, DLDevice{kDLCUDA, id}), module_(module), stream_(stream) {}
   const CudaModule &module_;
   void *stream_;
+  GraphNodeCounts lastNodes_;
   bool failNextLaunch_ = false;
 };
 

@@ -29,10 +29,12 @@ llvm::Error fail(const char *builtin, const llvm::Twine &msg) {
 
 /// What a graph saw of one capture input: a tensor's dtype, shape and first
 /// byte, a storage's address, else the value itself (shapes, prim values).
+/// A hit compares without allocating; the message is made only for a
+/// mismatch.
 struct InputSig {
   enum class Kind { Tensor, Storage, Other } kind = Kind::Other;
   DLDataType dtype{};
-  std::vector<int64_t> shape;
+  llvm::SmallVector<int64_t, 4> shape;
   const void *address = nullptr;
   Value value;
 };
@@ -53,12 +55,60 @@ InputSig signatureOf(const Value &v) {
   return s;
 }
 
+/// Whether two non-tensor, non-storage inputs are the same value: ints,
+/// floats and bools by value, shapes by their dims, anything else by its
+/// printed form.
+bool sameOther(const Value &a, const Value &b) {
+  if (a.isInt() || b.isInt())
+    return a.isInt() && b.isInt() && a.getInt() == b.getInt();
+  if (a.isBool() || b.isBool())
+    return a.isBool() && b.isBool() && a.getBool() == b.getBool();
+  if (a.isNone() || b.isNone())
+    return a.isNone() && b.isNone();
+  auto *sa = a.as<ShapeObj>(), *sb = b.as<ShapeObj>();
+  if (sa || sb)
+    return sa && sb && llvm::ArrayRef<int64_t>(sa->dims) == llvm::ArrayRef<int64_t>(sb->dims);
+  return a.str() == b.str();
+}
+
+/// Whether `v` replays a graph captured with `sig` (the hit path: no
+/// allocation for tensors, storages, ints and shapes).
+bool matches(const InputSig &sig, const Value &v) {
+  switch (sig.kind) {
+  case InputSig::Kind::Tensor: {
+    auto *t = v.as<TensorObj>();
+    return t && t->bytes() == sig.address && dtypeEqual(t->dtype(), sig.dtype) &&
+           llvm::ArrayRef<int64_t>(t->shape()) == llvm::ArrayRef<int64_t>(sig.shape);
+  }
+  case InputSig::Kind::Storage: {
+    auto *st = v.as<StorageObj>();
+    return st && st->data() == sig.address;
+  }
+  case InputSig::Kind::Other:
+    return !v.as<TensorObj>() && !v.as<StorageObj>() && sameOther(sig.value, v);
+  }
+  return false;
+}
+
 /// Why `v` cannot replay a graph captured with `sig`, or empty.
 std::string mismatch(size_t i, const InputSig &sig, const Value &v) {
+  if (matches(sig, v))
+    return "";
   InputSig now = signatureOf(v);
   std::string in = "input " + std::to_string(i);
+  auto captured = [&] {
+    switch (sig.kind) {
+    case InputSig::Kind::Tensor:
+      return std::string("a tensor");
+    case InputSig::Kind::Storage:
+      return std::string("a storage");
+    case InputSig::Kind::Other:
+      break;
+    }
+    return sig.value.str();
+  };
   if (now.kind != sig.kind)
-    return llvm::formatv("{0} is {1}, captured with {2}", in, v.str(), sig.value.str());
+    return llvm::formatv("{0} is {1}, captured with {2}", in, v.str(), captured());
   switch (sig.kind) {
   case InputSig::Kind::Tensor:
     if (!dtypeEqual(now.dtype, sig.dtype))
@@ -73,15 +123,11 @@ std::string mismatch(size_t i, const InputSig &sig, const Value &v) {
                              sig.shape[d]);
     [[fallthrough]];
   case InputSig::Kind::Storage:
-    if (now.address != sig.address)
-      return llvm::formatv("{0} is at address {1}, captured at {2} (a graph replays the "
-                           "addresses of its capture)",
-                           in, now.address, sig.address);
-    return "";
+    return llvm::formatv("{0} is at address {1}, captured at {2} (a graph replays the "
+                         "addresses of its capture)",
+                         in, now.address, sig.address);
   case InputSig::Kind::Other:
-    if (now.value.str() != sig.value.str())
-      return llvm::formatv("{0} is {1}, captured with {2}", in, v.str(), sig.value.str());
-    return "";
+    return llvm::formatv("{0} is {1}, captured with {2}", in, v.str(), sig.value.str());
   }
   return "";
 }
@@ -102,12 +148,21 @@ struct Graph {
   Block owned;
 };
 
+/// Orders graph keys; looks them up by ArrayRef, so a hit copies no key.
+struct KeyLess {
+  using is_transparent = void;
+  bool operator()(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b) const {
+    return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end());
+  }
+};
+
 struct Region {
   std::string function;
   bool eagerOnly = false;
   std::string reason;
   uint64_t eagerRuns = 0, captures = 0, replays = 0;
-  std::map<std::vector<int64_t>, Graph> graphs; ///< By symbolic shape values.
+  GraphNodeCounts nodes;                                 ///< Of the last graph captured.
+  std::map<std::vector<int64_t>, Graph, KeyLess> graphs; ///< By symbolic shape values.
 };
 
 class CudaGraphState final : public VMExtension {
@@ -225,14 +280,11 @@ llvm::Error capture(VirtualMachine &vm, Device &dev, const Value &func, ArrayRef
   return llvm::Error::success();
 }
 
-/// The capture function's arguments: the tuple's fields.
-Expected<std::vector<Value>> captureInputs(const Value &args) {
-  if (auto *t = args.as<TupleObj>())
-    return std::vector<Value>(t->fields.begin(), t->fields.end());
-  return fail(kRunOrCapture, "argument 2 must be the tuple of capture inputs but is " + args.str());
-}
-
 /// vm.builtin.cuda_graph.run_or_capture(%vm, capture, (inputs...), index[, shape])
+///
+/// A hit (the common case) makes no allocation: the key is looked up as the
+/// shape's dims, the inputs are the tuple's fields, and each is compared
+/// with its signature in place.
 Expected<Value> runOrCapture(VirtualMachine &, const void *, ArrayRef<Value> args) {
   if (args.size() < 4 || args.size() > 5)
     return fail(kRunOrCapture, llvm::formatv("expects 4 or 5 arguments but got {0}", args.size()));
@@ -242,45 +294,45 @@ Expected<Value> runOrCapture(VirtualMachine &, const void *, ArrayRef<Value> arg
   const Value &func = args[1];
   if (!func.as<ClosureObj>())
     return fail(kRunOrCapture, "argument 1 must be the capture function but is " + func.str());
-  auto inputs = captureInputs(args[2]);
-  if (!inputs)
-    return inputs.takeError();
+  auto *tuple = args[2].as<TupleObj>();
+  if (!tuple)
+    return fail(kRunOrCapture,
+                "argument 2 must be the tuple of capture inputs but is " + args[2].str());
+  ArrayRef<Value> inputs = tuple->fields;
   if (!args[3].isInt())
     return fail(kRunOrCapture, "argument 3 must be the entry index but is " + args[3].str());
   int64_t index = args[3].getInt();
-  std::vector<int64_t> key;
+  ArrayRef<int64_t> key;
   if (args.size() == 5 && !args[4].isNone()) {
     auto *shape = args[4].as<ShapeObj>();
     if (!shape)
       return fail(kRunOrCapture, "argument 4 must be a shape but is " + args[4].str());
-    key.assign(shape->dims.begin(), shape->dims.end());
+    key = shape->dims;
   }
 
   auto &state = vm->extension<CudaGraphState>();
   Region &region = state.regions[index];
   if (region.function.empty())
     region.function = functionName(*vm, func);
-  std::shared_ptr<Device> dev;
-  if (vm->numDevices() > 0)
-    dev = std::shared_ptr<Device>(vm->allocator(0), &vm->allocator(0)->device());
+  Device *dev = vm->numDevices() > 0 ? &vm->allocator(0)->device() : nullptr;
   bool canCapture = dev && dev->canCaptureGraphs() && !vm->captureOpen();
   if (!canCapture || region.eagerOnly) {
     ++region.eagerRuns;
     if (!canCapture && region.reason.empty())
       region.reason = "the device cannot capture graphs";
-    return runEager(*vm, func, *inputs, nullptr);
+    return runEager(*vm, func, inputs, nullptr);
   }
-  state.device = dev;
+  if (!state.device)
+    state.device = std::shared_ptr<Device>(vm->allocator(0), dev);
 
   auto it = region.graphs.find(key);
   if (it != region.graphs.end()) {
     Graph &g = it->second;
-    for (size_t i = 0; i < g.inputs.size() && i < inputs->size(); ++i) {
-      std::string why = mismatch(i, g.inputs[i], (*inputs)[i]);
-      if (!why.empty())
-        return fail(kRunOrCapture,
-                    llvm::formatv("region {0} ({1}): {2}", index, region.function, why));
-    }
+    size_t n = std::min(g.inputs.size(), inputs.size());
+    for (size_t i = 0; i < n; ++i)
+      if (!matches(g.inputs[i], inputs[i]))
+        return fail(kRunOrCapture, llvm::formatv("region {0} ({1}): {2}", index, region.function,
+                                                 mismatch(i, g.inputs[i], inputs[i])));
     if (llvm::Error err = dev->launchGraph(g.exec)) {
       // The graph and what was made for it go; the next call captures again.
       std::string msg = llvm::toString(std::move(err));
@@ -298,13 +350,13 @@ Expected<Value> runOrCapture(VirtualMachine &, const void *, ArrayRef<Value> arg
   }
 
   size_t workspace = 0;
-  auto eager = runEager(*vm, func, *inputs, &workspace);
+  auto eager = runEager(*vm, func, inputs, &workspace);
   if (!eager)
     return eager.takeError();
   ++region.eagerRuns;
   workspace = llvm::alignTo(workspace, GraphWorkspace::kAlign);
   Graph g;
-  if (llvm::Error err = capture(*vm, *dev, func, *inputs, workspace, g)) {
+  if (llvm::Error err = capture(*vm, *dev, func, inputs, workspace, g)) {
     region.eagerOnly = true;
     region.reason = llvm::toString(std::move(err));
     vm->logInfo(llvm::formatv("CUDA-graph region {0} ({1}) runs without a graph in this VM: the "
@@ -313,7 +365,8 @@ Expected<Value> runOrCapture(VirtualMachine &, const void *, ArrayRef<Value> arg
     return eager;
   }
   ++region.captures;
-  region.graphs.emplace(std::move(key), std::move(g));
+  region.nodes = dev->capturedNodes();
+  region.graphs.emplace(std::vector<int64_t>(key.begin(), key.end()), std::move(g));
   return eager;
 }
 
@@ -359,6 +412,7 @@ std::vector<CudaGraphRegionReport> graft::vm::cudaGraphReport(VirtualMachine &vm
     rep.captures = r.captures;
     rep.replays = r.replays;
     rep.graphs = r.graphs.size();
+    rep.nodes = r.nodes;
     for (const auto &g : r.graphs)
       rep.ownedBytes += g.second.owned.bytes;
     out.push_back(std::move(rep));

@@ -23,6 +23,7 @@
 #ifndef GRAFT_VM_CUDAGRAPH_H
 #define GRAFT_VM_CUDAGRAPH_H
 
+#include "vm/Device.h"
 #include "vm/PackedFunc.h"
 
 #include <string>
@@ -47,6 +48,7 @@ struct CudaGraphRegionReport {
   uint64_t captures = 0;
   uint64_t replays = 0;
   size_t graphs = 0;     ///< Live graphs (one per symbolic shape).
+  GraphNodeCounts nodes; ///< The nodes of the last graph captured.
   size_t ownedBytes = 0; ///< Memory recorded as the graphs' own.
 };
 

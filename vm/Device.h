@@ -25,6 +25,15 @@
 
 namespace graft::vm {
 
+/// The nodes of a captured graph by kind: what each replay launches.
+struct GraphNodeCounts {
+  unsigned kernels = 0;
+  unsigned copies = 0; ///< memcpy nodes
+  unsigned sets = 0;   ///< memset nodes
+  unsigned other = 0;  ///< event, host, empty and other nodes
+  unsigned total() const { return kernels + copies + sets + other; }
+};
+
 class Device {
 public:
   enum class Kind { CPU, CUDA };
@@ -51,6 +60,9 @@ public:
   /// Ends the capture and instantiates the graph; on failure nothing of the
   /// capture is left and the device is out of capture mode.
   virtual llvm::Expected<void *> endCapture();
+  /// The nodes of the graph the last successful endCapture made; all zero
+  /// where the device does not count them.
+  virtual GraphNodeCounts capturedNodes() const { return {}; }
   virtual llvm::Error launchGraph(void *graph);
   virtual void destroyGraph(void *graph) {}
   /// How often the host has waited for this device so far

@@ -18,6 +18,13 @@
 //                          indices through each sort plan (deterministic;
 //                          PyTorch's atomic kernel is the bar,
 //                          docs/performance.md)
+//   masked_copy/where_f32_16M, _16K
+//                          graft.where(mask, src, out), the masked copy after
+//                          fuse-masked-copy (PyTorch's index + index_put is
+//                          the bar, docs/performance.md)
+//   graph_replay/{add,permute,alternate,add1}/{1,99}
+//                          one replay of a captured chain of 1 or 99 kernels
+//                          (the per-kernel replay cost, docs/cuda-graphs.md)
 //   fused_chain_f32, _bf16 a fused kernel compiled by NVRTC (multiply, add,
 //                          sigmoid, multiply: two inputs, one output of
 //                          256 MiB each), next to copy_f32 (the bar: 85%)
@@ -35,6 +42,7 @@
 
 #include "kernels/FusedCuda.h"
 #include "kernels/FusedKernel.h"
+#include "kernels/Kernel.h"
 
 #include <benchmark/benchmark.h>
 #include <cublas_v2.h>
@@ -492,6 +500,80 @@ BENCHMARK_CAPTURE(BM_attention, bf16_4x2048x16x128, false)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_attention, causal_bf16_4x2048x16x128, true)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+
+/// graft.where(mask, src, out): the masked copy `out[mask] = src[mask]`
+/// after fuse-masked-copy (docs/cuda-graphs.md; PyTorch's index +
+/// index_put: 355 us at 16M elements, 190 us at 16K). Bytes: the mask, src
+/// and out read, the result written.
+void BM_maskedCopy(benchmark::State &state, int64_t rows, int64_t cols) {
+  Buf mask(DLDataType{graft::kernels::kGraftDLBool, 8, 1}, {rows, cols}), src(F32, {rows, cols}),
+      out(F32, {rows, cols}), res(F32, {rows, cols});
+  timeLaunches(state, mask.bytes() + 3 * src.bytes(), [&] {
+    runGraft("graft.where", {&mask.dl, &src.dl, &out.dl}, {&res.dl});
+  });
+}
+BENCHMARK_CAPTURE(BM_maskedCopy, where_f32_16M, 4096, 4096)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_maskedCopy, where_f32_16K, 128, 128)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+
+/// Replay of a captured chain of `n` kernels on 16x16 float32 (as
+/// tools/gpu-check.sh's chain programs), captured through graft's kernel
+/// calls on the stream: device time of one cudaGraphLaunch from events
+/// around it. `kind`: "add" (the flat elementwise kernel), "permute"
+/// (permute_dims, the strided kernel), "alternate" (the chain programs'
+/// permute/add), "add1" (add on one element: the launch alone).
+/// us per kernel = (time at 99 - time at 1) / 98.
+void BM_graphReplay(benchmark::State &state, const char *kind) {
+  int64_t n = state.range(0);
+  bool one = std::string(kind) == "add1";
+  std::vector<int64_t> shape = one ? std::vector<int64_t>{1} : std::vector<int64_t>{16, 16};
+  Buf a(F32, shape), b(F32, shape), w(F32, shape);
+  std::vector<AttrValue> axes = {std::vector<int64_t>{1, 0}};
+  CHECK_CUDA(cudaStreamBeginCapture(stream(), cudaStreamCaptureModeThreadLocal));
+  for (int64_t i = 0; i < n; ++i) {
+    DLTensor *x = i % 2 ? &b.dl : &a.dl, *y = i % 2 ? &a.dl : &b.dl;
+    bool permute =
+        std::string(kind) == "permute" || (std::string(kind) == "alternate" && i % 2 == 0);
+    if (permute)
+      runGraft("graft.permute_dims", {x}, {y}, axes);
+    else
+      runGraft("graft.add", {x, &w.dl}, {y});
+  }
+  cudaGraph_t graph;
+  CHECK_CUDA(cudaStreamEndCapture(stream(), &graph));
+  size_t nodes = 0;
+  CHECK_CUDA(cudaGraphGetNodes(graph, nullptr, &nodes));
+  cudaGraphExec_t exec;
+  CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  CHECK_CUDA(cudaGraphUpload(exec, stream()));
+  timeLaunches(state, 0, [&] { CHECK_CUDA(cudaGraphLaunch(exec, stream())); });
+  state.counters["nodes"] = double(nodes);
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+}
+BENCHMARK_CAPTURE(BM_graphReplay, add, "add")
+    ->Arg(1)
+    ->Arg(99)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_graphReplay, permute, "permute")
+    ->Arg(1)
+    ->Arg(99)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_graphReplay, alternate, "alternate")
+    ->Arg(1)
+    ->Arg(99)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_graphReplay, add1, "add1")
+    ->Arg(1)
+    ->Arg(99)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 

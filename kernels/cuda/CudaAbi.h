@@ -25,7 +25,7 @@ extern "C" {
 
 /* Bumped on any change to the structs below; the loader refuses a module of
  * another version. */
-#define GRAFT_CUDA_ABI_VERSION 3u
+#define GRAFT_CUDA_ABI_VERSION 4u
 /* The one symbol the loader looks up. */
 #define GRAFT_CUDA_ENTRY "graft_cuda_api"
 
@@ -66,6 +66,14 @@ typedef struct GraftCudaKernelArgs {
   size_t workspaceBytes;
   void *stream; /* cudaStream_t */
 } GraftCudaKernelArgs;
+
+/* The nodes of a captured graph by kind (what a replay launches). */
+typedef struct GraftCudaGraphNodes {
+  uint32_t kernels;
+  uint32_t copies; /* memcpy nodes */
+  uint32_t sets;   /* memset nodes */
+  uint32_t other;  /* event records and waits, host nodes, empty nodes, ... */
+} GraftCudaGraphNodes;
 
 typedef int (*GraftCudaKernelFn)(const GraftCudaKernelArgs *args, GraftCudaError *err);
 typedef size_t (*GraftCudaWorkspaceFn)(const GraftCudaKernelArgs *args);
@@ -117,9 +125,13 @@ typedef struct GraftCudaApi {
    * capture of `stream`; endCapture ends it and instantiates the graph into
    * `*graph` (a cudaGraphExec_t). A failed capture (a refused call inside it,
    * an invalidated capture) or instantiation discards everything and returns
-   * nonzero, leaving the stream out of capture mode. */
+   * nonzero, leaving the stream out of capture mode. `nodes` (may be NULL)
+   * receives the captured graph's nodes by kind. The instantiated graph is
+   * uploaded to the device on `stream`, so its first launch costs no more
+   * than later ones. */
   int (*beginCapture)(int device, void *stream, GraftCudaError *err);
-  int (*endCapture)(int device, void *stream, void **graph, GraftCudaError *err);
+  int (*endCapture)(int device, void *stream, void **graph, GraftCudaGraphNodes *nodes,
+                    GraftCudaError *err);
   int (*launchGraph)(int device, void *graph, void *stream, GraftCudaError *err);
   void (*destroyGraph)(void *graph);
   /* Times the module has made the host wait for the device (stream

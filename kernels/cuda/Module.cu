@@ -9,6 +9,7 @@
 
 #include <cstring>
 #include <mutex>
+#include <vector>
 
 using namespace graft::cuda;
 
@@ -190,7 +191,38 @@ int beginCapture(int device, void *stream, GraftCudaError *err) {
   return 0;
 }
 
-int endCapture(int device, void *stream, void **graph, GraftCudaError *err) {
+/// The nodes of `g` by kind.
+GraftCudaGraphNodes countNodes(cudaGraph_t g) {
+  GraftCudaGraphNodes counts{};
+  size_t n = 0;
+  if (cudaGraphGetNodes(g, nullptr, &n) != cudaSuccess)
+    return counts;
+  std::vector<cudaGraphNode_t> nodes(n);
+  if (cudaGraphGetNodes(g, nodes.data(), &n) != cudaSuccess)
+    return counts;
+  for (cudaGraphNode_t node : nodes) {
+    cudaGraphNodeType type;
+    if (cudaGraphNodeGetType(node, &type) != cudaSuccess)
+      type = cudaGraphNodeTypeEmpty;
+    switch (type) {
+    case cudaGraphNodeTypeKernel:
+      ++counts.kernels;
+      break;
+    case cudaGraphNodeTypeMemcpy:
+      ++counts.copies;
+      break;
+    case cudaGraphNodeTypeMemset:
+      ++counts.sets;
+      break;
+    default:
+      ++counts.other;
+    }
+  }
+  return counts;
+}
+
+int endCapture(int device, void *stream, void **graph, GraftCudaGraphNodes *nodes,
+               GraftCudaError *err) {
   *graph = nullptr;
   GRAFT_CUDA_TRY(cudaSetDevice(device));
   cudaGraph_t g = nullptr;
@@ -201,12 +233,21 @@ int endCapture(int device, void *stream, void **graph, GraftCudaError *err) {
       cudaGraphDestroy(g);
     return report(err, "cudaStreamEndCapture", e);
   }
+  if (nodes)
+    *nodes = countNodes(g);
   cudaGraphExec_t exec = nullptr;
   e = cudaGraphInstantiate(&exec, g, 0);
   cudaGraphDestroy(g);
   if (e != cudaSuccess) {
     cudaGetLastError();
     return report(err, "cudaGraphInstantiate", e);
+  }
+  // The upload would otherwise be part of the first launch.
+  e = cudaGraphUpload(exec, static_cast<cudaStream_t>(stream));
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    cudaGraphExecDestroy(exec);
+    return report(err, "cudaGraphUpload", e);
   }
   *graph = exec;
   return 0;

@@ -81,6 +81,15 @@ struct CudaVM {
     EXPECT_TRUE(bool(dev));
     return *dev;
   }
+  /// A device tensor of `shape` and `dtype`, zero bytes.
+  Value zeros(llvm::ArrayRef<int64_t> shape, DLDataType dtype) {
+    auto host = vm::TensorObj::emptyHost(shape, dtype);
+    EXPECT_TRUE(bool(host));
+    std::memset((*host)->bytes(), 0, (*host)->byteSize());
+    auto dev = vm::copyTensorsTo(Value::object(*host), vm->allocator(0));
+    EXPECT_TRUE(bool(dev));
+    return *dev;
+  }
   Value boolScalar(bool b) {
     auto host = vm::TensorObj::emptyHost({}, DLDataType{kernels::kGraftDLBool, 8, 1});
     *(*host)->bytes() = char(b);
@@ -168,6 +177,13 @@ TEST(CudaGraph, ReplayGivesTheEagerResultsOverManyCalls) {
     ASSERT_TRUE(bool(got)) << llvm::toString(got.takeError());
     ASSERT_TRUE(bool(want)) << llvm::toString(want.takeError());
     ASSERT_EQ(graph.read(*got), eager.read(*want));
+    if (i == 0) {
+      // The miss ran eagerly and captured; the graph has not launched yet.
+      CudaGraphRegionReport first = graph.region();
+      EXPECT_EQ(first.captures, 1u);
+      EXPECT_EQ(first.replays, 0u);
+      EXPECT_EQ(first.ownedBytes, 0u);
+    }
   }
   CudaGraphRegionReport r = graph.region();
   EXPECT_EQ(r.state, CudaGraphRegionReport::State::Captured) << r.reason;
@@ -382,6 +398,257 @@ TEST(CudaGraph, ReshapeThenMatchCastInARegionRunsCorrectly) {
     ASSERT_EQ(graph.read(*got), eager.read(*want));
   }
   EXPECT_EQ(graph.region().replays, 3u);
+}
+
+/// A chain of `n` kernels on weights only: permute_dims and add alternate,
+/// so no fusion merges them; all but the last form one region.
+std::string chainProgram(int n) {
+  std::string text = R"(@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((16, 16), "float32"), w: R.Tensor((16, 16), "float32")) -> R.Tensor((16, 16), "float32"):
+        R.func_attr({"num_input": 0})
+        with R.dataflow():
+)";
+  std::string prev = "x";
+  for (int i = 1; i <= n; ++i) {
+    std::string y = "y" + std::to_string(i);
+    text +=
+        "            " + y +
+        (i % 2 ? " = R.permute_dims(" + prev + ", axes=[1, 0])\n" : " = R.add(" + prev + ", w)\n");
+    prev = y;
+  }
+  return text + "            R.output(" + prev + ")\n        return " + prev + "\n";
+}
+
+/// (x^T + w)^T + w ... on the host, as the chain computes it.
+std::vector<float> chainOnHost(std::vector<float> x, const std::vector<float> &w, int n) {
+  for (int i = 1; i <= n; ++i) {
+    std::vector<float> y(256);
+    for (int r = 0; r < 16; ++r)
+      for (int c = 0; c < 16; ++c)
+        y[r * 16 + c] = i % 2 ? x[c * 16 + r] : x[r * 16 + c] + w[r * 16 + c];
+    x = std::move(y);
+  }
+  return x;
+}
+
+// Replay cost: each kernel call of the region is one kernel node and the
+// graph holds nothing else (no copies, memsets or event nodes).
+TEST(CudaGraph, AChainIsOneKernelNodePerKernelCall) {
+  GRAFT_REQUIRE_GPU();
+  constexpr int kKernels = 20;
+  auto exe = buildCuda("chain", chainProgram(kKernels));
+  ASSERT_TRUE(exe);
+  CudaVM g(exe);
+  ASSERT_TRUE(g.vm);
+  Value x = g.tensor({16, 16}, values(256, 0)), w = g.tensor({16, 16}, values(256, 1));
+  for (int i = 0; i < 4; ++i) {
+    SCOPED_TRACE("call " + std::to_string(i));
+    std::vector<float> xs = values(256, i + 3);
+    g.overwrite(x, xs);
+    auto y = g.vm->invoke("main", {x, w});
+    ASSERT_TRUE(bool(y)) << llvm::toString(y.takeError());
+    EXPECT_EQ(g.read(*y), chainOnHost(xs, values(256, 1), kKernels));
+  }
+  CudaGraphRegionReport r = g.region();
+  EXPECT_EQ(r.replays, 3u);
+  EXPECT_EQ(r.nodes.kernels, unsigned(kKernels - 1)) << "the last add writes the result outside";
+  EXPECT_EQ(r.nodes.copies, 0u);
+  EXPECT_EQ(r.nodes.sets, 0u);
+  EXPECT_EQ(r.nodes.other, 0u);
+}
+
+/// `region` adds x into `acc` in place, then reads `flag` on the host.
+const char *kAccumulateHostRead = R"(@I.ir_module
+class Module:
+    @R.function(pure=False)
+    def region(x: R.Tensor((2, "n"), "float32"), acc: R.Tensor((2, "n"), "float32"), flag: R.Tensor((), "bool")) -> R.Tuple(R.Tensor((2, "n"), "float32")):
+        _ = R.call_packed("graft.add", acc, x, acc, sinfo_args=R.Object)
+        c = R.call_packed("vm.builtin.read_if_cond", flag, sinfo_args=R.Prim("bool"))
+        return (acc,)
+
+    @R.function(pure=False)
+    def main(x: R.Tensor((2, "n"), "float32"), acc: R.Tensor((2, "n"), "float32"), flag: R.Tensor((), "bool")) -> R.Tensor((2, "n"), "float32"):
+        n = T.int64()
+        cls = Module
+        gv = R.call_builtin_with_ctx("vm.builtin.cuda_graph.run_or_capture", (cls.region, (x, acc, flag), R.prim_value(0)), sinfo_args=(R.Tuple(R.Tensor((2, n), "float32")),))
+        y = gv[0]
+        return y
+)";
+
+// A failed capture keeps the eager results and does not run the region a
+// second time in that call: the in-place sum grows by x once per call.
+TEST(CudaGraph, AFailedCaptureDoesNotRunTheRegionAgainInThatCall) {
+  GRAFT_REQUIRE_GPU();
+  auto exe = buildCuda("accumulate", kAccumulateHostRead, "--no-cuda-graph");
+  ASSERT_TRUE(exe);
+  CudaVM g(exe);
+  ASSERT_TRUE(g.vm);
+  std::vector<float> xs = values(6, 2), sum(6, 0);
+  Value x = g.tensor({2, 3}, xs), acc = g.tensor({2, 3}, sum), flag = g.boolScalar(true);
+  for (int i = 0; i < 3; ++i) {
+    SCOPED_TRACE("call " + std::to_string(i));
+    auto y = g.vm->invoke("main", {x, acc, flag});
+    ASSERT_TRUE(bool(y)) << llvm::toString(y.takeError());
+    for (size_t k = 0; k < sum.size(); ++k)
+      sum[k] += xs[k];
+    EXPECT_EQ(g.read(*y), sum);
+  }
+  CudaGraphRegionReport r = g.region();
+  EXPECT_EQ(r.state, CudaGraphRegionReport::State::EagerOnly);
+  EXPECT_EQ(r.eagerRuns, 3u);
+  EXPECT_EQ(r.captures, 0u);
+  ASSERT_EQ(g.infos.size(), 1u) << "logged once";
+  EXPECT_NE(g.infos[0].find("CUDA-graph region 0 (region) runs without a graph in this VM: the "
+                            "capture failed: "),
+            std::string::npos)
+      << g.infos[0];
+}
+
+/// `region` allocates its result: refused while the capture is open.
+const char *kAllocating = R"(@I.ir_module
+class Module:
+    @R.function(pure=False)
+    def region(x: R.Tensor((2, "n"), "float32"), out: R.Tensor((2, "n"), "float32")) -> R.Tuple(R.Tensor((2, "n"), "float32")):
+        y = R.multiply(x, x)
+        return (y,)
+
+    @R.function(pure=False)
+    def main(x: R.Tensor((2, "n"), "float32"), out: R.Tensor((2, "n"), "float32")) -> R.Tensor((2, "n"), "float32"):
+        n = T.int64()
+        cls = Module
+        gv = R.call_builtin_with_ctx("vm.builtin.cuda_graph.run_or_capture", (cls.region, (x, out), R.prim_value(0)), sinfo_args=(R.Tuple(R.Tensor((2, n), "float32")),))
+        y = gv[0]
+        return y
+)";
+
+// The caching allocator serves nothing while a capture is open: a region
+// that allocates falls back to eager with correct results.
+TEST(CudaGraph, AnAllocationInsideACaptureIsRefusedAndFallsBack) {
+  GRAFT_REQUIRE_GPU();
+  auto exe = buildCuda("allocating", kAllocating, "--no-cuda-graph");
+  ASSERT_TRUE(exe);
+  CudaVM g(exe);
+  ASSERT_TRUE(g.vm);
+  Value x = g.tensor({2, 3}, values(6, 0)), out = g.tensor({2, 3}, std::vector<float>(6, 0));
+  for (int i = 0; i < 3; ++i) {
+    SCOPED_TRACE("call " + std::to_string(i));
+    std::vector<float> xs = values(6, i + 1);
+    g.overwrite(x, xs);
+    auto y = g.vm->invoke("main", {x, out});
+    ASSERT_TRUE(bool(y)) << llvm::toString(y.takeError());
+    EXPECT_EQ(g.read(*y), squares(xs));
+  }
+  CudaGraphRegionReport r = g.region();
+  EXPECT_EQ(r.state, CudaGraphRegionReport::State::EagerOnly);
+  EXPECT_NE(r.reason.find("refused: a CUDA-graph capture is open"), std::string::npos) << r.reason;
+  EXPECT_EQ(r.graphs, 0u);
+  EXPECT_EQ(g.infos.size(), 1u);
+  EXPECT_FALSE(g.vm->captureOpen());
+  EXPECT_FALSE(g.vm->allocator(0)->captureOpen());
+}
+
+/// kSquare with tensors of any dtype at the top, so only the hit check
+/// sees a changed dtype.
+const char *kSquareAnyDType = R"(@I.ir_module
+class Module:
+    @R.function(pure=False)
+    def region(x: R.Tensor(ndim=2), out: R.Tensor(ndim=2)) -> R.Tuple(R.Tensor(ndim=2)):
+        _ = R.call_packed("graft.multiply", x, x, out, sinfo_args=R.Object)
+        return (out,)
+
+    @R.function(pure=False)
+    def main(x: R.Tensor(ndim=2), out: R.Tensor(ndim=2)) -> R.Tensor(ndim=2):
+        cls = Module
+        gv = R.call_builtin_with_ctx("vm.builtin.cuda_graph.run_or_capture", (cls.region, (x, out), R.prim_value(0)), sinfo_args=(R.Tuple(R.Tensor(ndim=2)),))
+        y = gv[0]
+        return y
+)";
+
+TEST(CudaGraph, AChangedDTypeIsRefused) {
+  GRAFT_REQUIRE_GPU();
+  auto exe = buildCuda("anydtype", kSquareAnyDType, "--no-cuda-graph");
+  ASSERT_TRUE(exe);
+  CudaVM g(exe);
+  ASSERT_TRUE(g.vm);
+  Value x = g.tensor({2, 3}, values(6, 0)), out = g.tensor({2, 3}, std::vector<float>(6, 0));
+  for (int i = 0; i < 2; ++i) {
+    auto y = g.vm->invoke("main", {x, out});
+    ASSERT_TRUE(bool(y)) << llvm::toString(y.takeError());
+    EXPECT_EQ(g.read(*y), squares(values(6, 0)));
+  }
+  DLDataType f16{kDLFloat, 16, 1};
+  auto bad = g.vm->invoke("main", {g.zeros({2, 3}, f16), g.zeros({2, 3}, f16)});
+  ASSERT_FALSE(bool(bad));
+  std::string msg = llvm::toString(bad.takeError());
+  EXPECT_NE(msg.find("vm.builtin.cuda_graph.run_or_capture: region 0 (region): input 0 has dtype "
+                     "float16, captured with float32"),
+            std::string::npos)
+      << msg;
+  EXPECT_EQ(g.region().replays, 1u);
+}
+
+TEST(CudaGraph, StaticAllocationsAreMadeOncePerVM) {
+  GRAFT_REQUIRE_GPU();
+  auto exe = buildCuda("chain", chainProgram(6));
+  ASSERT_TRUE(exe);
+  for (int vmCount = 0; vmCount < 2; ++vmCount) {
+    SCOPED_TRACE("VM " + std::to_string(vmCount));
+    CudaVM g(exe);
+    ASSERT_TRUE(g.vm);
+    Value x = g.tensor({16, 16}, values(256, 0)), w = g.tensor({16, 16}, values(256, 1));
+    for (int i = 0; i < 5; ++i) {
+      auto y = g.vm->invoke("main", {x, w});
+      ASSERT_TRUE(bool(y)) << llvm::toString(y.takeError());
+      EXPECT_EQ(g.read(*y), chainOnHost(values(256, 0), values(256, 1), 6));
+    }
+    EXPECT_EQ(vm::cudaGraphAllocCalls(*g.vm), 1u);
+    EXPECT_EQ(g.region().captures, 1u);
+    EXPECT_EQ(g.region().replays, 4u);
+  }
+}
+
+// graft run --profile on the GPU: each region's state, the graph's nodes
+// and the host waits per call.
+TEST(CudaGraph, ProfileListsTheRegionItsNodesAndNoHostWait) {
+  GRAFT_REQUIRE_GPU();
+  std::string src = tempPath("chain.py"), exe = tempPath("chain.gexe");
+  std::ofstream(src) << kHeader << chainProgram(8);
+  auto b = graft::test::runGraft(kBinary, "build --target cuda " + src + " -o " + exe);
+  ASSERT_EQ(b.code, 0) << b.out;
+  auto r = graft::test::runGraft(kBinary, "run " + exe +
+                                              " --device cuda --random --seed 1 --repeat 5 "
+                                              "--profile");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("cuda graph region 0 (main_cuda_graph_capture): captured: 1 eager, 1 "
+                       "captured, 5 replayed; 7 graph nodes: 7 kernels, 0 copies, 0 sets, 0 other"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("host synchronizations per call: 0 in the first call, at most 0 in each of "
+                       "the 5 later calls"),
+            std::string::npos)
+      << r.out;
+}
+
+const std::string kSourceDir = fromEnv("GRAFT_SOURCE_DIR", GRAFT_SOURCE_DIR);
+
+// fuse-masked-copy and remove-device-asserts (build-cuda) leave the
+// transformer block without host reads: no call waits for the device.
+TEST(CudaGraph, TheTransformerBlockNeverWaitsForTheDevice) {
+  GRAFT_REQUIRE_GPU();
+  std::string exe = tempPath("block.gexe");
+  auto b = graft::test::runGraft(kBinary, "build --target cuda " + kSourceDir +
+                                              "/examples/transformer_block.py -o " + exe);
+  ASSERT_EQ(b.code, 0) << b.out;
+  auto r = graft::test::runGraft(kBinary, "run " + exe +
+                                              " --device cuda --random --seed 1 --dim seq=32 "
+                                              "--repeat 5 --profile");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("host synchronizations per call: 0 in the first call, at most 0 in each of "
+                       "the 5 later calls"),
+            std::string::npos)
+      << r.out;
 }
 
 } // namespace

@@ -186,6 +186,10 @@ void printGraphProfile(vm::VirtualMachine &vm, const CallTimes &times, llvm::raw
                         r.captures, r.replays);
     if (!r.reason.empty() && r.state != vm::CudaGraphRegionReport::State::Captured)
       os << " (" << r.reason << ")";
+    if (r.nodes.total())
+      os << llvm::formatv("; {0} graph nodes: {1} kernels, {2} copies, {3} sets, {4} other",
+                          r.nodes.total(), r.nodes.kernels, r.nodes.copies, r.nodes.sets,
+                          r.nodes.other);
     os << "\n";
   }
   if (times.hostSyncs.empty())
