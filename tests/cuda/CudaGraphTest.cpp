@@ -401,21 +401,20 @@ TEST(CudaGraph, ReshapeThenMatchCastInARegionRunsCorrectly) {
 }
 
 /// A chain of `n` kernels on weights only: permute_dims and add alternate,
-/// so no fusion merges them; all but the last form one region.
+/// written as kernel calls so that fuse-elementwise leaves them `n`
+/// kernels; all but the last form one region.
 std::string chainProgram(int n) {
-  std::string text = R"(@I.ir_module
-class Module:
-    @R.function
-    def main(x: R.Tensor((16, 16), "float32"), w: R.Tensor((16, 16), "float32")) -> R.Tensor((16, 16), "float32"):
-        R.func_attr({"num_input": 0})
-        with R.dataflow():
-)";
+  const std::string t = R"(R.Tensor((16, 16), "float32"))";
+  std::string text = "@I.ir_module\nclass Module:\n    @R.function\n    def main(x: " + t +
+                     ", w: " + t + ") -> " + t +
+                     ":\n        R.func_attr({\"num_input\": 0})\n        with R.dataflow():\n";
   std::string prev = "x";
   for (int i = 1; i <= n; ++i) {
     std::string y = "y" + std::to_string(i);
-    text +=
-        "            " + y +
-        (i % 2 ? " = R.permute_dims(" + prev + ", axes=[1, 0])\n" : " = R.add(" + prev + ", w)\n");
+    std::string call =
+        i % 2 ? R"(R.call_dps_packed("graft.permute_dims", ()" + prev + ", R.shape([1, 0]))"
+              : R"(R.call_dps_packed("graft.add", ()" + prev + ", w)";
+    text += "            " + y + " = " + call + ", out_sinfo=" + t + ")\n";
     prev = y;
   }
   return text + "            R.output(" + prev + ")\n        return " + prev + "\n";
