@@ -2,7 +2,9 @@
 # single-head attention from matmul and softmax, a residual, a masked copy
 # (`out[mask] = src[mask]`, the index/index_put pair that fuse-masked-copy turns
 # into one `where`) and a check on a device tensor (`R.assert_op`, which
-# remove-device-asserts drops in a CUDA build).
+# remove-device-asserts drops in a CUDA build). The upper bound on seq gives
+# every intermediate a storage of constant size, so a CUDA build captures the
+# block in one CUDA graph per value of seq (docs/cuda-graphs.md).
 from tvm.script import ir as I, relax as R, tir as T
 
 
@@ -19,7 +21,7 @@ class Module:
         wv: R.Tensor((64, 64), dtype="float32"),
         wo: R.Tensor((64, 64), dtype="float32"),
     ) -> R.Tensor(("seq", 64), dtype="float32"):
-        R.func_attr({"num_input": 2})
+        R.func_attr({"num_input": 2, "tir_var_upper_bound": {"seq": 2048}})
         seq = T.int64()
         with R.dataflow():
             ln = R.nn.layer_norm(x, gamma, beta, axes=[-1], epsilon=1e-5)

@@ -17,6 +17,7 @@ void graft::registerAllPasses() {
     registerKillAfterLastUsePass();
     registerStaticPlanBlockMemoryPass();
     registerRewriteCUDAGraphPass();
+    registerStageCUDAGraphInputsPass();
     registerVMShapeLowerPass();
     registerToNonDataflowPass();
     registerRemovePurityCheckingPass();
@@ -40,10 +41,12 @@ void graft::registerAllPasses() {
     // loads (kernels/FusedCuda.h; docs/cuda.md, "Fused kernels").
     // fuse-masked-copy and remove-device-asserts come first: they take the
     // host reads out of masked copies and device checks, so that these need
-    // no stream wait and can run inside CUDA graphs (docs/cuda-graphs.md).
+    // no stream wait and can run inside CUDA graphs; stage-cuda-graph-inputs
+    // (only with graphs on) lets graphs take in what reads activation inputs
+    // (docs/cuda-graphs.md).
     registerPipeline({"build-cuda", "What graft build --target cuda runs before code generation",
                       "fuse-masked-copy,remove-device-asserts,fuse-elementwise,legalize-ops,"
-                      "finalize"});
+                      "stage-cuda-graph-inputs,finalize"});
     registerTestDropBindingPass();
     registerTestRemovePrintPass();
     return true;

@@ -23,6 +23,7 @@ void registerLegalizeOpsPass();
 void registerKillAfterLastUsePass();
 void registerStaticPlanBlockMemoryPass();
 void registerRewriteCUDAGraphPass();
+void registerStageCUDAGraphInputsPass();
 void registerVMShapeLowerPass();
 
 void registerToNonDataflowPass();

@@ -15,7 +15,9 @@
 #include "vm/Serialize.h"
 #include "vm/VM.h"
 
+#include <cmath>
 #include <fstream>
+#include <iterator>
 
 namespace graft::cuda::test {
 namespace {
@@ -633,8 +635,10 @@ TEST(CudaGraph, ProfileListsTheRegionItsNodesAndNoHostWait) {
 const std::string kSourceDir = fromEnv("GRAFT_SOURCE_DIR", GRAFT_SOURCE_DIR);
 
 // fuse-masked-copy and remove-device-asserts (build-cuda) leave the
-// transformer block without host reads: no call waits for the device.
-TEST(CudaGraph, TheTransformerBlockNeverWaitsForTheDevice) {
+// transformer block without host reads, and stage-cuda-graph-inputs lets
+// its one region take in every kernel but the result's: no call waits for
+// the device, and later calls replay.
+TEST(CudaGraph, TheTransformerBlockIsCapturedAndNeverWaits) {
   GRAFT_REQUIRE_GPU();
   std::string exe = tempPath("block.gexe");
   auto b = graft::test::runGraft(kBinary, "build --target cuda " + kSourceDir +
@@ -644,10 +648,79 @@ TEST(CudaGraph, TheTransformerBlockNeverWaitsForTheDevice) {
                                               " --device cuda --random --seed 1 --dim seq=32 "
                                               "--repeat 5 --profile");
   ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("cuda graph region 0 (main_cuda_graph_capture): captured: 1 eager, 1 "
+                       "captured, 5 replayed"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("cuda graph region 1"), std::string::npos) << "one region: " << r.out;
   EXPECT_NE(r.out.find("host synchronizations per call: 0 in the first call, at most 0 in each of "
                        "the 5 later calls"),
             std::string::npos)
       << r.out;
+}
+
+/// The transformer block's inputs for `seq` rows: fresh tensors (new
+/// addresses) on every call, values from `seed`.
+std::vector<Value> blockInputs(CudaVM &g, int64_t seq, int seed) {
+  std::vector<Value> in;
+  in.push_back(g.tensor({seq, 64}, values(size_t(seq) * 64, seed)));
+  std::vector<uint8_t> keep(size_t(seq) * 64);
+  for (size_t i = 0; i < keep.size(); ++i)
+    keep[i] = (i * 5 + size_t(seed)) % 3 == 0;
+  Value mask = g.zeros({seq, 64}, DLDataType{kernels::kGraftDLBool, 8, 1});
+  auto *t = mask.as<vm::TensorObj>();
+  llvm::Error err =
+      g.device().copy(t->bytes(), t->device(), keep.data(), DLDevice{kDLCPU, 0}, keep.size());
+  EXPECT_FALSE(bool(err)) << llvm::toString(std::move(err));
+  in.push_back(mask);
+  in.push_back(g.tensor({64}, values(64, 101)));
+  in.push_back(g.tensor({64}, values(64, 102)));
+  for (int w = 0; w < 4; ++w) {
+    std::vector<float> ws = values(64 * 64, 103 + w);
+    for (float &v : ws)
+      v *= 0.05f;
+    in.push_back(g.tensor({64, 64}, ws));
+  }
+  return in;
+}
+
+// Replays of the captured block give the results of a build without graphs,
+// call after call with new input tensors; another seq is captured anew.
+TEST(CudaGraph, TheTransformerBlockReplaysTheEagerResults) {
+  GRAFT_REQUIRE_GPU();
+  std::string src = kSourceDir + "/examples/transformer_block.py";
+  std::ifstream in(src);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(text.empty()) << src;
+  // buildCuda prepends the import line the example already has.
+  text = text.substr(text.find("@I.ir_module"));
+  auto graphExe = buildCuda("block", text);
+  auto eagerExe = buildCuda("block_eager", text, "--no-cuda-graph");
+  ASSERT_TRUE(graphExe && eagerExe);
+  CudaVM graph(graphExe), eager(eagerExe);
+  ASSERT_TRUE(graph.vm && eager.vm);
+  int calls = 0;
+  for (int64_t seq : {32, 32, 32, 32, 16, 16, 32}) {
+    SCOPED_TRACE("call " + std::to_string(calls) + ", seq " + std::to_string(seq));
+    auto got = graph.vm->invoke("main", blockInputs(graph, seq, calls));
+    auto want = eager.vm->invoke("main", blockInputs(eager, seq, calls));
+    ASSERT_TRUE(bool(got)) << llvm::toString(got.takeError());
+    ASSERT_TRUE(bool(want)) << llvm::toString(want.takeError());
+    std::vector<float> a = graph.read(*got), e = eager.read(*want);
+    ASSERT_EQ(a.size(), size_t(seq) * 64);
+    ASSERT_EQ(a.size(), e.size());
+    for (size_t i = 0; i < a.size(); ++i)
+      ASSERT_NEAR(a[i], e[i], 1e-5f + 1e-5f * std::fabs(e[i])) << "element " << i;
+    ++calls;
+  }
+  CudaGraphRegionReport r = graph.region();
+  EXPECT_EQ(r.state, CudaGraphRegionReport::State::Captured) << r.reason;
+  EXPECT_EQ(r.captures, 2u) << "one graph per seq";
+  EXPECT_EQ(r.eagerRuns, 2u);
+  EXPECT_EQ(r.replays, 5u);
+  EXPECT_EQ(r.graphs, 2u);
+  EXPECT_EQ(vm::cudaGraphAllocCalls(*graph.vm), 1u);
+  EXPECT_TRUE(graph.infos.empty());
 }
 
 } // namespace

@@ -1,0 +1,29 @@
+# Without weights (no num_input: every parameter is an input) nothing static would join the copy.
+# PIPELINE: stage-cuda-graph-inputs
+# CONFIG: relax.backend.use_cuda_graph=true
+from tvm.script import ir as I, relax as R, tir as T
+
+
+@I.ir_module
+class Before:
+    @R.function
+    def main(x: R.Tensor(("n", 4), dtype="float32"), w: R.Tensor((4, 4), dtype="float32")) -> R.Tensor(("n", 4), dtype="float32"):
+        n = T.int64()
+        R.func_attr({"tir_var_upper_bound": {"n": 64}})
+        with R.dataflow():
+            a = R.call_dps_packed("graft.matmul", (x, w, R.dtype("float32")), out_sinfo=R.Tensor((n, 4), dtype="float32"))
+            b = R.call_dps_packed("graft.add", (a, x), out_sinfo=R.Tensor((n, 4), dtype="float32"))
+            R.output(b)
+        return b
+
+
+@I.ir_module
+class Expected:
+    @R.function
+    def main(x: R.Tensor(("n", 4), dtype="float32"), w: R.Tensor((4, 4), dtype="float32")) -> R.Tensor(("n", 4), dtype="float32"):
+        R.func_attr({"tir_var_upper_bound": {"n": 64}})
+        with R.dataflow():
+            a = R.call_dps_packed("graft.matmul", (x, w, R.dtype("float32")), out_sinfo=R.Tensor((n, 4), dtype="float32"))
+            b = R.call_dps_packed("graft.add", (a, x), out_sinfo=R.Tensor((n, 4), dtype="float32"))
+            R.output(b)
+        return b
