@@ -22,10 +22,11 @@
 // below the parameter count: else nothing static joins the copy); the input
 // is a tensor of known dtype whose every dim is a constant or a symbolic var
 // with a `tir_var_upper_bound` (else its storage has no constant size);
-// every read of it lies in one binding block, the function's result is not
-// the input itself, and something other than a binding of the result reads
-// it (those write the caller's storage and are never captured). Only with
-// `relax.backend.use_cuda_graph`.
+// every read of it lies in one binding block and is a pure call that is not
+// an in-place form (a write must reach the caller's tensor), the function's
+// result is not the input itself, and something other than a binding of the
+// result reads it (those write the caller's storage and are never captured).
+// Only with `relax.backend.use_cuda_graph`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +35,7 @@
 
 #include "analysis/FreeVars.h"
 #include "ir/AttrKeys.h"
+#include "ir/Op.h"
 #include "ir/Visitor.h"
 #include "ir/ops/OpHandles.h"
 
@@ -73,6 +75,17 @@ boundedShapeVars(const VarNode &param, const llvm::StringSet<> &bounded) {
   return vars;
 }
 
+/// Whether `binding` only reads its operands: a pure call that is not an
+/// in-place form. A write into the input (an in-place call, an impure call)
+/// must reach the caller's tensor, not a copy; an alias, a tuple or a
+/// branch could carry the input on to such a write.
+bool readsWithoutWriting(const BindingNode &binding) {
+  const auto *call = llvm::dyn_cast<CallNode>(binding.value.get());
+  if (!call || !llvm::isa<VarBindingNode>(binding) || isImpureCall(*call))
+    return false;
+  return !isCallTo(*call, ops::callTIRInplace()) && !isCallTo(*call, ops::callInplacePacked());
+}
+
 /// For each activation input that can be staged, the top-level block that
 /// reads it (its index in the body's blocks).
 llvm::DenseMap<const VarNode *, size_t> planStaging(const FunctionNode &fn,
@@ -110,7 +123,7 @@ llvm::DenseMap<const VarNode *, size_t> planStaging(const FunctionNode &fn,
         if (!candidates.count(v))
           continue;
         auto [it, fresh] = block.try_emplace(v, b);
-        if (!fresh && it->second != b)
+        if ((!fresh && it->second != b) || !readsWithoutWriting(*binding))
           refused.insert(v);
         if (!results.count(binding->var.get()))
           worth.insert(v);

@@ -268,6 +268,26 @@ TEST(CudaKernels, LayoutCopies) {
   }
 }
 
+// where with a bool mask and compact operands of one shape (the masked copy
+// fuse-masked-copy makes) takes the flat kernel: every dtype, a length that
+// leaves a tail after the vector loads, and bool (which keeps the general
+// path's canonical 0 and 1).
+TEST(CudaKernels, WhereOfOneShapeTakesTheFlatKernel) {
+  GRAFT_REQUIRE_GPU();
+  std::mt19937_64 rng(11);
+  for (DLDataType t : kAllTypes) {
+    SCOPED_TRACE(typeName(t));
+    for (int64_t n : {int64_t(1), int64_t(1037)}) {
+      TestTensor cond = randomTensor(BOOL, {n, 3}, rng), x = randomTensor(t, {n, 3}, rng),
+                 y = randomTensor(t, {n, 3}, rng);
+      TestTensor cw(t, {n, 3}), gw(t, {n, 3});
+      RUN_OK("graft.where", {&cond, &x, &y}, {&cw});
+      ASSERT_EQ(runCuda("graft.where", {&cond, &x, &y}, {&gw}), "");
+      EXPECT_EQ(compare(cw, gw), "");
+    }
+  }
+}
+
 /// Frees the module's process-lifetime buffers at the end, so that
 /// compute-sanitizer's leak check reports only real leaks.
 class ReleaseModule : public ::testing::Environment {
