@@ -37,6 +37,13 @@ function(graft_add_library name dir)
   endif()
   add_library(${name} STATIC ${srcs})
   target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${GRAFT_WARNINGS}>)
+  if(GRAFT_HAS_PYTHON)
+    # The libraries link into the Python module too (python/CMakeLists.txt):
+    # position-independent code. Without semantic interposition, calls
+    # inside a library stay direct and inlinable, as in executable code.
+    set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+    target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-fno-semantic-interposition>)
+  endif()
   target_link_libraries(${name} PUBLIC ${ARGN})
   target_include_directories(${name} PUBLIC $<BUILD_INTERFACE:${CMAKE_SOURCE_DIR}>
                                             $<INSTALL_INTERFACE:include/graft>)

@@ -21,6 +21,8 @@ packages=(
   ccache               # cmake: GRAFT_CCACHE
   llvm-14-tools        # cmake: GRAFT_LIT (lit.py), cmake: GRAFT_FILECHECK
   python3 python3-numpy python3-pytest
+  python3-dev          # cmake: Python3 (the Python module's headers)
+  python3-pybind11     # cmake: pybind11
   clang-format-14
 )
 # The installed graft package (cmake: graft) is what examples/plugin finds;
