@@ -32,6 +32,7 @@
 #include <pybind11/stl.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -225,17 +226,20 @@ public:
     for (py::handle a : args)
       values.push_back(toValue(a));
     vm::Value result;
+    std::optional<std::string> error;
     {
+      // Python threads run while the VM does; nothing Python is touched here.
       py::gil_scoped_release release;
       llvm::Expected<vm::Value> out = vm_->invoke(function, values);
       if (out)
         out = vm::copyTensorsToHost(*out);
-      if (!out) {
-        py::gil_scoped_acquire acquire;
-        raise(errorText(out.takeError(), nullptr));
-      }
-      result = std::move(*out);
+      if (out)
+        result = std::move(*out);
+      else
+        error = errorText(out.takeError(), nullptr);
     }
+    if (error)
+      raise(*error);
     return fromValue(result);
   }
 

@@ -51,9 +51,10 @@ def _parse_source(obj):
 
 class _IrNamespace(_Anything):
     @staticmethod
-    def ir_module(cls):
-        """@I.ir_module: the class, parsed as a module of that name."""
-        return _parse_source(cls)
+    def ir_module(cls=None, **kwargs):
+        """@I.ir_module or @I.ir_module(check_well_formed=False): the class,
+        parsed as a module of that name (the arguments are in its text)."""
+        return _parse_source(cls) if cls is not None else _parse_source
 
 
 class _RelaxNamespace(_Anything):
