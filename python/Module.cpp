@@ -60,6 +60,11 @@ std::string errorText(llvm::Error err, const llvm::SourceMgr *sm) {
   os.flush();
   while (!text.empty() && text.back() == '\n')
     text.pop_back();
+  // The tool's prefix says nothing in an exception; a located error keeps
+  // its "FILE:LINE:COL: error:".
+  llvm::StringRef body(text);
+  if (body.consume_front("graft: error: "))
+    return body.str();
   return text;
 }
 
@@ -182,8 +187,9 @@ vm::Value toValue(const py::handle &h) {
   }
   if (py::hasattr(h, "__dlpack__"))
     return importTensor(py::reinterpret_borrow<py::object>(h));
-  raise("cannot pass a " + py::str(py::type::of(h).attr("__name__")).cast<std::string>() +
-        " to the VM (numpy arrays, int, float, bool, str and tuples of them)");
+  raise("cannot pass a value of type '" +
+        py::str(py::type::of(h).attr("__name__")).cast<std::string>() +
+        "' to the VM (numpy arrays, int, float, bool, str and tuples of them)");
 }
 
 py::object fromValue(const vm::Value &v) {

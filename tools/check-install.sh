@@ -2,8 +2,9 @@
 # The installed package from the outside (docs/packaging.md): installs the
 # build in BUILD_DIR (default build) to a temporary prefix, builds the
 # example pass plugin (examples/plugin) against it with find_package(graft),
-# runs the plugin's test with the installed graft loading it, and builds and
-# runs a small program linking graft::transforms. Run by CI after the build.
+# runs the plugin's test with the installed graft loading it, builds and
+# runs a small program linking graft::transforms, and imports the installed
+# Python module. Run by CI after the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
@@ -58,3 +59,15 @@ cmake --build "$work/tool/build"
 "$work/tool/build/count-passes" examples/mlp.py | grep -qE '^[1-9][0-9]* passes, 1 functions$' ||
   { echo "check-install: a program linking graft::transforms does not run"; exit 1; }
 echo "check-install: a program links graft's libraries through find_package(graft)"
+
+# The installed Python module, when the build has one (docs/python.md).
+site=$(echo "$work"/prefix/lib/python3*/site-packages)
+if [ -d "$site/graft" ]; then
+  PYTHONPATH="$site" /usr/bin/python3 -c '
+import sys, graft
+mod = graft.parse_file(sys.argv[1])
+graft.verify(mod)
+assert "main" in graft.build(mod).functions
+' examples/mlp.py
+  echo "check-install: the installed Python module imports, parses and builds"
+fi

@@ -11,7 +11,7 @@ class Module:
         with R.dataflow():
             y = R.matmul(x, w)
             z = R.nn.relu(y)
-            R.output(z)
+            R.output(z, y)
         return (z, y)
 """
 
@@ -45,10 +45,27 @@ def test_non_contiguous_input_is_made_contiguous():
 def test_runtime_errors_raise():
     exe = graft.build(graft.parse(MLP))
     vm = graft.VirtualMachine(exe)
-    with pytest.raises(graft.GraftError, match="main"):
-        vm["main"](np.ones((5, 3), np.float32), np.ones((3, 4), np.float32))
+    w = np.ones((3, 4), np.float32)
+    with pytest.raises(graft.GraftError) as err:
+        vm["main"](np.ones((5, 3), np.float32), w)
+    assert str(err.value) == "function 'main' parameter 'x' dim 0: expected size 2 but got 5"
+    with pytest.raises(graft.GraftError, match="expected dtype float32 but got float64"):
+        vm["main"](np.ones((2, 3), np.float64), w)
+    with pytest.raises(graft.GraftError) as err:
+        vm["main"](object(), w)
+    assert str(err.value) == ("cannot pass a value of type 'object' to the VM (numpy arrays, "
+                              "int, float, bool, str and tuples of them)")
     with pytest.raises(graft.GraftError, match="no function 'nope'"):
         vm["nope"]()
+
+
+def test_outputs_are_read_only_views():
+    exe = graft.build(graft.parse(MLP))
+    z, _ = graft.VirtualMachine(exe)["main"](np.ones((2, 3), np.float32),
+                                             np.ones((3, 4), np.float32))
+    assert not z.flags.writeable  # np.from_dlpack: the VM's memory, not a copy
+    z = z.copy()
+    z[0, 0] = 1.0
 
 
 def test_build_error_is_raised():
