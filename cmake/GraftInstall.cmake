@@ -34,7 +34,7 @@ install(TARGETS ${graft_libraries} graft_plugin graft EXPORT graftTargets
 if(TARGET graft_cuda)
   install(TARGETS graft_cuda LIBRARY DESTINATION lib)
 endif()
-foreach(dir ir text analysis pass transforms codegen vm kernels tools/testing)
+foreach(dir ir text analysis viz pass transforms codegen vm kernels tools/testing)
   install(DIRECTORY ${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/graft/${dir}
           FILES_MATCHING PATTERN "*.h" PATTERN "*.def" PATTERN "*.cuh")
 endforeach()

@@ -20,6 +20,8 @@ packages=(
   libbenchmark-dev     # cmake: benchmark
   ccache               # cmake: GRAFT_CCACHE
   llvm-14-tools        # cmake: GRAFT_LIT (lit.py), cmake: GRAFT_FILECHECK
+  pkg-config           # cmake: PkgConfig
+  libgraphviz-dev      # cmake: libgvc (pkg_check_modules, graft viz's SVG and PNG)
   python3 python3-numpy python3-pytest
   python3-dev          # cmake: Python3 (the Python module's headers)
   python3-pybind11     # cmake: pybind11

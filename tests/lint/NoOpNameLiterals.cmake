@@ -9,7 +9,7 @@ if(NOT ROOT)
   message(FATAL_ERROR "pass -DROOT=<source dir>")
 endif()
 
-set(folders analysis codegen pass tools transforms)
+set(folders analysis codegen pass tools transforms viz)
 string(CONCAT pattern "\"relax\\.|"
                       "scriptName\\(\\) *(==|!=)|"
                       "scriptName\\(\\)\\.(startswith|starts_with|consume_front|endswith)")

@@ -65,10 +65,11 @@ TEST(Cli, NoCommandIsUsageError) { EXPECT_EQ(graft("").code, 2); }
 TEST(Cli, UnknownOptionIsUsageError) { EXPECT_EQ(graft("print --bogus x.py").code, 2); }
 
 TEST(Cli, UnknownCommandIsOneLineListingTheCommands) {
-  Result r = graft("viz x.py -o y");
+  Result r = graft("draw x.py -o y");
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.out.find("graft: error: unknown command 'viz'; commands: "), 0u) << r.out;
+  EXPECT_EQ(r.out.find("graft: error: unknown command 'draw'; commands: "), 0u) << r.out;
   EXPECT_NE(r.out.find("diff, difftest, gen, opt, passes, print"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(", test, verify, viz\n"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << "more than one line: " << r.out;
 }
 

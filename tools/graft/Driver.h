@@ -150,6 +150,18 @@ int runRun(const RunArgs &args);
 /// graft run --interpret: the reference interpreter on a source file.
 int runInterpret(const RunArgs &args);
 int runPasses(bool all);
+
+struct VizArgs {
+  std::string file;
+  std::string pipeline; ///< Empty: the function as written.
+  std::string output;   ///< OUT.svg, OUT.png, OUT.dot, or "-" (DOT on stdout).
+  std::string moduleName;
+  std::string function; ///< Empty: main, or the only Relax function.
+  std::vector<std::string> configs;
+  bool showShapes = false;
+};
+/// graft viz: a picture of one function (docs/viz.md).
+int runViz(const VizArgs &args);
 /// graft gen and graft difftest (RobustCommands.cpp); -1 when neither was given.
 int runRobustnessCommand();
 int runTest(const std::vector<std::string> &paths);

@@ -26,6 +26,7 @@ cl::SubCommand passesCmd("passes", "List passes and named pipelines");
 cl::SubCommand testCmd("test", "Run pass-test files (Before/Expected with # PIPELINE:)");
 cl::SubCommand buildCmd("build", "Run the target's build pipeline and write a VM executable");
 cl::SubCommand runCmd("run", "Run a function of an executable or source file");
+cl::SubCommand vizCmd("viz", "Draw one function as a Graphviz picture (.svg, .png or .dot)");
 
 cl::opt<std::string> printFile(cl::Positional, cl::desc("FILE"), cl::Required, cl::sub(printCmd));
 cl::opt<std::string> printModuleName("module", cl::desc("Act on this module only"),
@@ -126,6 +127,23 @@ cl::opt<bool> runInterpretFlag("interpret",
                                cl::desc("Run the source with the reference interpreter (no "
                                         "build pipeline)"),
                                cl::sub(runCmd));
+
+cl::opt<std::string> vizFile(cl::Positional, cl::desc("FILE"), cl::Required, cl::sub(vizCmd));
+cl::opt<std::string> vizPipeline("p", cl::desc("Pass pipeline to run first (default: none)"),
+                                 cl::value_desc("PIPELINE"), cl::sub(vizCmd));
+cl::opt<std::string> vizOutput("o",
+                               cl::desc("Picture to write: OUT.svg, OUT.png or OUT.dot (- for "
+                                        "DOT on standard output)"),
+                               cl::value_desc("OUT"), cl::sub(vizCmd));
+cl::opt<std::string> vizFn("fn", cl::desc("Function to draw (default: main, or the only one)"),
+                           cl::value_desc("NAME"), cl::sub(vizCmd));
+cl::opt<std::string> vizModuleName("module", cl::desc("The module to draw from"),
+                                   cl::value_desc("NAME"), cl::sub(vizCmd));
+cl::list<std::string> vizConfigs("config", cl::desc("Pass context config KEY=VALUE"),
+                                 cl::value_desc("KEY=VALUE"), cl::sub(vizCmd));
+cl::opt<bool> vizShowShapes("show-shapes",
+                            cl::desc("Also draw shape and scalar bookkeeping on the host"),
+                            cl::sub(vizCmd));
 
 /// The debugging flags opt and build share.
 graft::PassManagerOptions debugFlags() {
@@ -232,6 +250,17 @@ int main(int argc, char **argv) {
   }
   if (passesCmd)
     return runPasses(passesAll);
+  if (vizCmd) {
+    VizArgs args;
+    args.file = vizFile;
+    args.pipeline = vizPipeline;
+    args.output = vizOutput;
+    args.moduleName = vizModuleName;
+    args.function = vizFn;
+    args.configs.assign(vizConfigs.begin(), vizConfigs.end());
+    args.showShapes = vizShowShapes;
+    return runViz(args);
+  }
   if (testCmd)
     return runTest(std::vector<std::string>(testFiles.begin(), testFiles.end()));
   if (runCmd) {
