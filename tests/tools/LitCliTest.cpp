@@ -99,6 +99,23 @@ TEST(LitCli, EmptySplitIsBadInput) {
   }
 }
 
+TEST(LitCli, UnreadableFileIsBadInput) {
+  for (const char *flag : {"--split-input-file", "--verify-diagnostics"}) {
+    Result r = graft(std::string("opt /nonexistent/graft-lit.py ") + flag);
+    EXPECT_EQ(r.code, 2) << flag << "\n" << r.out;
+    EXPECT_EQ(r.out, "graft: error: cannot read '/nonexistent/graft-lit.py': No such file or "
+                     "directory\n")
+        << flag;
+  }
+}
+
+TEST(LitCli, UnwritableOutputIsBadInput) {
+  std::string path = writeTemp(kOk);
+  Result r = graft("opt " + path + " --split-input-file -o /nonexistent/out.py");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_EQ(r.out.find("graft: error: cannot write /nonexistent/out.py: "), 0u) << r.out;
+}
+
 TEST(LitCli, WithoutTheFlagASeparatorIsAComment) {
   std::string path = writeTemp(std::string(kOk) + "# -----\n");
   EXPECT_EQ(graft("opt " + path + " -p to-non-dataflow").code, 0);
