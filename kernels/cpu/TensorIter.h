@@ -13,6 +13,7 @@
 #ifndef GRAFT_KERNELS_CPU_TENSORITER_H
 #define GRAFT_KERNELS_CPU_TENSORITER_H
 
+#include "kernels/ElementwiseScalar.h"
 #include "kernels/Kernel.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -187,49 +188,15 @@ template <class To, class From> inline To castTo(From v) {
   }
 }
 
-/// Integer arithmetic that wraps instead of overflowing (signed overflow is
-/// undefined in C++; every framework wraps).
-template <class T> inline T wrapAdd(T a, T b) { return T(uint64_t(a) + uint64_t(b)); }
-template <class T> inline T wrapSub(T a, T b) { return T(uint64_t(a) - uint64_t(b)); }
-template <class T> inline T wrapMul(T a, T b) { return T(uint64_t(a) * uint64_t(b)); }
-
-/// Adds/multiplies in the compute type, wrapping for integers (bool: or/and).
-template <class C> inline C addC(C a, C b) {
-  if constexpr (std::is_same_v<C, bool>)
-    return a || b;
-  else if constexpr (std::is_integral_v<C>)
-    return wrapAdd(a, b);
-  else
-    return a + b;
-}
-template <class C> inline C mulC(C a, C b) {
-  if constexpr (std::is_same_v<C, bool>)
-    return a && b;
-  else if constexpr (std::is_integral_v<C>)
-    return wrapMul(a, b);
-  else
-    return a * b;
-}
-
-/// Integer division that is defined everywhere: x/0 is 0 (C++ leaves it
-/// undefined; graft documents 0) and MIN/-1 wraps to MIN.
-template <class C> C intDiv(C a, C b) {
-  if (b == 0)
-    return 0;
-  if constexpr (std::is_signed_v<C>)
-    if (b == -1)
-      return C(uint64_t(0) - uint64_t(a));
-  return C(a / b);
-}
-
-/// Floor division (Python's //) on integers, with intDiv's edge cases.
-template <class C> C intFloorDiv(C a, C b) {
-  C q = intDiv(a, b);
-  if constexpr (std::is_signed_v<C>)
-    if (b != 0 && b != -1 && (a % b != 0) && ((a < 0) != (b < 0)))
-      --q;
-  return q;
-}
+// Wrapping integer arithmetic and division defined everywhere, shared with
+// the CUDA kernels (kernels/ElementwiseScalar.h).
+using scalar::addC;
+using scalar::intDiv;
+using scalar::intFloorDiv;
+using scalar::mulC;
+using scalar::wrapAdd;
+using scalar::wrapMul;
+using scalar::wrapSub;
 
 /// Whether x replaces the current best in a max (or min): NaN beats
 /// everything and nothing beats NaN, so NaN propagates as in numpy.

@@ -1,8 +1,8 @@
 //===- kernels/cuda/ElementwiseOps.cuh - The elementwise op table on the device -*- CUDA -*-===//
 //
-// Device versions of the scalar functions the elementwise op table is
-// written in (the CPU's are in kernels/cpu), with the CPU kernels'
-// integer rules: wrapping arithmetic, x/0 = 0, numpy's shifts, NaN
+// The elementwise op table on the device: its scalar functions are the
+// CPU's (kernels/ElementwiseScalar.h, __host__ __device__), with the
+// integer rules (wrapping arithmetic, x/0 = 0, numpy's shifts) and NaN
 // propagation in maximum/minimum. Including the table here makes one type
 // per row, as on the CPU. It compiles under NVRTC too (Scalar.cuh): the
 // fused kernels compiled at load time embed its text and call these rows.
@@ -19,6 +19,9 @@
 #define GRAFT_KERNELS_CUDA_ELEMENTWISEOPS_CUH
 
 #include "kernels/cuda/Scalar.cuh"
+
+// After Scalar.cuh: under NVRTC its prelude supplies the std:: names.
+#include "kernels/ElementwiseScalar.h"
 
 #ifndef __CUDACC_RTC__
 #include "kernels/cuda/Common.cuh"
@@ -70,213 +73,9 @@ constexpr bool hasBoolResult(DTypeRule r) {
   return r == DTypeRule::Compare || r == DTypeRule::Logical || r == DTypeRule::Predicate;
 }
 
-template <class C> inline constexpr bool kFP = std::is_floating_point_v<C>;
-
-template <class T> __device__ inline T wrapAdd(T a, T b) { return T(uint64_t(a) + uint64_t(b)); }
-template <class T> __device__ inline T wrapSub(T a, T b) { return T(uint64_t(a) - uint64_t(b)); }
-template <class T> __device__ inline T wrapMul(T a, T b) { return T(uint64_t(a) * uint64_t(b)); }
-
-template <class C> __device__ inline C addC(C a, C b) {
-  if constexpr (std::is_same_v<C, bool>)
-    return a || b;
-  else if constexpr (std::is_integral_v<C>)
-    return wrapAdd(a, b);
-  else
-    return a + b;
-}
-template <class C> __device__ inline C mulC(C a, C b) {
-  if constexpr (std::is_same_v<C, bool>)
-    return a && b;
-  else if constexpr (std::is_integral_v<C>)
-    return wrapMul(a, b);
-  else
-    return a * b;
-}
-template <class C> __device__ inline C subC(C a, C b) {
-  if constexpr (kFP<C>)
-    return a - b;
-  else
-    return wrapSub(a, b);
-}
-template <class C> __device__ inline C intDiv(C a, C b) {
-  if (b == 0)
-    return 0;
-  if constexpr (std::is_signed_v<C>)
-    if (b == C(-1))
-      return C(uint64_t(0) - uint64_t(a));
-  return C(a / b);
-}
-template <class C> __device__ inline C intFloorDiv(C a, C b) {
-  C q = intDiv(a, b);
-  if constexpr (std::is_signed_v<C>)
-    if (b != 0 && b != C(-1) && (a % b != 0) && ((a < 0) != (b < 0)))
-      --q;
-  return q;
-}
-template <class C> __device__ inline C divC(C a, C b) {
-  if constexpr (kFP<C>)
-    return a / b;
-  else
-    return intDiv(a, b);
-}
-template <class C> __device__ inline C floorDivC(C a, C b) {
-  if constexpr (kFP<C>)
-    return std::floor(a / b);
-  else
-    return intFloorDiv(a, b);
-}
-template <class C> __device__ inline C negC(C x) {
-  if constexpr (kFP<C>)
-    return -x;
-  else
-    return wrapSub(C(0), x);
-}
-template <class C> __device__ inline C absC(C x) {
-  if constexpr (kFP<C>)
-    return std::fabs(x);
-  else
-    return x < C(0) ? wrapSub(C(0), x) : x;
-}
-template <class C> __device__ inline C floorC(C x) {
-  if constexpr (kFP<C>)
-    return std::floor(x);
-  else
-    return x;
-}
-template <class C> __device__ inline C ceilC(C x) {
-  if constexpr (kFP<C>)
-    return std::ceil(x);
-  else
-    return x;
-}
-template <class C> __device__ inline C roundC(C x) {
-  if constexpr (kFP<C>)
-    return std::nearbyint(x);
-  else
-    return x;
-}
-template <class C> __device__ inline C truncC(C x) {
-  if constexpr (kFP<C>)
-    return std::trunc(x);
-  else
-    return x;
-}
-template <class C> __device__ inline C signC(C x) {
-  if constexpr (kFP<C>)
-    if (x != x)
-      return x;
-  return x > C(0) ? C(1) : (x < C(0) ? C(-1) : C(0));
-}
-template <class C> __device__ inline C geluC(C x) {
-  return C(0.5) * x * (C(1) + std::erf(x * C(0.70710678118654752440)));
-}
-template <class C> __device__ inline C geluTanhC(C x) {
-  C inner = C(0.79788456080286535588) * (x + C(0.044715) * x * x * x);
-  return C(0.5) * x * (C(1) + std::tanh(inner));
-}
-template <class C> __device__ inline C bitNotC(C x) {
-  if constexpr (std::is_same_v<C, bool>)
-    return !x;
-  else
-    return C(~x);
-}
-template <class C> __device__ inline bool isNanC(C x) {
-  if constexpr (kFP<C>)
-    return x != x;
-  else
-    return false;
-}
-template <class C> __device__ inline bool isInfC(C x) {
-  if constexpr (kFP<C>)
-    return std::isinf(x);
-  else
-    return false;
-}
-template <class C> __device__ inline bool isFiniteC(C x) {
-  if constexpr (kFP<C>)
-    return std::isfinite(x);
-  else
-    return true;
-}
-template <class C> __device__ inline C intPow(C a, C b) {
-  if (b < 0) {
-    if (a == 1)
-      return 1;
-    if constexpr (std::is_signed_v<C>)
-      if (a == C(-1))
-        return (b & 1) ? C(-1) : C(1);
-    return 0;
-  }
-  C r = 1;
-  for (uint64_t e = uint64_t(b); e; e >>= 1) {
-    if (e & 1)
-      r = mulC(r, a);
-    a = mulC(a, a);
-  }
-  return r;
-}
-template <class C> __device__ inline C powC(C a, C b) {
-  if constexpr (kFP<C>)
-    return std::pow(a, b);
-  else
-    return intPow(a, b);
-}
-template <class C> __device__ inline C maxC(C a, C b) {
-  if constexpr (kFP<C>)
-    if (a != a || b != b)
-      return a != a ? a : b;
-  return a < b ? b : a;
-}
-template <class C> __device__ inline C minC(C a, C b) {
-  if constexpr (kFP<C>)
-    if (a != a || b != b)
-      return a != a ? a : b;
-  return b < a ? b : a;
-}
-template <class C> __device__ inline C truncMod(C a, C b) {
-  if constexpr (kFP<C>) {
-    return std::fmod(a, b);
-  } else {
-    if (b == 0)
-      return 0;
-    if constexpr (std::is_signed_v<C>)
-      if (b == C(-1))
-        return 0;
-    return C(a % b);
-  }
-}
-template <class C> __device__ inline C floorMod(C a, C b) {
-  C r = truncMod(a, b);
-  if constexpr (kFP<C>) {
-    if (r != C(0) && ((r < C(0)) != (b < C(0))))
-      r += b;
-    else if (r == C(0))
-      r = std::copysign(C(0), b);
-  } else if constexpr (std::is_signed_v<C>) {
-    if (r != 0 && ((r < 0) != (b < 0)))
-      r = wrapAdd(r, b);
-  }
-  return r;
-}
-template <class C> __device__ inline bool negative(C x) {
-  if constexpr (std::is_signed_v<C>)
-    return x < 0;
-  else
-    return false;
-}
-template <class C> __device__ inline C shiftLeft(C a, C b) {
-  constexpr int bits = int(sizeof(C) * 8);
-  if (negative(b) || int64_t(b) >= bits)
-    return C(0);
-  using U = std::make_unsigned_t<C>;
-  return C(U(U(a) << int(b)));
-}
-template <class C> __device__ inline C shiftRight(C a, C b) {
-  constexpr int bits = int(sizeof(C) * 8);
-  if (negative(b) || int64_t(b) >= bits)
-    return negative(a) ? C(-1) : C(0);
-  return C(a >> int(b));
-}
+// The scalar functions the table is written in, one definition for the CPU
+// and the CUDA kernels.
+using namespace graft::kernels::scalar;
 
 #define GRAFT_UNARY_OP(Name, Symbol, Rule, ...)                                                    \
   struct Name {                                                                                    \
