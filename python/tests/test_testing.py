@@ -46,3 +46,9 @@ def test_plugin_passes_become_constructors(source_dir):
     mod = graft.parse_file(source_dir / "examples" / "plugin" / "tests" / "fold.py", module="Before")
     expected = graft.parse_file(source_dir / "examples" / "plugin" / "tests" / "fold.py", module="Expected")
     graft.assert_structural_equal(graft.transform.FoldDoubleNegation()(mod), expected)
+
+
+def test_a_missing_plugin_is_an_error():
+    with pytest.raises(graft.GraftError) as err:
+        graft.load_pass_plugin("/nonexistent/p.so")
+    assert str(err.value) == "pass plugin '/nonexistent/p.so': no such file"
