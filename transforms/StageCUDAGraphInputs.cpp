@@ -20,8 +20,9 @@
 //
 // An input is staged when all hold: the function has weights (`num_input`
 // below the parameter count: else nothing static joins the copy); the input
-// is a tensor of known dtype whose every dim is a constant or a symbolic var
-// with a `tir_var_upper_bound` (else its storage has no constant size);
+// is a tensor of known dtype, without a vdevice of its own, whose every dim
+// is a constant or a symbolic var with a `tir_var_upper_bound` (else its
+// storage has no constant size);
 // every read of it lies in one binding block and is a pure call that is not
 // an in-place form (a write must reach the caller's tensor), the function's
 // result is not the input itself, and something other than a binding of the
@@ -57,8 +58,10 @@ namespace {
 /// var with an upper bound; None when the input cannot be staged.
 llvm::Optional<llvm::SmallVector<const TirVarNode *, 4>>
 boundedShapeVars(const VarNode &param, const llvm::StringSet<> &bounded) {
+  // A tensor placed on a vdevice of its own (the host, another GPU) keeps
+  // it: the copy would land on the default device.
   const auto *tensor = llvm::dyn_cast_or_null<TensorSInfoNode>(param.sinfo.get());
-  if (!tensor || tensor->dtype.isVoid())
+  if (!tensor || tensor->dtype.isVoid() || tensor->vdevice)
     return llvm::None;
   const std::vector<PrimExpr> *dims = tensor->shapeValues();
   if (!dims)
