@@ -1,6 +1,7 @@
 //===- ir/Attrs.cpp ---------------------------------------------------------===//
 
 #include "ir/Attrs.h"
+#include "ir/IndexMap.h"
 #include "ir/StructInfo.h"
 
 using namespace graft;
@@ -11,6 +12,14 @@ AttrValue AttrValue::sinfo(Ref<StructInfoNode> s) {
 
 const StructInfoNode *AttrValue::getSInfo() const {
   return llvm::cast<StructInfoNode>(std::get<9>(storage_).get());
+}
+
+AttrValue AttrValue::indexMap(Ref<IndexMapNode> m) {
+  return AttrValue(Storage(std::in_place_index<10>, Ref<Node>(m.get())));
+}
+
+const IndexMapNode *AttrValue::getIndexMap() const {
+  return llvm::cast<IndexMapNode>(std::get<10>(storage_).get());
 }
 
 const AttrValue *AttrValue::lookup(llvm::StringRef key) const {

@@ -31,13 +31,26 @@ namespace graft {
 
 class StructInfoNode;
 class AttrValue;
+class IndexMapNode;
 
 using AttrArray = std::vector<AttrValue>;
 using AttrDict = std::vector<std::pair<std::string, AttrValue>>;
 
 class AttrValue {
 public:
-  enum class Kind : uint8_t { None, Bool, Int, Float, String, DType, Prim, Array, Dict, SInfo };
+  enum class Kind : uint8_t {
+    None,
+    Bool,
+    Int,
+    Float,
+    String,
+    DType,
+    Prim,
+    Array,
+    Dict,
+    SInfo,
+    IndexMap
+  };
 
   AttrValue() = default;
   static AttrValue none() { return AttrValue(); }
@@ -58,6 +71,7 @@ public:
     return AttrValue(Storage(std::in_place_index<8>, std::move(d)));
   }
   static AttrValue sinfo(Ref<StructInfoNode> s);
+  static AttrValue indexMap(Ref<IndexMapNode> m);
 
   Kind kind() const { return static_cast<Kind>(storage_.index()); }
   bool isNone() const { return kind() == Kind::None; }
@@ -71,6 +85,7 @@ public:
   const AttrArray &getArray() const { return std::get<7>(storage_); }
   const AttrDict &getDict() const { return std::get<8>(storage_); }
   const StructInfoNode *getSInfo() const;
+  const IndexMapNode *getIndexMap() const;
 
   /// Looks a key up in a Dict value; null when absent or not a dict.
   const AttrValue *lookup(llvm::StringRef key) const;
@@ -78,7 +93,7 @@ public:
 private:
   // Struct info is held through a Node pointer to keep this header light.
   using Storage = std::variant<std::monostate, bool, int64_t, double, std::string, DataType,
-                               PrimExpr, AttrArray, AttrDict, Ref<Node>>;
+                               PrimExpr, AttrArray, AttrDict, Ref<Node>, Ref<Node>>;
   explicit AttrValue(Storage s) : storage_(std::move(s)) {}
   Storage storage_;
 };

@@ -7,6 +7,7 @@
 
 #include "ir/Attrs.h"
 #include "ir/Expr.h"
+#include "ir/IndexMap.h"
 #include "ir/Module.h"
 #include "ir/PrimExpr.h"
 #include "ir/StructInfo.h"

@@ -57,7 +57,8 @@ enum class AttrKind : uint8_t {
   OptionalInt,     ///< None or Int.
   PrimList,        ///< list of PrimExpr (shapes in attrs).
   FloatOrNone,
-  Any, ///< Kept as written (unknown ops).
+  IndexMap, ///< `lambda i: (i // 4, i % 4)` or `T.index_map(lambda ..., index_dtype=)`.
+  Any,      ///< Kept as written (unknown ops).
 };
 
 struct OpParam {

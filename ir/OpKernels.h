@@ -125,6 +125,11 @@ std::optional<DTypeRefusal> findDTypeRefusal(const CallNode &call, const OpKerne
 /// print/assert, device hints.
 bool isRuntimeOp(const OpInfo &op);
 
+/// Whether `op` is one graft parses, infers and prints (TVM parity) but has
+/// no kernel for yet: legalize-ops refuses its calls ("needs a kernel for
+/// every op"). docs/ops.md lists them.
+bool isUnloweredOp(const OpInfo &op);
+
 /// Every op lowering, in op registration order.
 std::vector<const OpKernel *> allOpKernels();
 

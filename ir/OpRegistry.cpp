@@ -58,6 +58,8 @@ void registerAllOps() {
   registerIndexOps();
   registerCreationOps();
   registerLinalgOps();
+  registerLayoutOps();
+  registerConvOps();
 }
 
 void ensureRegistered() {

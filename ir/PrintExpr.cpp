@@ -9,6 +9,7 @@
 
 #include "ir/PrintImpl.h"
 
+#include "ir/IndexMap.h"
 #include "ir/Op.h"
 
 #include <cstring>
@@ -210,6 +211,13 @@ void ScriptPrinter::printAttrValue(llvm::raw_ostream &os, const AttrValue &v) {
     return;
   case AttrValue::Kind::SInfo:
     printSInfo(os, v.getSInfo());
+    return;
+  case AttrValue::Kind::IndexMap:
+    // The lambda binds its parameters in a scope of its own (TVM frees
+    // their names when the map is printed): they print as named.
+    printIndexMap(os, *v.getIndexMap(), [](llvm::raw_ostream &o, const TirVarNode *var) {
+      o << (var->name.empty() ? llvm::StringRef("v") : llvm::StringRef(var->name));
+    });
     return;
   }
 }

@@ -23,6 +23,7 @@
 
 #include "ir/StructuralEqual.h"
 #include "ir/DenseId.h"
+#include "ir/IndexMap.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
 #include "ir/StructuralDetail.h"
@@ -162,6 +163,7 @@ private:
   bool callAttrs(const AttrsNode *a, const AttrsNode *b);
   bool attrDict(const AttrDict &a, const AttrDict &b);
   bool attrValue(const AttrValue &a, const AttrValue &b);
+  bool indexMap(const IndexMapNode *a, const IndexMapNode *b);
 
   /// Records a var pair after its fields matched. Vars (Relax and TIR)
   /// are keyed by their DenseId: a 200k-binding function pairs 200k vars.
@@ -844,8 +846,22 @@ bool Comparer::attrValue(const AttrValue &a, const AttrValue &b) {
     return attrDict(a.getDict(), b.getDict());
   case AttrValue::Kind::SInfo:
     return optSInfo(a.getSInfo(), b.getSInfo(), false);
+  case AttrValue::Kind::IndexMap:
+    return indexMap(a.getIndexMap(), b.getIndexMap());
   }
   return fail();
+}
+
+bool Comparer::indexMap(const IndexMapNode *a, const IndexMapNode *b) {
+  // The lambda's parameters are defined by the map; its indices use them.
+  std::vector<PrimExpr> ia(a->initial.begin(), a->initial.end()),
+      ib(b->initial.begin(), b->initial.end());
+  if (!primArray("initial_indices", ia, ib, /*def=*/true) ||
+      !primArray("final_indices", a->final, b->final, /*def=*/false))
+    return false;
+  if (!a->inverse || !b->inverse)
+    return a->inverse == b->inverse || inField("inverse_index_map", [&] { return fail(); });
+  return inField("inverse_index_map", [&] { return indexMap(a->inverse.get(), b->inverse.get()); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -909,6 +925,10 @@ void printAttrValue(llvm::raw_ostream &os, const AttrValue &v) {
     return;
   case AttrValue::Kind::SInfo:
     os << printStructInfo(v.getSInfo());
+    return;
+  case AttrValue::Kind::IndexMap:
+    printIndexMap(os, *v.getIndexMap(),
+                  [](llvm::raw_ostream &o, const TirVarNode *var) { o << var->name; });
     return;
   }
 }

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ir/DenseId.h"
+#include "ir/IndexMap.h"
 #include "ir/Op.h"
 #include "ir/StructuralDetail.h"
 #include "ir/StructuralEqual.h"
@@ -504,6 +505,14 @@ void Hasher::attrValue(const AttrValue &v) {
     return dict(v.getDict());
   case AttrValue::Kind::SInfo:
     return node(v.getSInfo(), false);
+  case AttrValue::Kind::IndexMap:
+    for (const IndexMapNode *m = v.getIndexMap(); m; m = m->inverse.get()) {
+      add(m->initial.size());
+      for (const TirVar &var : m->initial)
+        node(var.get(), true);
+      primArray(m->final, false);
+    }
+    return;
   }
 }
 

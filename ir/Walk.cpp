@@ -74,6 +74,7 @@ void detail::pushWalkChildren(const Node *n, llvm::SmallVectorImpl<const Node *>
   case NodeKind::PrimFunc:
   case NodeKind::VDevice:
   case NodeKind::Attrs:
+  case NodeKind::IndexMap:
   case NodeKind::Var:
   case NodeKind::DataflowVar:
   case NodeKind::Constant:

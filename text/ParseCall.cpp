@@ -226,10 +226,83 @@ llvm::Expected<AttrValue> Parser::toAttr(uint32_t n, AttrKind kind, bool wrapSca
       arr.push_back(AttrValue::prim(std::move(p)));
     return AttrValue::array(std::move(arr));
   }
+  case AttrKind::IndexMap:
+    return indexMapAttr(n);
   case AttrKind::Any:
     return toAnyAttr(n);
   }
   return toAnyAttr(n);
+}
+
+llvm::Expected<AttrValue> Parser::indexMapAttr(uint32_t n) {
+  // A bare lambda is what layout_transform's wrapper turns into an int64
+  // map (IndexMap.from_func); T.index_map names the index dtype.
+  if (ast_[n].kind == AK::Lambda) {
+    auto m = lambdaIndexMap(n, DataType::int64());
+    if (!m)
+      return m.takeError();
+    return AttrValue::indexMap(std::move(*m));
+  }
+  const Ast &a = ast_[n];
+  if (a.kind != AK::Call || ast_[kid(n, 0)].kind != AK::Name ||
+      ast_[kid(n, 0)].text != "T.index_map")
+    return astError(n, "expected an index map: a lambda or T.index_map(lambda ...)");
+  CallParts c{n, "T.index_map", {}, {}};
+  callArgs(n, c.pos, c.kw);
+  int64_t mapping = c.pos.empty() ? kwArg(c, "mapping") : c.pos[0];
+  if (mapping < 0 || c.pos.size() > 1 || ast_[mapping].kind != AK::Lambda)
+    return astError(n, "T.index_map takes one lambda");
+  DataType dt = DataType::int64();
+  if (int64_t k = kwArg(c, "index_dtype"); k >= 0) {
+    auto parsed = ast_[k].kind == AK::Str ? DataType::parse(strValue(k)) : llvm::None;
+    if (!parsed || !parsed->isInt())
+      return astError(k, "expected an integer index dtype such as \"int32\"");
+    dt = *parsed;
+  }
+  if (auto err = checkKeywords(c, {"mapping", "index_dtype", "inverse_index_map"}))
+    return err;
+  auto m = lambdaIndexMap(mapping, dt);
+  if (!m)
+    return m.takeError();
+  if (int64_t inv = kwArg(c, "inverse_index_map"); inv >= 0 && ast_[inv].kind != AK::None) {
+    if (ast_[inv].kind != AK::Lambda)
+      return astError(inv, "expected a lambda as the inverse index map");
+    auto im = lambdaIndexMap(inv, dt);
+    if (!im)
+      return im.takeError();
+    return AttrValue::indexMap(make<IndexMapNode>((*m)->initial, (*m)->final, std::move(*im)));
+  }
+  return AttrValue::indexMap(std::move(*m));
+}
+
+llvm::Expected<IndexMap> Parser::lambdaIndexMap(uint32_t n, DataType indexDType) {
+  const Ast &a = ast_[n];
+  std::vector<TirVar> params;
+  pushScope();
+  struct ScopeGuard {
+    Parser &p;
+    ~ScopeGuard() { p.popScope(); }
+  } guard{*this};
+  for (uint32_t i = 0; i + 1 < a.count; ++i) {
+    llvm::StringRef name = ast_[kid(n, i)].text;
+    for (const TirVar &prev : params)
+      if (prev->name == name)
+        return astError(kid(n, i), "duplicate lambda parameter '" + name + "'");
+    params.push_back(make<TirVarNode>(name.str(), indexDType));
+    define(name, Sym{Sym::Tir, params.back()});
+  }
+  uint32_t body = kid(n, a.count - 1);
+  SInfoCtx ctx;
+  ctx.intLiteral = indexDType;
+  std::vector<PrimExpr> indices;
+  bool tuple = ast_[body].kind == AK::Tuple || ast_[body].kind == AK::List;
+  for (uint32_t i = 0, e = tuple ? ast_[body].count : 1; i < e; ++i) {
+    auto index = toPrim(tuple ? kid(body, i) : body, ctx);
+    if (!index)
+      return index.takeError();
+    indices.push_back(std::move(*index));
+  }
+  return make<IndexMapNode>(std::move(params), std::move(indices));
 }
 
 llvm::Expected<AttrValue> Parser::intListAttr(uint32_t list, bool wrapScalar) {

@@ -91,10 +91,33 @@ struct ExprGrammar {
     DepthGuard g(p.depth_);
     if (g.tooDeep())
       return p.errorHere("nesting too deep");
+    if (p.isName("lambda"))
+      return lambda();
     auto e = orExpr();
     if (!e || !p.isName("if"))
       return e;
     return conditional(*e);
+  }
+
+  /// `lambda i, j: body` (index maps): plain parameter names only.
+  llvm::Expected<uint32_t> lambda() {
+    uint32_t t = static_cast<uint32_t>(p.pos_++);
+    llvm::SmallVector<uint32_t, 6> kids;
+    while (!p.consume(Tok::Colon)) {
+      if (p.kind() != Tok::Name || p.isName("lambda"))
+        return p.errorHere("expected a parameter name or ':' in a lambda");
+      kids.push_back(add(AK::Name, static_cast<uint32_t>(p.pos_), {}, p.curText()));
+      ++p.pos_;
+      if (p.consume(Tok::Colon))
+        break;
+      if (auto err = p.expect(Tok::Comma, "',' or ':' in a lambda"))
+        return err;
+    }
+    auto body = expr();
+    if (!body)
+      return body;
+    kids.push_back(*body);
+    return add(AK::Lambda, t, kids);
   }
 
   /// `a if c else b` (v0.23's evaluator): a Python bool `c` picks a branch

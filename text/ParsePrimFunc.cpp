@@ -346,6 +346,12 @@ llvm::Expected<PrimDecls> Parser::parsePrimDecls(PrimFuncNode &f, const SInfoCtx
       // `m, n = T.int64(), T.int64()`: each var is kept as its own
       // declaration, so an unused one goes back to the body as one line.
       auto calls = symVarDecls(*e, targets.size());
+      // Only T.int64()/T.int32() declarations are kept as tokens.
+      if (calls && llvm::any_of(*calls, [&](uint32_t c) {
+            llvm::StringRef callee = node(kid(c, 0)).text;
+            return callee != "T.int64" && callee != "T.int32";
+          }))
+        calls.reset();
       if (!calls) {
         pos_ = stmt;
         break;

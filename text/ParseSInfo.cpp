@@ -21,8 +21,8 @@ using namespace graft::parse;
 llvm::Expected<PrimExpr> Parser::primName(llvm::StringRef name, llvm::SMLoc loc,
                                           const SInfoCtx &ctx) {
   if (const Sym *s = lookup(name)) {
-    if (s->kind == Sym::Tir)
-      return PrimExpr(llvm::cast<TirVarNode>(s->node.get()));
+    if (s->kind == Sym::Tir) // A var, or what `C = T.int64(16)` bound.
+      return PrimExpr(llvm::cast<PrimExprNode>(s->node.get()));
     return diagError(loc, "'" + name + "' is not a symbolic variable");
   }
   if (!ctx.autoDefine)

@@ -485,9 +485,10 @@ llvm::Error Parser::prescanSymVars(size_t indentTok) {
       auto e = parseExprList();
       if (!e)
         llvm::consumeError(e.takeError());
-      else if (auto decls = symVarDecls(*e, names.size()))
+      else if (auto decls = symVarDecls(*e, names.size(), /*constants=*/true))
         for (size_t k = 0; k < names.size(); ++k)
-          define(names[k], tirSym(PrimExpr(symVarOf(names[k], (*decls)[k]))));
+          if (auto err = defineSymVar(names[k], (*decls)[k], node(kid((*decls)[k], 0)).text))
+            llvm::consumeError(std::move(err));
     }
     pos_ = i;
     skipStatement();
@@ -497,8 +498,8 @@ llvm::Error Parser::prescanSymVars(size_t indentTok) {
   return llvm::Error::success();
 }
 
-std::optional<llvm::SmallVector<uint32_t, 2>> Parser::symVarDecls(uint32_t rhs,
-                                                                  size_t count) const {
+std::optional<llvm::SmallVector<uint32_t, 2>> Parser::symVarDecls(uint32_t rhs, size_t count,
+                                                                  bool constants) const {
   // One call per target: `T.int64()` for one name, a tuple of them for several.
   llvm::SmallVector<uint32_t, 2> calls;
   if (count == 1)
@@ -509,8 +510,10 @@ std::optional<llvm::SmallVector<uint32_t, 2>> Parser::symVarDecls(uint32_t rhs,
   else
     return std::nullopt;
   for (uint32_t c : calls) {
-    if (node(c).kind != AK::Call || node(kid(c, 0)).kind != AK::Name ||
-        !isSymVarDecl(c, node(kid(c, 0)).text))
+    if (node(c).kind != AK::Call || node(kid(c, 0)).kind != AK::Name)
+      return std::nullopt;
+    llvm::StringRef callee = node(kid(c, 0)).text;
+    if (!isSymVarDecl(c, callee) && !(constants && count > 1 && isSymConstDecl(c, callee)))
       return std::nullopt;
   }
   return calls;
@@ -523,7 +526,12 @@ TirVar Parser::symVarOf(llvm::StringRef name, uint32_t call) const {
   for (uint32_t k : kw)
     if (node(k).text == "is_size_var")
       sizeVar = node(kid(k, 0)).kind == AK::True;
-  DataType dt = node(kid(call, 0)).text == "T.int64" ? DataType::int64() : DataType::int32();
+  llvm::StringRef callee = node(kid(call, 0)).text;
+  // T.Var("name", "dtype"): the var's name is the string.
+  if (callee == "T.Var" && pos.size() == 2)
+    return make<TirVarNode>(plainString(pos[0]).str(),
+                            DataType::parse(plainString(pos[1])).getValueOr(DataType::int64()));
+  DataType dt = DataType::parse(callee.drop_front(2)).getValueOr(DataType::int64());
   return make<TirVarNode>(name.str(), dt, sizeVar);
 }
 
@@ -907,7 +915,7 @@ llvm::Error Parser::parseBinding(BodyState &body, bool isLastInBranch) {
   llvm::StringRef callee = r.kind == AK::Call && node(kid(rhs, 0)).kind == AK::Name
                                ? node(kid(rhs, 0)).text
                                : llvm::StringRef();
-  if (auto decls = symVarDecls(rhs, targets.size())) {
+  if (auto decls = symVarDecls(rhs, targets.size(), /*constants=*/true)) {
     for (size_t k = 0; k < targets.size(); ++k)
       if (auto err = defineSymVar(targets[k].first, (*decls)[k], node(kid((*decls)[k], 0)).text))
         return err;
@@ -949,31 +957,58 @@ llvm::Error Parser::parseBinding(BodyState &body, bool isLastInBranch) {
   return emitTargets(targets, value, bindLoc);
 }
 
+llvm::StringRef Parser::plainString(uint32_t n) const {
+  // Names and dtypes hold no escapes: the literal less its quotes.
+  llvm::StringRef t = text(node(n).tok);
+  return t.size() >= 2 ? t.drop_front().drop_back() : t;
+}
+
 bool Parser::isSymVarDecl(uint32_t rhs, llvm::StringRef callee) const {
-  // n = T.int64() / T.int32(is_size_var=True): a symbolic var.
-  if (callee != "T.int64" && callee != "T.int32")
-    return false;
+  // n = T.int64() / T.int32(is_size_var=True) / T.float16() / T.Var("n", "int64").
   llvm::SmallVector<uint32_t, 2> pos, kw;
   callArgs(rhs, pos, kw);
-  return pos.empty();
+  if (callee == "T.Var")
+    return pos.size() == 2 && kw.empty() && node(pos[0]).kind == AK::Str &&
+           node(pos[1]).kind == AK::Str && DataType::parse(plainString(pos[1])).hasValue();
+  if (!callee.startswith("T.") || !pos.empty())
+    return false;
+  auto dt = DataType::parse(callee.drop_front(2));
+  return dt && dt->lanes == 1 && !dt->isVoid();
+}
+
+bool Parser::isSymConstDecl(uint32_t rhs, llvm::StringRef callee) const {
+  // C = T.int64(16) or T.IntImm("int64", 16) in a declaration list: the
+  // name stands for the constant (Python binds it to the IntImm).
+  llvm::SmallVector<uint32_t, 2> pos, kw;
+  callArgs(rhs, pos, kw);
+  if (!kw.empty())
+    return false;
+  if (callee == "T.IntImm" || callee == "T.FloatImm")
+    return pos.size() == 2 && node(pos[0]).kind == AK::Str && isNumLit(pos[1]);
+  return callee.startswith("T.") && pos.size() == 1 && isNumLit(pos[0]) &&
+         DataType::parse(callee.drop_front(2)).hasValue();
 }
 
 llvm::Error Parser::defineSymVar(llvm::StringRef name, uint32_t rhs, llvm::StringRef callee) {
+  if (isSymConstDecl(rhs, callee)) {
+    auto c = toPrim(rhs, SInfoCtx{});
+    if (!c)
+      return c.takeError();
+    define(name, tirSym(*c));
+    return llvm::Error::success();
+  }
   llvm::SmallVector<uint32_t, 2> pos, kw;
   callArgs(rhs, pos, kw);
-  DataType dt = callee == "T.int64" ? DataType::int64() : DataType::int32();
-  bool sizeVar = false;
-  for (uint32_t k : kw) {
+  for (uint32_t k : kw)
     if (node(k).text != "is_size_var")
       return astError(k, callee + " got an unexpected keyword argument");
-    sizeVar = node(kid(k, 0)).kind == AK::True;
-  }
+  TirVar v = symVarOf(name, rhs);
   if (const Sym *s = lookup(name))
     if (s->kind == Sym::Tir)
       if (const auto *tv = llvm::dyn_cast<TirVarNode>(s->node.get()))
-        if (tv->dtype == dt && tv->isSizeVar == sizeVar)
+        if (tv->dtype == v->dtype && tv->isSizeVar == v->isSizeVar && tv->name == v->name)
           return llvm::Error::success();
-  define(name, tirSym(PrimExpr(make<TirVarNode>(name.str(), dt, sizeVar))));
+  define(name, tirSym(PrimExpr(v)));
   return llvm::Error::success();
 }
 

@@ -13,6 +13,7 @@
 #include "ir/BlockBuilder.h"
 #include "ir/Diagnostics.h"
 #include "ir/Expr.h"
+#include "ir/IndexMap.h"
 #include "ir/Module.h"
 #include "ir/Op.h"
 #include "text/Lexer.h"
@@ -51,6 +52,7 @@ enum class AK : uint8_t {
   BinOp,     ///< op = operator token; kids[0], kids[1].
   Unary,     ///< op = '-', '+', '~' or Name ('not'); kids[0].
   BoolOp,    ///< text = "and"/"or".
+  Lambda,    ///< kids: the parameter Names, then the body.
 };
 
 struct Ast {
@@ -234,6 +236,8 @@ public:
   llvm::Expected<AttrValue> exprAttr(uint32_t n);
   llvm::Expected<AttrValue> intListAttr(uint32_t list, bool wrapScalar);
   llvm::Expected<AttrValue> dtypeAttr(uint32_t n);
+  llvm::Expected<AttrValue> indexMapAttr(uint32_t n);
+  llvm::Expected<IndexMap> lambdaIndexMap(uint32_t n, DataType indexDType);
   /// A parameter's default as an argument; None when the argument is left out.
   llvm::Expected<llvm::Optional<Expr>> defaultParam(const OpParam &p);
   llvm::Expected<std::vector<StructInfo>> sinfoList(uint32_t n);
@@ -370,9 +374,14 @@ public:
   llvm::Error parseBinding(BodyState &body, bool isLastInBranch);
   /// `n = T.int64()` / `T.int32(is_size_var=...)` without positional arguments.
   bool isSymVarDecl(uint32_t rhs, llvm::StringRef callee) const;
+  bool isSymConstDecl(uint32_t rhs, llvm::StringRef callee) const;
+  /// A string literal without escapes (a name, a dtype), read without caching.
+  llvm::StringRef plainString(uint32_t n) const;
   /// The declaring calls when `rhs` declares `count` symbolic vars: one
   /// `T.int64()` or a tuple of `count` of them (`m, n = T.int64(), T.int64()`).
-  std::optional<llvm::SmallVector<uint32_t, 2>> symVarDecls(uint32_t rhs, size_t count) const;
+  /// `constants`: a `T.int64(16)` among several targets binds the constant.
+  std::optional<llvm::SmallVector<uint32_t, 2>> symVarDecls(uint32_t rhs, size_t count,
+                                                            bool constants = false) const;
   /// The var a `T.int64()` / `T.int32(is_size_var=True)` call declares.
   TirVar symVarOf(llvm::StringRef name, uint32_t call) const;
   llvm::Error defineSymVar(llvm::StringRef name, uint32_t rhs, llvm::StringRef callee);

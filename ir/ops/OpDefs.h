@@ -22,6 +22,8 @@ void registerNNOps();
 void registerIndexOps();
 void registerCreationOps();
 void registerLinalgOps();
+void registerLayoutOps();
+void registerConvOps();
 
 } // namespace graft
 

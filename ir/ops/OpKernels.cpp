@@ -232,10 +232,30 @@ const char *const kRuntimeOps[] = {
     "to_vdevice",
 };
 
+/// Ops registered for TVM parity (parsed, inferred, printed) that no
+/// kernel computes yet.
+const char *const kUnloweredOps[] = {
+    "layout_transform",
+    "nn.conv1d",
+    "nn.conv2d",
+    "nn.conv3d",
+    "nn.conv1d_transpose",
+    "nn.conv2d_transpose",
+    "nn.max_pool1d",
+    "nn.max_pool2d",
+    "nn.max_pool3d",
+    "nn.avg_pool1d",
+    "nn.avg_pool2d",
+    "nn.avg_pool3d",
+    "nn.adaptive_avg_pool1d",
+    "nn.adaptive_avg_pool2d",
+    "nn.adaptive_avg_pool3d",
+};
+
 struct Table {
   std::vector<OpKernel> kernels;
   llvm::DenseMap<const OpInfo *, const OpKernel *> byOp;
-  llvm::DenseSet<const OpInfo *> runtimeOps;
+  llvm::DenseSet<const OpInfo *> runtimeOps, unloweredOps;
 };
 
 const Table &table() {
@@ -262,6 +282,9 @@ const Table &table() {
     for (const char *name : kRuntimeOps)
       if (const OpInfo *info = lookupOp(name))
         t.runtimeOps.insert(info);
+    for (const char *name : kUnloweredOps)
+      if (const OpInfo *info = lookupOp(name))
+        t.unloweredOps.insert(info);
     return t;
   }();
   return t;
@@ -358,6 +381,8 @@ std::optional<DTypeRefusal> graft::findDTypeRefusal(const CallNode &call, const 
 }
 
 bool graft::isRuntimeOp(const OpInfo &op) { return table().runtimeOps.count(&op) != 0; }
+
+bool graft::isUnloweredOp(const OpInfo &op) { return table().unloweredOps.count(&op) != 0; }
 
 std::vector<const OpKernel *> graft::allOpKernels() {
   std::vector<const OpKernel *> out;
