@@ -60,6 +60,7 @@ void registerAllOps() {
   registerLinalgOps();
   registerLayoutOps();
   registerConvOps();
+  registerParityOps();
 }
 
 void ensureRegistered() {

@@ -260,7 +260,7 @@ struct ExprGrammar {
         llvm::SmallVector<uint32_t, 8> kids{*e};
         if (auto err = callArgs(kids))
           return err;
-        *e = add(AK::Call, t, kids);
+        *e = constructorCall(t, kids);
       } else if (p.kind() == Tok::LBracket) {
         uint32_t t = static_cast<uint32_t>(p.pos_++);
         auto idx = p.parseExprList();
@@ -293,6 +293,22 @@ struct ExprGrammar {
         return e;
       }
     }
+  }
+
+  /// A call; the Relax node constructors TVM's tests call through `R`
+  /// become their script forms: `R.ShapeExpr([..])` is `R.shape([..])`,
+  /// `R.TupleGetItem(t, i)` is `t[i]`.
+  uint32_t constructorCall(uint32_t t, llvm::ArrayRef<uint32_t> kids) {
+    Ast &callee = p.ast_[kids[0]];
+    bool positional =
+        llvm::none_of(kids.drop_front(), [&](uint32_t k) { return p.ast_[k].kind == AK::Keyword; });
+    if (callee.kind == AK::Name && !p.lookup("R") && positional) {
+      if (callee.text == "R.ShapeExpr" && kids.size() == 2)
+        callee.text = "R.shape";
+      else if (callee.text == "R.TupleGetItem" && kids.size() == 3)
+        return add(AK::Subscript, t, {kids[1], kids[2]});
+    }
+    return add(AK::Call, t, kids);
   }
 
   /// TVM's tests also call ops through the Python module: `relax.const`,

@@ -456,6 +456,13 @@ llvm::Expected<PrimExpr> Parser::primIntrinsic(const CallParts &c, const SInfoCt
       return e;
     return PrimExpr(make<PrimSelectNode>(*cond, *t, *e));
   }
+  if ((f == "T.IntImm" || f == "T.FloatImm") && pos.size() == 2 && ast_[pos[0]].kind == AK::Str) {
+    auto dt = DataType::parse(strValue(pos[0]));
+    if (!dt || dt->isFloat() != (f == "T.FloatImm"))
+      return astError(pos[0],
+                      f == "T.IntImm" ? "expected an integer dtype" : "expected a float dtype");
+    return primTyped(*dt, pos[1], ctx);
+  }
   if (f == "T.Cast" && pos.size() == 2 && ast_[pos[0]].kind == AK::Str) {
     auto dt = DataType::parse(strValue(pos[0]));
     if (!dt)

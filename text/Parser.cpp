@@ -460,6 +460,9 @@ llvm::Error Parser::parseModuleItemStmt(IRModule &mod) {
   }
   if (callee == "I.module_global_infos")
     return parseGlobalInfos(mod, *e);
+  // A docstring: Python evaluates and drops it.
+  if (a.kind == AK::Str)
+    return llvm::Error::success();
   return astError(*e, "unsupported statement in a module class");
 }
 
@@ -513,7 +516,11 @@ std::optional<llvm::SmallVector<uint32_t, 2>> Parser::symVarDecls(uint32_t rhs, 
     if (node(c).kind != AK::Call || node(kid(c, 0)).kind != AK::Name)
       return std::nullopt;
     llvm::StringRef callee = node(kid(c, 0)).text;
-    if (!isSymVarDecl(c, callee) && !(constants && count > 1 && isSymConstDecl(c, callee)))
+    // `C = T.int64(16)` alone stays a Relax binding (a PrimValue);
+    // T.IntImm/T.FloatImm, or a constant among declarations, binds the name.
+    bool constDecl = constants && isSymConstDecl(c, callee) &&
+                     (count > 1 || callee == "T.IntImm" || callee == "T.FloatImm");
+    if (!isSymVarDecl(c, callee) && !constDecl)
       return std::nullopt;
   }
   return calls;

@@ -24,6 +24,7 @@ void registerCreationOps();
 void registerLinalgOps();
 void registerLayoutOps();
 void registerConvOps();
+void registerParityOps();
 
 } // namespace graft
 

@@ -250,6 +250,17 @@ const char *const kUnloweredOps[] = {
     "nn.adaptive_avg_pool1d",
     "nn.adaptive_avg_pool2d",
     "nn.adaptive_avg_pool3d",
+    "repeat",
+    "tile",
+    "flip",
+    "dynamic_strided_slice",
+    "quantize",
+    "dequantize",
+    "topk",
+    "einsum",
+    "nn.batch_norm",
+    "grad.start_checkpoint",
+    "grad.end_checkpoint",
 };
 
 struct Table {
