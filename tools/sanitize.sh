@@ -14,4 +14,6 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG
 ninja -C "$build" -j"${GRAFT_JOBS:-2}"
 export ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:check_initialization_order=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+# Graphviz and fontconfig keep caches for the life of the process (graft viz).
+export LSAN_OPTIONS=suppressions=$PWD/tests/lsan-suppressions.txt
 ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
