@@ -212,9 +212,11 @@ void Verifier::visitFunction(const FunctionNode *fn, const VarNode *selfVar) {
   size_t symMark = symLog_.size();
 
   // Param struct info defines symbolic vars (all params before any use).
+  size_t deferMark = deferredPrims_.size();
   for (const Var &p : fn->params)
     if (p && p->sinfo)
       visitSInfo(p->sinfo.get(), /*isDef=*/true);
+  checkDeferredPrims(deferMark);
   bool forcePure = isForcePure(fn);
   if (forcePure && !fn->isPure)
     report(RankScope, fnLoc_, nullptr,
@@ -359,9 +361,11 @@ void Verifier::visitBinding(const BindingNode *binding) {
   }
   if (const auto *mc = llvm::dyn_cast<MatchCastNode>(binding)) {
     visitExpr(value);
-    if (mc->castSInfo)
+    if (mc->castSInfo) {
+      size_t deferMark = deferredPrims_.size();
       visitSInfo(mc->castSInfo.get(), /*isDef=*/true);
-    else
+      checkDeferredPrims(deferMark);
+    } else
       reportHere(RankForm, "match_cast of " + quoted(var->name) + inFn() + " has no struct info");
     visitVarDef(var, false);
     return;

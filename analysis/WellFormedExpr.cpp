@@ -317,10 +317,13 @@ void Verifier::visitSInfo(const StructInfoNode *s, bool isDef) {
   case NodeKind::FuncSInfo: {
     // Params are definition sites (a callable's own symbolic params).
     const auto *fs = llvm::cast<FuncSInfoNode>(s);
+    size_t deferMark = deferredPrims_.size();
     if (fs->params)
       for (const StructInfo &p : *fs->params)
         if (p)
           visitSInfo(p.get(), /*isDef=*/true);
+    if (!isDef)
+      checkDeferredPrims(deferMark);
     if (fs->ret)
       visitSInfo(fs->ret.get(), isDef);
     return;
@@ -339,7 +342,18 @@ void Verifier::visitPrim(const PrimExprNode *e, bool isDef) {
   }
   if (llvm::isa<IntImmNode>(e) || llvm::isa<FloatImmNode>(e))
     return;
+  if (isDef) {
+    deferredPrims_.push_back(e);
+    return;
+  }
   forEachTirVar(e, [this](const TirVarNode *v) { useSym(v); });
+}
+
+/// Checks the compound expressions deferred since `mark` (see deferredPrims_).
+void Verifier::checkDeferredPrims(size_t mark) {
+  for (size_t i = mark; i < deferredPrims_.size(); ++i)
+    forEachTirVar(deferredPrims_[i], [this](const TirVarNode *v) { useSym(v); });
+  deferredPrims_.resize(mark);
 }
 
 /// Rules 5 and 8 for one occurrence of a symbolic var.

@@ -123,6 +123,7 @@ private:
       visitSInfo(s, /*isDef=*/false);
   }
   void visitPrim(const PrimExprNode *e, bool isDef);
+  void checkDeferredPrims(size_t mark);
   void useSym(const TirVarNode *v);
 
   // Scopes.
@@ -162,6 +163,10 @@ private:
   std::vector<const VarNode *> definedLog_;
   DenseIdSet symDefined_;
   std::vector<const TirVarNode *> symLog_;
+  /// Compound expressions met at a definition site (`"N-2"` in a parameter's
+  /// shape), checked once every var of that site is defined: TVM defines all
+  /// of a signature's symbolic vars before it checks any expression.
+  std::vector<const PrimExprNode *> deferredPrims_;
   DenseIdSet dataflowDefined_;
   /// What dataflowDefined_ holds, to empty it at the end of each block.
   std::vector<uint32_t> dataflowLog_;
