@@ -51,6 +51,26 @@ function(graft_add_library name dir)
   set_target_properties(${name} PROPERTIES EXPORT_NAME ${export_name})
 endfunction()
 
+# LLVM Support for a whole-archive link: Debian's libLLVMSupport.a also holds
+# LLVM's binding of the Z3 solver, which nothing in graft calls but which,
+# linked whole, would make every such binary need libz3 at run time. The
+# copy below leaves that one object out; its other dependencies stay.
+function(graft_add_llvm_support_whole)
+  get_target_property(archive LLVMSupport LOCATION)
+  get_target_property(deps LLVMSupport INTERFACE_LINK_LIBRARIES)
+  set(copy ${CMAKE_BINARY_DIR}/llvm/libLLVMSupportWhole.a)
+  file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/llvm)
+  file(COPY_FILE ${archive} ${copy} ONLY_IF_DIFFERENT)
+  execute_process(COMMAND ${CMAKE_AR} t ${copy} OUTPUT_VARIABLE members)
+  if(members MATCHES "Z3Solver.cpp.o")
+    execute_process(COMMAND ${CMAKE_AR} d ${copy} Z3Solver.cpp.o COMMAND_ERROR_IS_FATAL ANY)
+  endif()
+  list(FILTER deps EXCLUDE REGEX "z3")
+  add_library(graft_llvm_support_whole STATIC IMPORTED GLOBAL)
+  set_target_properties(graft_llvm_support_whole PROPERTIES IMPORTED_LOCATION ${copy}
+                                                            INTERFACE_LINK_LIBRARIES "${deps}")
+endfunction()
+
 # graft_link_whole_archive(TARGET [LIBS...]): links every object of graft's
 # libraries (and LIBS, and LLVM Support) into TARGET and exports their
 # symbols, so pass plugins loaded into it bind to one copy of everything
@@ -58,7 +78,7 @@ endfunction()
 # function, not only those TARGET happens to use.
 function(graft_link_whole_archive target)
   set(libs ${ARGN} graft_codegen graft_transforms graft_pass graft_analysis graft_text graft_ir
-           graft_vm graft_kernels ${GRAFT_LLVM_LIBS})
+           graft_vm graft_kernels graft_llvm_support_whole)
   string(REPLACE ";" "," list "${libs}")
   target_link_libraries(${target} PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,${list}>")
   # The libraries also reach the link as each other's dependencies; the

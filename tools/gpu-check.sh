@@ -34,16 +34,16 @@ stage() {
     "$build/bench/graft-bench-ir_steps" .gpu/bin/
   cp "$build/lib/libgraft_cuda.so" .gpu/lib/
   cp "$(ldconfig -p | awk '/libbenchmark.so.1debian / {print $NF; exit}')" .gpu/lib/
-  # Libraries graft links that the GPU machine's Ubuntu lacks: Z3 (LLVM
-  # Support's solver, linked whole for pass plugins) and Graphviz (graft viz).
+  # Libraries graft links that the GPU machine's Ubuntu lacks: Graphviz's
+  # (graft viz).
   local lib
-  for lib in $(ldd .gpu/bin/graft | awk '/libz3|libgvc|libcgraph|libcdt|libpathplan|libltdl/ {print $3}'); do
+  for lib in $(ldd .gpu/bin/graft | awk '/libgvc|libcgraph|libcdt|libpathplan|libltdl/ {print $3}'); do
     cp -L "$lib" .gpu/lib/
   done
   strip --strip-unneeded .gpu/bin/* .gpu/lib/*
-  # What travels is capped at 64 MiB: the two large libraries go compressed
-  # and run() unpacks them.
-  gzip -9 .gpu/lib/libgraft_cuda.so .gpu/lib/libz3.so.*
+  # What travels is capped at 64 MiB: the largest library goes compressed
+  # and run() unpacks it.
+  gzip -9 .gpu/lib/libgraft_cuda.so
   du -sh .gpu
 }
 
