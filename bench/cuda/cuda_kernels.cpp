@@ -25,6 +25,12 @@
 //   graph_replay/{add,permute,alternate,add1}/{1,99}
 //                          one replay of a captured chain of 1 or 99 kernels
 //                          (the per-kernel replay cost, docs/cuda-graphs.md)
+//   BM_graphReplayForm/<form>/{1,99}
+//                          the same replay with the benchmark's own tiny
+//                          kernels in each form a graph can take (body,
+//                          parameter bytes, block size, capture or nodes,
+//                          programmatic dependent launch), and
+//                          BM_graphReplayFirstLaunch/{upload,noupload}
 //   fused_chain_f32, _bf16 a fused kernel compiled by NVRTC (multiply, add,
 //                          sigmoid, multiply: two inputs, one output of
 //                          256 MiB each), next to copy_f32 (the bar: 85%)
@@ -43,6 +49,8 @@
 #include "kernels/FusedCuda.h"
 #include "kernels/FusedKernel.h"
 #include "kernels/Kernel.h"
+
+#include "GraphForms.h"
 
 #include <benchmark/benchmark.h>
 #include <cublas_v2.h>
@@ -574,6 +582,160 @@ BENCHMARK_CAPTURE(BM_graphReplay, alternate, "alternate")
 BENCHMARK_CAPTURE(BM_graphReplay, add1, "add1")
     ->Arg(1)
     ->Arg(99)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+
+/// The forms a chain of tiny kernels can take in a graph (GraphForms.cu),
+/// to split BM_graphReplay's per-node cost into its causes: device time of
+/// one replay of 1 or 99 kernels of one block. Body: `empty` (no code) or
+/// `add1` (b[0] = a[0] + w[0], the previous link's result). Form:
+/// `_t256` 256 threads (graft's block; else 1), `_p1k`/`_p4k` 1 KiB / 4 KiB
+/// of unused parameter bytes (else 32 bytes, as graft's flat add),
+/// `_nodes` built with cudaGraphAddKernelNode (else stream capture),
+/// `_stream` the same launches on the stream without a graph, `_pdl`
+/// captured launches with programmatic stream serialization whose kernels
+/// wait (griddepcontrol.wait) before their body, `_trigger` kernels that
+/// also release their dependents first (griddepcontrol.launch_dependents),
+/// `_edges` a plain capture whose kernel-to-kernel edges are then made
+/// programmatic (kernels that wait).
+enum class Build { Capture, Nodes, Stream, CaptureEdges };
+
+/// Skips the benchmark (the rest of the run goes on) when `call` fails.
+#define SKIP_ON_ERROR(state, call)                                                                 \
+  do {                                                                                             \
+    cudaError_t e_ = (call);                                                                       \
+    if (e_ != cudaSuccess) {                                                                       \
+      cudaGetLastError();                                                                          \
+      (state).SkipWithError((std::string(#call) + ": " + cudaGetErrorString(e_)).c_str());         \
+      return;                                                                                      \
+    }                                                                                              \
+  } while (0)
+
+void BM_graphReplayForm(benchmark::State &state, graft::bench::ChainForm form, Build build) {
+  int n = int(state.range(0));
+  Buf a(F32, {1}), b(F32, {1}), w(F32, {1});
+  auto *pa = static_cast<float *>(a.dl.data), *pb = static_cast<float *>(b.dl.data);
+  auto *pw = static_cast<const float *>(w.dl.data);
+  if (build == Build::Stream) {
+    SKIP_ON_ERROR(state, graft::bench::launchChain(stream(), form, n, pa, pb, pw));
+    timeLaunches(state, 0,
+                 [&] { CHECK_CUDA(graft::bench::launchChain(stream(), form, n, pa, pb, pw)); });
+    state.counters["nodes"] = double(n);
+    return;
+  }
+  cudaGraph_t graph = nullptr;
+  if (build == Build::Nodes) {
+    SKIP_ON_ERROR(state, graft::bench::buildChainGraph(form, n, pa, pb, pw, &graph));
+  } else {
+    SKIP_ON_ERROR(state, cudaStreamBeginCapture(stream(), cudaStreamCaptureModeThreadLocal));
+    cudaError_t e = graft::bench::launchChain(stream(), form, n, pa, pb, pw);
+    cudaError_t end = cudaStreamEndCapture(stream(), &graph);
+    SKIP_ON_ERROR(state, e);
+    SKIP_ON_ERROR(state, end);
+  }
+  if (build == Build::CaptureEdges)
+    SKIP_ON_ERROR(state, graft::bench::makeEdgesProgrammatic(graph));
+  size_t nodes = 0;
+  SKIP_ON_ERROR(state, cudaGraphGetNodes(graph, nullptr, &nodes));
+  cudaGraphExec_t exec;
+  SKIP_ON_ERROR(state, cudaGraphInstantiate(&exec, graph, 0));
+  SKIP_ON_ERROR(state, cudaGraphUpload(exec, stream()));
+  timeLaunches(state, 0, [&] { CHECK_CUDA(cudaGraphLaunch(exec, stream())); });
+  // The chain must still compute: from a = b = 0 and w = 1, one replay
+  // leaves n in its last output (counter 1) when each link waited for the
+  // one before.
+  if (form.add) {
+    float one = 1, got = 0;
+    CHECK_CUDA(cudaMemset(pa, 0, 4));
+    CHECK_CUDA(cudaMemset(pb, 0, 4));
+    CHECK_CUDA(cudaMemcpy(const_cast<float *>(pw), &one, 4, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaGraphLaunch(exec, stream()));
+    CHECK_CUDA(cudaStreamSynchronize(stream()));
+    CHECK_CUDA(cudaMemcpy(&got, n % 2 ? pb : pa, 4, cudaMemcpyDeviceToHost));
+    state.counters["result_over_n"] = double(got) / n;
+  }
+  state.counters["nodes"] = double(nodes);
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+}
+
+graft::bench::ChainForm chainForm(bool add, int threads = 1, int pad = 0, bool pdl = false,
+                                  bool trigger = false, bool wait = false) {
+  graft::bench::ChainForm f;
+  f.add = add;
+  f.threads = threads;
+  f.padBytes = pad;
+  f.pdlLaunch = pdl;
+  f.trigger = trigger;
+  f.wait = wait || pdl;
+  return f;
+}
+
+#define GRAPH_FORM(name, form, build)                                                              \
+  BENCHMARK_CAPTURE(BM_graphReplayForm, name, form, build)                                         \
+      ->Arg(1)                                                                                     \
+      ->Arg(99)                                                                                    \
+      ->UseManualTime()                                                                            \
+      ->Unit(benchmark::kMicrosecond)
+GRAPH_FORM(empty, chainForm(false), Build::Capture);
+GRAPH_FORM(empty_t256, chainForm(false, 256), Build::Capture);
+GRAPH_FORM(empty_p1k, chainForm(false, 1, 1000), Build::Capture);
+GRAPH_FORM(empty_p4k, chainForm(false, 1, 4000), Build::Capture);
+GRAPH_FORM(empty_nodes, chainForm(false), Build::Nodes);
+GRAPH_FORM(empty_stream, chainForm(false), Build::Stream);
+GRAPH_FORM(empty_pdl, chainForm(false, 1, 0, true), Build::Capture);
+GRAPH_FORM(add1, chainForm(true), Build::Capture);
+GRAPH_FORM(add1_t256, chainForm(true, 256), Build::Capture);
+GRAPH_FORM(add1_p1k, chainForm(true, 1, 1000), Build::Capture);
+GRAPH_FORM(add1_nodes, chainForm(true), Build::Nodes);
+GRAPH_FORM(add1_stream, chainForm(true), Build::Stream);
+GRAPH_FORM(add1_pdl, chainForm(true, 1, 0, true), Build::Capture);
+GRAPH_FORM(add1_pdl_trigger, chainForm(true, 1, 0, true, true), Build::Capture);
+GRAPH_FORM(add1_t256_pdl_trigger, chainForm(true, 256, 0, true, true), Build::Capture);
+GRAPH_FORM(add1_stream_pdl_trigger, chainForm(true, 1, 0, true, true), Build::Stream);
+GRAPH_FORM(add1_edges, chainForm(true, 1, 0, false, false, true), Build::CaptureEdges);
+GRAPH_FORM(add1_edges_trigger, chainForm(true, 1, 0, false, true, true), Build::CaptureEdges);
+GRAPH_FORM(add1_t256_edges_trigger, chainForm(true, 256, 0, false, true, true),
+           Build::CaptureEdges);
+
+/// The first launch of a freshly instantiated graph of graft's 99 one-element
+/// adds, with cudaGraphUpload before it (`upload`, what the runtime does) or
+/// without (`noupload`): device time of that launch alone.
+void BM_graphReplayFirstLaunch(benchmark::State &state, bool upload) {
+  Buf a(F32, {1}), b(F32, {1}), w(F32, {1});
+  CHECK_CUDA(cudaStreamBeginCapture(stream(), cudaStreamCaptureModeThreadLocal));
+  for (int i = 0; i < 99; ++i)
+    runGraft("graft.add", {i % 2 ? &b.dl : &a.dl, &w.dl}, {i % 2 ? &a.dl : &b.dl});
+  cudaGraph_t graph;
+  CHECK_CUDA(cudaStreamEndCapture(stream(), &graph));
+  cudaEvent_t start, stop;
+  CHECK_CUDA(cudaEventCreate(&start));
+  CHECK_CUDA(cudaEventCreate(&stop));
+  for (auto _ : state) {
+    cudaGraphExec_t exec;
+    CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+    if (upload)
+      CHECK_CUDA(cudaGraphUpload(exec, stream()));
+    CHECK_CUDA(cudaStreamSynchronize(stream()));
+    CHECK_CUDA(cudaEventRecord(start, stream()));
+    CHECK_CUDA(cudaGraphLaunch(exec, stream()));
+    CHECK_CUDA(cudaEventRecord(stop, stream()));
+    CHECK_CUDA(cudaEventSynchronize(stop));
+    float ms = 0;
+    CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
+    state.SetIterationTime(double(ms) / 1e3);
+    cudaGraphExecDestroy(exec);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  cudaGraphDestroy(graph);
+}
+BENCHMARK_CAPTURE(BM_graphReplayFirstLaunch, upload, true)
+    ->Iterations(200)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_graphReplayFirstLaunch, noupload, false)
+    ->Iterations(200)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 

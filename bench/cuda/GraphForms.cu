@@ -1,0 +1,152 @@
+//===- bench/cuda/GraphForms.cu - Chains of tiny kernels in each graph form -===//
+
+#include "GraphForms.h"
+
+#include <vector>
+
+namespace graft::bench {
+namespace {
+
+/// Three pointers and `Pad` unused bytes: the parameter block's size is
+/// what a launch copies into the kernel's constant bank.
+template <int Pad> struct Params {
+  float *a;
+  float *b;
+  const float *w;
+  char pad[Pad > 0 ? Pad : 1];
+};
+
+__device__ inline void waitForUpstream() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+__device__ inline void releaseDependents() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" :::);
+#endif
+}
+
+template <int Pad, bool Add, bool Wait, bool Trigger> __global__ void tiny(Params<Pad> p) {
+  if constexpr (Trigger)
+    releaseDependents();
+  if constexpr (Wait)
+    waitForUpstream();
+  if constexpr (Add)
+    if (threadIdx.x == 0)
+      p.b[0] = p.a[0] + p.w[0];
+}
+
+template <int Pad, bool Add, bool Wait> const void *pickTrigger(bool trigger) {
+  return trigger ? reinterpret_cast<const void *>(tiny<Pad, Add, Wait, true>)
+                 : reinterpret_cast<const void *>(tiny<Pad, Add, Wait, false>);
+}
+
+template <int Pad, bool Add> const void *pickWait(const ChainForm &f) {
+  return f.wait ? pickTrigger<Pad, Add, true>(f.trigger) : pickTrigger<Pad, Add, false>(f.trigger);
+}
+
+template <int Pad> const void *pickAdd(const ChainForm &f) {
+  return f.add ? pickWait<Pad, true>(f) : pickWait<Pad, false>(f);
+}
+
+/// One link of the chain: the kernel and its parameter block.
+struct Link {
+  const void *fn = nullptr;
+  std::vector<char> params; // Params<Pad>, aligned by the vector's allocation.
+  void *args[1] = {};
+};
+
+template <int Pad> Link makeLink(const ChainForm &f, float *from, float *to, const float *w) {
+  Link l;
+  l.fn = pickAdd<Pad>(f);
+  Params<Pad> p{};
+  p.a = from;
+  p.b = to;
+  p.w = w;
+  l.params.resize(sizeof p);
+  __builtin_memcpy(l.params.data(), &p, sizeof p);
+  return l;
+}
+
+Link link(const ChainForm &f, int i, float *a, float *b, const float *w) {
+  float *from = i % 2 ? b : a, *to = i % 2 ? a : b;
+  Link l = f.padBytes >= 4000   ? makeLink<4000>(f, from, to, w)
+           : f.padBytes >= 1000 ? makeLink<1000>(f, from, to, w)
+                                : makeLink<0>(f, from, to, w);
+  l.args[0] = l.params.data();
+  return l;
+}
+
+} // namespace
+
+cudaError_t launchChain(cudaStream_t s, const ChainForm &form, int n, float *a, float *b,
+                        const float *w) {
+  cudaLaunchAttribute attr{};
+  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr.val.programmaticStreamSerializationAllowed = 1;
+  for (int i = 0; i < n; ++i) {
+    Link l = link(form, i, a, b, w);
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(1);
+    config.blockDim = dim3(unsigned(form.threads));
+    config.stream = s;
+    config.attrs = form.pdlLaunch ? &attr : nullptr;
+    config.numAttrs = form.pdlLaunch ? 1 : 0;
+    if (cudaError_t e = cudaLaunchKernelExC(&config, l.fn, l.args))
+      return e;
+  }
+  return cudaSuccess;
+}
+
+cudaError_t buildChainGraph(const ChainForm &form, int n, float *a, float *b, const float *w,
+                            cudaGraph_t *graph) {
+  if (cudaError_t e = cudaGraphCreate(graph, 0))
+    return e;
+  cudaGraphNode_t prev = nullptr;
+  for (int i = 0; i < n; ++i) {
+    Link l = link(form, i, a, b, w);
+    cudaKernelNodeParams p{};
+    p.func = const_cast<void *>(l.fn);
+    p.gridDim = dim3(1);
+    p.blockDim = dim3(unsigned(form.threads));
+    p.kernelParams = l.args;
+    cudaGraphNode_t node;
+    if (cudaError_t e =
+            cudaGraphAddKernelNode(&node, *graph, prev ? &prev : nullptr, prev ? 1 : 0, &p))
+      return e;
+    prev = node;
+  }
+  return cudaSuccess;
+}
+
+cudaError_t makeEdgesProgrammatic(cudaGraph_t g) {
+  size_t n = 0;
+  if (cudaError_t e = cudaGraphGetEdges(g, nullptr, nullptr, nullptr, &n))
+    return e;
+  std::vector<cudaGraphNode_t> from(n), to(n);
+  std::vector<cudaGraphEdgeData> data(n);
+  if (cudaError_t e = cudaGraphGetEdges(g, from.data(), to.data(), data.data(), &n))
+    return e;
+  for (size_t i = 0; i < n; ++i) {
+    cudaGraphNodeType ft, tt;
+    if (cudaError_t e = cudaGraphNodeGetType(from[i], &ft))
+      return e;
+    if (cudaError_t e = cudaGraphNodeGetType(to[i], &tt))
+      return e;
+    if (ft != cudaGraphNodeTypeKernel || tt != cudaGraphNodeTypeKernel ||
+        data[i].type != cudaGraphDependencyTypeDefault)
+      continue;
+    if (cudaError_t e = cudaGraphRemoveDependencies(g, &from[i], &to[i], &data[i], 1))
+      return e;
+    cudaGraphEdgeData edge{};
+    edge.from_port = cudaGraphKernelNodePortProgrammatic;
+    edge.type = cudaGraphDependencyTypeProgrammatic;
+    if (cudaError_t e = cudaGraphAddDependencies(g, &from[i], &to[i], &edge, 1))
+      return e;
+  }
+  return cudaSuccess;
+}
+
+} // namespace graft::bench
