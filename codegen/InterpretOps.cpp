@@ -219,13 +219,19 @@ llvm::Expected<Value> callDPS(const CallNode &call, const OpKernel &k, llvm::Arr
   return tuple ? Value::tuple(outputs) : outputs.front();
 }
 
+/// A host form whose count kernel writes the output's whole shape (one
+/// int64 per dim of the data) instead of an element count.
+bool countsShape(llvm::StringRef symbol) { return symbol == "graft.host.dynamic_strided_slice"; }
+
 /// The output shape of a host form for `count` selected elements.
 llvm::SmallVector<int64_t, 4> hostShape(llvm::StringRef symbol, llvm::ArrayRef<DLTensor *> inputs,
-                                        int64_t count) {
+                                        const int64_t *count) {
+  if (countsShape(symbol))
+    return llvm::SmallVector<int64_t, 4>(count, count + inputs[0]->ndim);
   if (symbol == "graft.host.nonzero")
-    return {inputs[0]->ndim, count};
+    return {inputs[0]->ndim, *count};
   // index_tensor with a bool mask: [count] + data.shape[mask.ndim:].
-  llvm::SmallVector<int64_t, 4> shape{count};
+  llvm::SmallVector<int64_t, 4> shape{*count};
   for (int d = inputs[1]->ndim; d < inputs[0]->ndim; ++d)
     shape.push_back(inputs[0]->shape[d]);
   return shape;
@@ -245,7 +251,10 @@ llvm::Expected<Value> callHost(const CallNode &call, const OpKernel &k,
   if (inputs.size() != static_cast<size_t>(fill->numInputs) ||
       static_cast<size_t>(count->numInputs) > inputs.size())
     return unsupported(llvm::formatv("{0} with {1} inputs", k.hostSymbol, inputs.size()).str());
-  auto n = TensorObj::emptyHost({}, DLDataType{kDLInt, 64, 1});
+  llvm::SmallVector<int64_t, 1> countShape;
+  if (countsShape(k.hostSymbol))
+    countShape.push_back(inputs[0]->ndim);
+  auto n = TensorObj::emptyHost(countShape, DLDataType{kDLInt, 64, 1});
   if (!n)
     return runtimeError(llvm::toString(n.takeError()));
   DLTensor *nDL = &(*n)->dl;
@@ -256,7 +265,7 @@ llvm::Expected<Value> callHost(const CallNode &call, const OpKernel &k,
                                                 {},
                                                 {}}))
     return err;
-  int64_t selected = *reinterpret_cast<const int64_t *>((*n)->bytes());
+  const auto *selected = reinterpret_cast<const int64_t *>((*n)->bytes());
   DLDataType dtype =
       k.hostSymbol == "graft.host.nonzero" ? DLDataType{kDLInt, 64, 1} : inputs[0]->dtype;
   auto out = TensorObj::emptyHost(hostShape(k.hostSymbol, inputs, selected), dtype);
@@ -359,6 +368,8 @@ llvm::Expected<Value> interp::callOp(const CallNode &call, llvm::ArrayRef<Value>
   const OpKernel *k = lookupOpKernel(*info);
   if (!k)
     return unsupported("R." + info->scriptName() + " (no kernel)");
+  if (k->forward)
+    return llvm::Expected<Value>(args[0]);
   if (readsOnHost(call) || k->symbol.empty()) {
     if (k->hostSymbol.empty())
       return unsupported("R." + info->scriptName() + " reading data on the host");

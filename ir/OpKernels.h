@@ -96,6 +96,12 @@ struct OpKernel {
   std::vector<KernelAttr> attrs;
   /// The kernel's dtype rule; empty: it takes every dtype.
   std::vector<DTypeCheck> dtypes;
+  /// Why the kernel cannot compute `call` (an attribute value it does not
+  /// take), or "" when it can; null: it takes every call the op infers.
+  std::string (*unsupported)(const CallNode &call) = nullptr;
+  /// The call is the value of its first argument (the gradient checkpoint
+  /// markers): legalize-ops forwards it, no kernel runs.
+  bool forward = false;
 };
 
 /// The lowering of `op`; null when the op has none (runtime ops, unknown ops).

@@ -61,6 +61,10 @@ void ensureCpuKernels() {
     cpu::registerSortKernels();
     cpu::registerNNKernels();
     cpu::registerAttentionKernels();
+    cpu::registerMovementKernels();
+    cpu::registerQuantizeKernels();
+    cpu::registerTopKKernels();
+    cpu::registerEinsumKernels();
     return true;
   }();
   (void)done;

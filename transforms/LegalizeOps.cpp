@@ -16,10 +16,12 @@
 // then fills, so no output exists before the call (rewrite-cuda-graph ends a
 // capture region at every graft.host.* call).
 //
-// Calls of runtime ops (call forms, memory/vm/builtin ops, shape ops) stay.
+// Calls of runtime ops (call forms, memory/vm/builtin ops, shape ops) stay;
+// an identity (the gradient checkpoint markers) becomes its argument.
 // A computational op without a kernel, an R.Prim operand, an output without
-// a known shape and dtype, or a dtype outside the kernel's dtype rule (the
-// op -> kernel table's `dtypes`) is a precondition failure naming the op and
+// a known shape and dtype, a dtype outside the kernel's dtype rule (the
+// op -> kernel table's `dtypes`) or an attribute value the kernel does not
+// take (its `unsupported`) is a precondition failure naming the op and
 // the binding; nothing changes then.
 //
 //===----------------------------------------------------------------------===//
@@ -84,6 +86,13 @@ public:
     const OpKernel *kernel = lookupOpKernel(*info);
     if (!kernel)
       return failure(*c, "a kernel for every op", "has none");
+    if (kernel->forward)
+      return c->args[0];
+    if (kernel->unsupported) {
+      std::string why = kernel->unsupported(*c);
+      if (!why.empty())
+        return failure(*c, "attributes its kernel takes", why);
+    }
     bool host = readsOnHost(*c) || kernel->symbol.empty();
     if (host && kernel->hostSymbol.empty())
       return failure(*c, "a kernel for every op", "reads data on the host and has no host kernel");

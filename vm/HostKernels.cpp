@@ -1,7 +1,7 @@
 //===- vm/HostKernels.cpp - graft.host.* calls that return a fresh tensor --===//
 //
 // legalize-ops lowers an op whose output size depends on data (bool-mask
-// index_tensor, nonzero) to `R.call_pure_packed("graft.host.<kernel>",
+// index_tensor, nonzero, dynamic_strided_slice) to `R.call_pure_packed("graft.host.<kernel>",
 // inputs...)`, which returns its result. The packed function registered here
 // under that name runs the `<kernel>_count` kernel, reads the count on the
 // host, allocates the output on the first input's device, and runs the
@@ -31,16 +31,18 @@ using graft::kernels::KernelInfo;
 namespace {
 
 /// One host form: its fill kernel, and the output's shape and dtype for a
-/// count.
+/// count. `countsShape`: the count kernel writes the output's shape, one
+/// int64 per dim of the first input (dynamic_strided_slice), not a 0-d count.
 struct HostForm {
   const char *symbol;
-  llvm::SmallVector<int64_t, 4> (*shape)(llvm::ArrayRef<DLTensor *> inputs, int64_t count);
+  llvm::SmallVector<int64_t, 4> (*shape)(llvm::ArrayRef<DLTensor *> inputs, const int64_t *count);
   DLDataType (*dtype)(llvm::ArrayRef<DLTensor *> inputs);
+  bool countsShape = false;
 };
 
 /// `[count] + data.shape[mask.ndim:]` (data, mask).
-llvm::SmallVector<int64_t, 4> maskShape(llvm::ArrayRef<DLTensor *> in, int64_t count) {
-  llvm::SmallVector<int64_t, 4> shape{count};
+llvm::SmallVector<int64_t, 4> maskShape(llvm::ArrayRef<DLTensor *> in, const int64_t *count) {
+  llvm::SmallVector<int64_t, 4> shape{*count};
   for (int d = in[1]->ndim; d < in[0]->ndim; ++d)
     shape.push_back(in[0]->shape[d]);
   return shape;
@@ -48,15 +50,27 @@ llvm::SmallVector<int64_t, 4> maskShape(llvm::ArrayRef<DLTensor *> in, int64_t c
 DLDataType dataDType(llvm::ArrayRef<DLTensor *> in) { return in[0]->dtype; }
 
 /// `[ndim, count]` (x): TVM's nonzero layout.
-llvm::SmallVector<int64_t, 4> nonzeroShape(llvm::ArrayRef<DLTensor *> in, int64_t count) {
-  return {in[0]->ndim, count};
+llvm::SmallVector<int64_t, 4> nonzeroShape(llvm::ArrayRef<DLTensor *> in, const int64_t *count) {
+  return {in[0]->ndim, *count};
+}
+
+/// The shape the count kernel wrote (dynamic_strided_slice).
+llvm::SmallVector<int64_t, 4> writtenShape(llvm::ArrayRef<DLTensor *> in, const int64_t *shape) {
+  return llvm::SmallVector<int64_t, 4>(shape, shape + in[0]->ndim);
 }
 DLDataType int64DType(llvm::ArrayRef<DLTensor *>) { return DLDataType{kDLInt, 64, 1}; }
 
 const HostForm kHostForms[] = {
     {"graft.host.index_tensor_mask", maskShape, dataDType},
     {"graft.host.nonzero", nonzeroShape, int64DType},
+    {"graft.host.dynamic_strided_slice", writtenShape, dataDType, /*countsShape=*/true},
 };
+
+llvm::SmallVector<int64_t, 1> countShape(const HostForm &form, llvm::ArrayRef<DLTensor *> inputs) {
+  if (!form.countsShape)
+    return {};
+  return {inputs[0]->ndim};
+}
 
 llvm::Error hostError(const HostForm &form, const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
@@ -81,7 +95,7 @@ llvm::Expected<Value> callOnCuda(VirtualMachine &vm, const HostForm &form,
   if (!device)
     return device.takeError();
   const auto &alloc = vm.allocator(*device);
-  auto countOut = TensorObj::empty(alloc, {}, DLDataType{kDLInt, 64, 1});
+  auto countOut = TensorObj::empty(alloc, countShape(form, inputs), DLDataType{kDLInt, 64, 1});
   if (!countOut)
     return countOut.takeError();
   llvm::ArrayRef<Value> countIn = args.take_back(size_t(count->numInputs));
@@ -92,7 +106,7 @@ llvm::Expected<Value> callOnCuda(VirtualMachine &vm, const HostForm &form,
   auto onHost = copyTensorsToHost(Value::object(*countOut));
   if (!onHost)
     return hostError(form, llvm::toString(onHost.takeError()));
-  int64_t n = *reinterpret_cast<const int64_t *>(onHost->as<TensorObj>()->bytes());
+  const auto *n = reinterpret_cast<const int64_t *>(onHost->as<TensorObj>()->bytes());
   auto out = TensorObj::empty(alloc, form.shape(inputs, n), form.dtype(inputs));
   if (!out)
     return out.takeError();
@@ -128,7 +142,7 @@ llvm::Expected<Value> callHostForm(VirtualMachine &vm, const void *data,
     return callOnCuda(vm, form, args, inputs);
 
   // The count kernel reads the trailing inputs (the mask, or x itself).
-  auto countOut = TensorObj::emptyHost({}, DLDataType{kDLInt, 64, 1});
+  auto countOut = TensorObj::emptyHost(countShape(form, inputs), DLDataType{kDLInt, 64, 1});
   if (!countOut)
     return countOut.takeError();
   DLTensor *countDL = &(*countOut)->dl;
@@ -136,7 +150,7 @@ llvm::Expected<Value> callHostForm(VirtualMachine &vm, const void *data,
       llvm::ArrayRef<DLTensor *>(inputs).take_back(static_cast<size_t>(count->numInputs));
   if (llvm::Error err = count->fn(KernelArgs{countInputs, countDL, {}, {}}))
     return hostError(form, llvm::toString(std::move(err)));
-  int64_t n = *reinterpret_cast<const int64_t *>((*countOut)->bytes());
+  const auto *n = reinterpret_cast<const int64_t *>((*countOut)->bytes());
 
   auto device = vm.findDevice(inputs[0]->device);
   if (!device)

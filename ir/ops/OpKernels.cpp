@@ -40,7 +40,36 @@ struct Row {
   std::vector<DTypeCheck> dtypes = {};
   const char *hostSymbol = nullptr;
   bool hostOnly = false; ///< No destination-passing form (nonzero).
+  std::string (*unsupported)(const CallNode &) = nullptr;
+  bool forward = false;
 };
+
+/// The dtypes a kernel tensor can have (docs/kernels.md, "Dtypes").
+bool isKernelDType(DataType t) {
+  if (t.lanes != 1)
+    return false;
+  if (t.isBool() || t.isFloat())
+    return t.isBool() || t.bits == 16 || t.bits == 32 || t.bits == 64;
+  if (t.code == DataType::Int)
+    return t.bits == 8 || t.bits == 16 || t.bits == 32 || t.bits == 64;
+  return t.code == DataType::UInt && t.bits == 8;
+}
+
+std::string unsupportedOutDType(const CallNode &call) {
+  const AttrValue *v = call.attrs ? call.attrs->lookup("out_dtype") : nullptr;
+  if (!v || v->kind() != AttrValue::Kind::DType || isKernelDType(v->getDType()))
+    return "";
+  return "has out_dtype " + v->getDType().str() + ", which no kernel tensor can hold";
+}
+
+std::string unsupportedEinsum(const CallNode &call) {
+  const AttrValue *v = call.attrs ? call.attrs->lookup("subscripts") : nullptr;
+  if (!v || v->kind() != AttrValue::Kind::String ||
+      !llvm::StringRef(v->getString()).contains("..."))
+    return "";
+  return "has subscripts \"" + v->getString() +
+         "\" with an ellipsis, which graft.einsum does not take";
+}
 
 /// An op of the elementwise table (kernels/cpu/ElementwiseOps.def) and the
 /// dtype classes its kernel computes in: the output's dtype, which the op
@@ -195,6 +224,43 @@ std::vector<Row> rows() {
   r.push_back({"arange", {}, {fromArg("start"), fromArg("step")}});
   for (const char *name : {"tril", "triu"})
     r.push_back({name, {"x"}, {fromArg("k")}});
+  r.push_back({"repeat", {"data"}, {fromAttr("repeats"), fromAttr("axis")}});
+  r.push_back({"tile", {"data"}, {fromAttr("repeats")}});
+  r.push_back({"flip", {"data"}, {fromAttr("axis")}});
+  r.push_back({"dynamic_strided_slice",
+               {"x", "begin", "end", "strides"},
+               {},
+               {only(kIntDTypes, "begin"), only(kIntDTypes, "end"), only(kIntDTypes, "strides")},
+               "graft.host.dynamic_strided_slice",
+               /*hostOnly=*/true});
+  r.push_back({"quantize",
+               {"data", "scale", "zero_point"},
+               {fromAttr("axis")},
+               {only(kFloatDTypes, "data"), only(kFloatDTypes, "scale"), only(kNonBoolDTypes)},
+               nullptr,
+               false,
+               unsupportedOutDType});
+  r.push_back({"dequantize",
+               {"data", "scale", "zero_point"},
+               {fromAttr("axis")},
+               {only(kNonBoolDTypes, "data"), only(kFloatDTypes, "scale"),
+                only(kNonBoolDTypes, "zero_point"), only(kFloatDTypes)},
+               nullptr,
+               false,
+               unsupportedOutDType});
+  r.push_back({"topk",
+               {"data"},
+               {fromAttr("k"), fromAttr("axis"), fromAttr("ret_type"), fromAttr("largest")}});
+  r.push_back({"einsum",
+               {"operands"},
+               {fromAttr("subscripts")},
+               {only(kNonBoolDTypes, "operands")},
+               nullptr,
+               false,
+               unsupportedEinsum});
+  // Gradient checkpoint markers are identities, as TVM's legalization.
+  for (const char *name : {"grad.start_checkpoint", "grad.end_checkpoint"})
+    r.push_back({name, {"input"}, {}, {}, nullptr, false, nullptr, /*forward=*/true});
   return r;
 }
 
@@ -250,17 +316,7 @@ const char *const kUnloweredOps[] = {
     "nn.adaptive_avg_pool1d",
     "nn.adaptive_avg_pool2d",
     "nn.adaptive_avg_pool3d",
-    "repeat",
-    "tile",
-    "flip",
-    "dynamic_strided_slice",
-    "quantize",
-    "dequantize",
-    "topk",
-    "einsum",
     "nn.batch_norm",
-    "grad.start_checkpoint",
-    "grad.end_checkpoint",
 };
 
 struct Table {
@@ -280,12 +336,14 @@ const Table &table() {
         continue; // The coverage test names rows without an op.
       OpKernel k;
       k.op = info;
-      k.symbol = row.hostOnly ? "" : ("graft." + info->scriptName()).str();
+      k.symbol = row.hostOnly || row.forward ? "" : ("graft." + info->scriptName()).str();
       if (row.hostSymbol)
         k.hostSymbol = row.hostSymbol;
       k.inputs = std::move(row.inputs);
       k.attrs = std::move(row.attrs);
       k.dtypes = std::move(row.dtypes);
+      k.unsupported = row.unsupported;
+      k.forward = row.forward;
       t.kernels.push_back(std::move(k));
     }
     for (const OpKernel &k : t.kernels)

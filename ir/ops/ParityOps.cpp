@@ -1,7 +1,6 @@
 //===- ir/ops/ParityOps.cpp - TVM ops registered for text parity ------------===//
 //
-// Ops TVM's tests write that graft parses, infers and prints without a
-// kernel yet (docs/ops.md "Not lowered yet"): repeat, tile, flip,
+// Ops of TVM's that came after the core set: repeat, tile, flip,
 // dynamic_strided_slice (src/relax/op/tensor/manipulate.cc, index.cc),
 // quantize/dequantize (qdq.cc), topk (sorting.cc), einsum
 // (linear_algebra.cc), nn.batch_norm (nn/nn.cc) and the gradient
@@ -343,8 +342,12 @@ void graft::registerParityOps() {
                     OpPattern::Injective));
   registerOp(makeOp("flip", {arg("data"), reqAttr("axis", AttrKind::Int)}, inferFlip,
                     OpPattern::Injective));
-  registerOp(makeOp("dynamic_strided_slice", {arg("x"), arg("begin"), arg("end"), arg("strides")},
-                    inferDynamicStridedSlice, OpPattern::Injective));
+  OpInfo dynamicSlice =
+      makeOp("dynamic_strided_slice", {arg("x"), arg("begin"), arg("end"), arg("strides")},
+             inferDynamicStridedSlice, OpPattern::Injective);
+  dynamicSlice.readsOnHost = true; // The output shape is read back from begin/end/strides.
+  dynamicSlice.capturable = false;
+  registerOp(dynamicSlice);
   registerOp(
       makeOp("quantize",
              {arg("data"), arg("scale"), arg("zero_point"), attr("axis", AttrKind::Int, intVal(-1)),

@@ -29,6 +29,10 @@ void registerScatterKernels();
 void registerSortKernels();
 void registerNNKernels();
 void registerAttentionKernels();
+void registerMovementKernels();
+void registerQuantizeKernels();
+void registerTopKKernels();
+void registerEinsumKernels();
 
 } // namespace graft::kernels::cpu
 

@@ -157,6 +157,23 @@ std::vector<Probe> probes() {
   add("arange", {"r = R.arange(0, 4, 1, dtype=\"{D}\")"});
   add("tril", {"r = R.tril(x)"});
   add("triu", {"r = R.triu(x, 1)"});
+  add("repeat", {"r = R.repeat(x, 2, axis=1)"});
+  add("tile", {"r = R.tile(x, [2, 1])"});
+  add("flip", {"r = R.flip(x, axis=1)"});
+  add("dynamic_strided_slice", {"b = R.const([0, 0], \"int64\")",
+                                "r = R.dynamic_strided_slice(x, b, b, R.ones((2,), \"int64\"))"});
+  add("dynamic_strided_slice", {"f = R.ones((2, 3), \"float32\")", "i = R.ones((2,), \"{D}\")",
+                                "r = R.dynamic_strided_slice(f, i, i, i)"});
+  add("quantize",
+      {"s = R.ones((), \"float32\")", "z = R.zeros((), \"int8\")", "r = R.quantize(x, s, z)"});
+  add("dequantize",
+      {"s = R.ones((), \"float32\")", "z = R.zeros((), \"int8\")", "r = R.dequantize(x, s, z)"});
+  add("dequantize", {"i = R.ones((2, 3), \"int8\")", "s = R.ones((), \"float32\")",
+                     "z = R.zeros((), \"{D}\")", "r = R.dequantize(i, s, z)"});
+  add("topk", {"r = R.topk(x, 2)"});
+  add("einsum", {"r = R.einsum((x, x), \"ij,kj->ik\")"});
+  add("grad.start_checkpoint", {"r = R.grad.start_checkpoint(x)"});
+  add("grad.end_checkpoint", {"r = R.grad.end_checkpoint(x)"});
   return p;
 }
 

@@ -730,6 +730,124 @@ def _scatter_elements(dt):
                 errstate(lambda: [expect_one(r) for r in reductions]))
 
 
+# --------------------------------------------------------------------------
+# repeat, tile, flip, dynamic_strided_slice, quantize/dequantize, topk,
+# einsum, gradient checkpoints
+# --------------------------------------------------------------------------
+
+
+_layout("repeat", ["r0 = R.repeat(x, 2, axis=1)", "r1 = R.repeat(x, 3)",
+                   "r2 = R.repeat(x, 2, axis=-1)"],
+        lambda x: [np.repeat(x, 2, axis=1), np.repeat(x, 3), np.repeat(x, 2, axis=-1)])
+_layout("tile", ["r0 = R.tile(x, [2, 1, 3])", "r1 = R.tile(x, [2])",
+                 "r2 = R.tile(x, [2, 1, 1, 2])"],
+        lambda x: [np.tile(x, [2, 1, 3]), np.tile(x, [2]), np.tile(x, [2, 1, 1, 2])])
+_layout("flip", ["r0 = R.flip(x, axis=1)", "r1 = R.flip(x, axis=-1)"],
+        lambda x: [np.flip(x, 1), np.flip(x, -1)])
+
+
+# The output's shape comes from the values of begin/end/strides: a host form.
+@spec("dynamic_strided_slice", ALL)
+def _dynamic_strided_slice(dt):
+    x = gen(dt, (4, 5))
+    b, e, st = (np.array(v, np.int64) for v in ([3, 1], [-5, 100], [-1, 2]))
+    return Frag([("x", dt, x), ("b", "int64", b), ("e", "int64", e), ("st", "int64", st)],
+                ["r = R.dynamic_strided_slice(x, b, e, st)"], ["r"],
+                lambda: [out(dt, x[3:-5:-1, 1:100:2])])
+
+
+def _f32(x):
+    return np.asarray(x, np.float32)
+
+
+def _saturate(v, dt):
+    """TIR's max(min(v, hi), lo), then the cast."""
+    if dt in INTS:
+        lo, hi = np.iinfo(dt).min, np.iinfo(dt).max
+    else:
+        lo, hi = -65504.0, 65504.0
+    return cast(np.clip(v, lo, hi), dt)
+
+
+# Computes in float32 (float64 data in float64): x / scale, rounded half to
+# even for an integer out_dtype, plus the zero point, saturated.
+@spec("quantize", FLOATS)
+def _quantize(dt):
+    x = cast(rng.uniform(-300, 300, (3, 4)), dt)
+    s, z = _f32([0.5, 2.0, 1.5, 0.25]), np.array([3, -2, 0, 100], np.int8)
+    s0, z0, zf = _f32(0.75), np.array(7, np.uint8), _f32(0.5)
+
+    def expect():
+        c = np.float64 if dt == "float64" else np.float32
+        xv = np.asarray(x, c)
+        q = np.rint(xv / s.astype(c)) + z.astype(c)
+        u = np.rint(xv / c(s0)) + c(z0)
+        h = xv / c(s0) + c(zf)
+        return [out("int8", _saturate(q, "int8")), out("uint8", _saturate(u, "uint8")),
+                out("float16", _saturate(h, "float16"))]
+    return Frag([("x", dt, x), ("s", "float32", s), ("z", "int8", z), ("s0", "float32", s0),
+                 ("z0", "uint8", z0), ("zf", "float32", zf)],
+                ['q = R.quantize(x, s, z, axis=1, out_dtype="int8")',
+                 'u = R.quantize(x, s0, z0, out_dtype="uint8")',
+                 'h = R.quantize(x, s0, zf, out_dtype="float16")'], ["q", "u", "h"],
+                errstate(expect))
+
+
+# x - zero_point in int32 (float32 for float data), times scale in float32.
+@spec("dequantize", NON_BOOL)
+def _dequantize(dt):
+    x = gen(dt, (3, 4), "wide")
+    s, z = _f32([0.5, 2.0, 1.5, 0.25]), np.array([3, -2, 0, 1], np.int8)
+    s0, z0 = _f32(6000.5), np.array(-4, np.int8)
+
+    def sub(zp):
+        if dt in INTS:
+            return (np.asarray(x).astype(np.int32) - zp.astype(np.int32)).astype(np.float32)
+        return np.asarray(x, np.float32) - zp.astype(np.float32)
+    return Frag([("x", dt, x), ("s", "float32", s), ("z", "int8", z), ("s0", "float32", s0),
+                 ("z0", "int8", z0)],
+                ["d = R.dequantize(x, s, z, axis=1)",
+                 'h = R.dequantize(x, s0, z0, out_dtype="float16")'], ["d", "h"],
+                errstate(lambda: [out("float32", sub(z) * s),
+                                  out("float16", _saturate(sub(z0) * s0, "float16"))]))
+
+
+@spec("topk", ALL)
+def _topk(dt):
+    x = gen(dt, (3, 6))
+    desc, asc = _stable_order(x, dt, True), _stable_order(x, dt, False)
+    col = _stable_order(x.T, dt, True).T
+    return Frag([("x", dt, x)], [
+        "t = R.topk(x, 2)", "v = t[0]", "i = t[1]",
+        'a = R.topk(x, 3, axis=1, ret_type="values", largest=False)',
+        'b = R.topk(x, 2, axis=0, ret_type="indices", dtype="int64")',
+        'c = R.topk(x, 0, ret_type="values")'], ["v", "i", "a", "b", "c"],
+        lambda: [out(dt, np.take_along_axis(x, desc[:, :2], 1)), out("int32", desc[:, :2]),
+                 out(dt, np.take_along_axis(x, asc[:, :3], 1)), out("int64", col[:2]),
+                 out(dt, np.take_along_axis(x, desc, 1))], sym=True)
+
+
+@spec("einsum", NON_BOOL)
+def _einsum(dt):
+    a, b, v, c = (gen(dt, sh, "small") for sh in [(2, 3), (3, 4), (4,), (3, 3)])
+    cases = [("r", "(a, b)", "ij,jk->ik", (a, b)), ("t", "(a,)", "ij->ji", (a,)),
+             ("d", "(c,)", "ii->i", (c,)), ("u", "(a, b, v)", "ij,jk,k", (a, b, v)),
+             ("w", "(c,)", "ii", (c,)), ("o", "(v, v)", "i,j", (v, v))]
+
+    def expect():
+        wide = np.float64 if is_float(dt) else np.int64
+        return [out(dt, np.einsum(sub, *[np.asarray(o).astype(wide) for o in ops]))
+                for _, _, sub, ops in cases]
+    return Frag([("a", dt, a), ("b", dt, b), ("v", dt, v), ("c", dt, c)],
+                ['%s = R.einsum(%s, "%s")' % (n, args, sub) for n, args, sub, _ in cases],
+                [n for n, _, _, _ in cases], errstate(expect))
+
+
+# Identities: legalize-ops forwards the value, as TVM does.
+for _op in ["grad.start_checkpoint", "grad.end_checkpoint"]:
+    _layout(_op, ["r0 = R.%s(x)" % _op], lambda x: [x])
+
+
 @spec("nonzero", ALL)
 def _nonzero(dt):
     x = gen(dt, (3, 4))

@@ -102,6 +102,24 @@ TEST(NoAllocation, SortAndArgsortUseTheWorkspace) {
   }
 }
 
+TEST(NoAllocation, TopKEinsumQuantizeAndMovement) {
+  std::vector<double> v(4096);
+  for (size_t i = 0; i < v.size(); ++i)
+    v[i] = double((i * 7919) % 1000);
+  TestTensor x(F32, {2, 2048}, v), tv(F32, {2, 16}), ti(I64, {2, 16});
+  EXPECT_EQ(allocationsOf("graft.topk", {&x}, {&tv, &ti},
+                          {int64_t(16), int64_t(-1), std::string("both"), true}),
+            0);
+  TestTensor a(F32, {4, 3}), b(F32, {3, 4}), m(F32, {4, 4}), s(F32, {}, {0.5}), z(I8, {}),
+      q(I8, {4, 3}), r(F32, {4, 6}), t(F32, {8, 3}), f(F32, {4, 3}), e(F32, {4, 4});
+  EXPECT_EQ(allocationsOf("graft.einsum", {&a, &b, &m}, {&e}, {std::string("ij,jk,kl->il")}), 0);
+  EXPECT_EQ(allocationsOf("graft.quantize", {&a, &s, &z}, {&q}, {int64_t(1)}), 0);
+  EXPECT_EQ(allocationsOf("graft.dequantize", {&q, &s, &z}, {&a}, {int64_t(1)}), 0);
+  EXPECT_EQ(allocationsOf("graft.repeat", {&a}, {&r}, {int64_t(2), int64_t(1)}), 0);
+  EXPECT_EQ(allocationsOf("graft.tile", {&a}, {&t}, {Ints{2, 1}}), 0);
+  EXPECT_EQ(allocationsOf("graft.flip", {&a}, {&f}, {int64_t(0)}), 0);
+}
+
 TEST(NoAllocation, ElementwiseReduceLayoutAndNN) {
   TestTensor a(F32, {4, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}), b(F32, {3}, {1, 2, 3});
   TestTensor o(F32, {4, 3}), c(BOOL, {4, 3}), t(F32, {3, 4}), r(F32, {4}), m(F32, {4, 4});

@@ -1,0 +1,196 @@
+//===- kernels/cpu/Movement.cpp - repeat, tile, flip, dynamic_strided_slice ===//
+//
+// Data movement without dtype conversion, as TOPI's repeat, tile, flip and
+// dynamic_strided_slice. dynamic_strided_slice's output shape depends on the
+// values of begin/end/strides, so it runs as a host form (docs/kernels.md,
+// "Data-dependent kernels"): `graft.host.dynamic_strided_slice_count` writes
+// the output's shape, the caller allocates, the fill kernel copies.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kernels/cpu/CpuKernels.h"
+#include "kernels/cpu/TensorIter.h"
+
+namespace graft::kernels::cpu {
+namespace {
+
+bool sameType(Ctx &ctx) { return ctx.expectSameType(ctx.outType(0), ctx.inType(0), "output 0"); }
+
+/// repeat(repeats, axis): each element `repeats` times in a row along
+/// `axis`; unset axis repeats the row-major flattening into a 1-D output.
+llvm::Error repeatKernel(const KernelArgs &args) {
+  Ctx ctx(args, "graft.repeat");
+  if (!ctx.checkArity(1, 1) || !sameType(ctx))
+    return ctx.error();
+  View in = ctx.inView(0), out = ctx.outView(0);
+  int64_t r = ctx.intAttr(0, "repeats");
+  if (!ctx.ok())
+    return ctx.error();
+  if (r < 0)
+    return ctx.reject("repeats must not be negative, got " + llvm::Twine(r));
+  int64_t size = in.elemSize();
+  if (!ctx.hasAttr(1)) {
+    if (!ctx.expectOutShape(0, Dims{in.numel() * r}))
+      return ctx.error();
+    if (r == 0 || in.numel() == 0)
+      return llvm::Error::success();
+    RowMajorCursor src(in);
+    int64_t so = out.strides[0];
+    char *dst = out.data;
+    for (int64_t i = 0, n = in.numel(); i < n; ++i, src.next())
+      for (int64_t j = 0; j < r; ++j, dst += so)
+        std::memcpy(dst, src.get(), size);
+    return llvm::Error::success();
+  }
+  auto axis = ctx.axis(ctx.intAttr(1, "axis"), in.ndim());
+  if (!axis)
+    return ctx.error();
+  Dims shape = in.shape;
+  shape[*axis] *= r;
+  if (!ctx.expectOutShape(0, shape))
+    return ctx.error();
+  // Output index i along the axis reads input index i / r.
+  View outSplit = out;
+  outSplit.shape[*axis] = in.shape[*axis];
+  outSplit.strides[*axis] = out.strides[*axis] * r;
+  for (int64_t j = 0; j < r; ++j) {
+    View dst = outSplit;
+    dst.data += j * out.strides[*axis];
+    copySameShape(in, dst);
+  }
+  return llvm::Error::success();
+}
+
+/// tile(repeats): numpy's tile; the shorter of the rank and `repeats` is
+/// padded with leading 1s.
+llvm::Error tileKernel(const KernelArgs &args) {
+  Ctx ctx(args, "graft.tile");
+  if (!ctx.checkArity(1, 1) || !sameType(ctx))
+    return ctx.error();
+  View in = ctx.inView(0), out = ctx.outView(0);
+  Dims reps = ctx.intListAttr(0, "repeats");
+  if (!ctx.ok())
+    return ctx.error();
+  for (int64_t r : reps)
+    if (r < 0)
+      return ctx.reject("repeats " + shapeStr(reps) + " must not be negative");
+  int64_t rank = std::max<int64_t>(in.ndim(), int64_t(reps.size()));
+  while (in.ndim() < rank) {
+    in.shape.insert(in.shape.begin(), 1);
+    in.strides.insert(in.strides.begin(), 0);
+  }
+  while (int64_t(reps.size()) < rank)
+    reps.insert(reps.begin(), 1);
+  Dims shape = in.shape;
+  for (int64_t d = 0; d < rank; ++d)
+    shape[d] *= reps[d];
+  if (!ctx.expectOutShape(0, shape))
+    return ctx.error();
+  int64_t size = in.elemSize();
+  Dims src(rank, 0);
+  forEachIndex(shape, [&](llvm::ArrayRef<int64_t> idx) {
+    for (int64_t d = 0; d < rank; ++d)
+      src[d] = idx[d] % in.shape[d];
+    std::memcpy(out.ptr(idx), in.ptr(src), size);
+  });
+  return llvm::Error::success();
+}
+
+/// flip(axis): reverses one axis.
+llvm::Error flipKernel(const KernelArgs &args) {
+  Ctx ctx(args, "graft.flip");
+  if (!ctx.checkArity(1, 1) || !sameType(ctx))
+    return ctx.error();
+  View in = ctx.inView(0);
+  auto axis = ctx.axis(ctx.intAttr(0, "axis"), in.ndim());
+  if (!axis || !ctx.expectOutShape(0, in.shape))
+    return ctx.error();
+  int64_t n = in.shape[*axis];
+  copySameShape(in.sliced(*axis, n - 1, n, -1), ctx.outView(0));
+  return llvm::Error::success();
+}
+
+/// dynamic_strided_slice's view of the data: begin/end/strides are 1-D
+/// integer tensors of one length (at most the rank); the dims they do not
+/// cover are kept whole, as TOPI does.
+std::optional<View> dynamicSlice(Ctx &ctx) {
+  View v = ctx.inView(0);
+  const char *names[] = {"begin", "end", "strides"};
+  int64_t len = -1;
+  for (size_t i = 1; i < 4; ++i) {
+    View p = ctx.inView(i);
+    if (!isIntType(p.type)) {
+      ctx.fail(llvm::Twine(names[i - 1]) + " must be integers, got " + dtypeName(dlTypeOf(p.type)));
+      return std::nullopt;
+    }
+    if (p.ndim() != 1 || (len >= 0 && p.shape[0] != len) || p.shape[0] > v.ndim()) {
+      ctx.fail("begin, end and strides must be 1-D of one length up to the rank " +
+               llvm::Twine(v.ndim()) + ", got " + llvm::Twine(names[i - 1]) + " of shape " +
+               shapeStr(p.shape));
+      return std::nullopt;
+    }
+    len = p.shape[0];
+  }
+  View b = ctx.inView(1), e = ctx.inView(2), s = ctx.inView(3);
+  Loader<int64_t> lb = loaderFor<int64_t>(b.type), le = loaderFor<int64_t>(e.type),
+                  ls = loaderFor<int64_t>(s.type);
+  for (int64_t d = 0; d < len; ++d) {
+    int64_t step = ls(s.data + d * s.strides[0]);
+    if (step == 0) {
+      ctx.fail("stride of axis " + llvm::Twine(d) + " is 0");
+      return std::nullopt;
+    }
+    auto [start, n] =
+        sliceAxis(v.shape[d], lb(b.data + d * b.strides[0]), le(e.data + d * e.strides[0]), step);
+    v = v.sliced(d, start, n, step);
+  }
+  return v;
+}
+
+llvm::Error dynamicSliceShapeKernel(const KernelArgs &args) {
+  Ctx ctx(args, "graft.host.dynamic_strided_slice_count");
+  if (!ctx.checkArity(4, 1))
+    return ctx.error();
+  auto v = dynamicSlice(ctx);
+  if (!v)
+    return ctx.error();
+  View out = ctx.outView(0);
+  if (out.type != ScalarType::Int64)
+    return ctx.reject("output 0 must be int64, got " + dtypeName(dlTypeOf(out.type)));
+  if (!ctx.expectOutShape(0, Dims{v->ndim()}))
+    return ctx.error();
+  for (int64_t d = 0; d < v->ndim(); ++d)
+    Elem<int64_t>::store(out.data + d * out.strides[0], v->shape[d]);
+  return llvm::Error::success();
+}
+
+llvm::Error dynamicSliceKernel(const KernelArgs &args) {
+  Ctx ctx(args, "graft.host.dynamic_strided_slice");
+  if (!ctx.checkArity(4, 1) || !sameType(ctx))
+    return ctx.error();
+  auto v = dynamicSlice(ctx);
+  if (!v || !ctx.expectOutShape(0, v->shape))
+    return ctx.error();
+  copySameShape(*v, ctx.outView(0));
+  return llvm::Error::success();
+}
+
+const llvm::StringRef kRepeatAttrs[] = {"repeats", "axis"};
+const llvm::StringRef kTileAttrs[] = {"repeats"};
+const llvm::StringRef kFlipAttrs[] = {"axis"};
+
+} // namespace
+
+void registerMovementKernels() {
+  static const KernelInfo kernels[] = {
+      {"graft.repeat", 1, 1, kRepeatAttrs, &repeatKernel},
+      {"graft.tile", 1, 1, kTileAttrs, &tileKernel},
+      {"graft.flip", 1, 1, kFlipAttrs, &flipKernel},
+      {"graft.host.dynamic_strided_slice", 4, 1, {}, &dynamicSliceKernel},
+      {"graft.host.dynamic_strided_slice_count", 4, 1, {}, &dynamicSliceShapeKernel},
+  };
+  for (const KernelInfo &k : kernels)
+    addKernel(&k);
+}
+
+} // namespace graft::kernels::cpu
