@@ -90,12 +90,17 @@ bool matches(const InputSig &sig, const Value &v) {
   return false;
 }
 
-/// Why `v` cannot replay a graph captured with `sig`, or empty.
-std::string mismatch(size_t i, const InputSig &sig, const Value &v) {
+/// Why `v` cannot replay a graph captured with `sig`, or empty. `name` is
+/// the capture function's parameter (empty when unknown): it tells a weight
+/// (a parameter the caller must pass as the same tensor on every call) from
+/// a staged activation.
+std::string mismatch(size_t i, llvm::StringRef name, const InputSig &sig, const Value &v) {
   if (matches(sig, v))
     return "";
   InputSig now = signatureOf(v);
   std::string in = "input " + std::to_string(i);
+  if (!name.empty())
+    in += " (" + name.str() + ")";
   auto captured = [&] {
     switch (sig.kind) {
     case InputSig::Kind::Tensor:
@@ -215,6 +220,14 @@ private:
   VirtualMachine &vm_;
 };
 
+/// The parameter names of the closure's function, or none.
+llvm::ArrayRef<std::string> paramNames(VirtualMachine &vm, const Value &func) {
+  if (auto *c = func.as<ClosureObj>())
+    if (c->funcIndex >= 0 && size_t(c->funcIndex) < vm.executable().functions.size())
+      return vm.executable().functions[c->funcIndex].paramNames;
+  return {};
+}
+
 std::string functionName(VirtualMachine &vm, const Value &func) {
   if (auto *c = func.as<ClosureObj>())
     if (c->funcIndex >= 0 && size_t(c->funcIndex) < vm.executable().functions.size())
@@ -330,9 +343,12 @@ Expected<Value> runOrCapture(VirtualMachine &, const void *, ArrayRef<Value> arg
     Graph &g = it->second;
     size_t n = std::min(g.inputs.size(), inputs.size());
     for (size_t i = 0; i < n; ++i)
-      if (!matches(g.inputs[i], inputs[i]))
+      if (!matches(g.inputs[i], inputs[i])) {
+        llvm::ArrayRef<std::string> names = paramNames(*vm, func);
+        llvm::StringRef name = i < names.size() ? llvm::StringRef(names[i]) : "";
         return fail(kRunOrCapture, llvm::formatv("region {0} ({1}): {2}", index, region.function,
-                                                 mismatch(i, g.inputs[i], inputs[i])));
+                                                 mismatch(i, name, g.inputs[i], inputs[i])));
+      }
     if (llvm::Error err = dev->launchGraph(g.exec)) {
       // The graph and what was made for it go; the next call captures again.
       std::string msg = llvm::toString(std::move(err));
