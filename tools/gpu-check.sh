@@ -214,12 +214,16 @@ run() {
     >"$out/memcheck-difftest.log" 2>&1 || status=1
   tail -n 8 "$out/memcheck-difftest.log"
   # Shared-memory races and barrier misuse in the block-level kernels
-  # (reductions, scans, sorts, softmax and norms).
+  # (reductions, scans, sorts, softmax and norms). Scatter's paths run
+  # through CudaScatter.EveryPathSmall only: its two big tests (some 2000
+  # launches, a third of them tiles of 1024 threads) do not finish under
+  # racecheck, and run in the tests part.
   local tool
+  local sanitized='Cuda*:-CudaScatter.EveryReductionEveryDType:CudaScatter.TileEdges'
   for tool in racecheck synccheck; do
     echo "== compute-sanitizer $tool"
     timeout "${GRAFT_MEMCHECK_TIMEOUT:-300}" compute-sanitizer --tool "$tool" --error-exitcode 3 \
-      .gpu/bin/graft-cuda-tests --gtest_filter='Cuda*' >"$out/$tool.log" 2>&1 || status=1
+      .gpu/bin/graft-cuda-tests --gtest_filter="$sanitized" >"$out/$tool.log" 2>&1 || status=1
     tail -n 8 "$out/$tool.log"
   done
   }

@@ -111,6 +111,73 @@ TEST(CudaScatter, TileEdges) {
   unsetenv("GRAFT_CUDA_SCATTER");
 }
 
+// Every path of the kernel at the smallest shapes that take it, each
+// reduction on each, for compute-sanitizer racecheck: the two tests above
+// launch about 2000 kernels (a third of them tiles of 1024 threads sorting
+// in shared memory) and do not finish under it, so tools/gpu-check.sh runs
+// this one instead (they still run in the plain test run). Per path and
+// reduction: float16 (a float accumulator, or a product rounded at every
+// step) and one more dtype taking turns, so every width of the tile's
+// values (1, 2, 4, 8 bytes) meets it; int32 and int64 indices alternate.
+TEST(CudaScatter, EveryPathSmall) {
+  GRAFT_REQUIRE_GPU();
+  std::mt19937_64 rng(44);
+  struct Path {
+    const char *plan, *what;
+    Case c;
+  };
+  // Index bounds [lo, hi] are inclusive and in range (negative from the end).
+  const Case shortRuns = {{6, 5}, {12, 5}, {12, 5}, 0, -6, 5};
+  const Case longRuns = {{2, 3}, {70, 3}, {70, 3}, 0, -2, 1}; // >= 32 updates per element
+  const std::vector<Path> paths = {
+      {"global", "all updates sorted, a thread per element", shortRuns},
+      {"global", "all updates sorted, a warp per element", longRuns},
+      {"lines", "lines sorted, a thread per element", shortRuns},
+      {"lines", "lines sorted, a warp per element", longRuns},
+      {"tile", "one tile, line offsets from the table", {{4, 7}, {3, 20}, {3, 20}, -1, -7, 6}},
+      {"tile", "128 lines to a tile, offsets computed", {{70, 3}, {70, 2}, {70, 3}, 1, -3, 2}},
+      {"",
+       "default: tiles (two, the last one line of four)",
+       {{100, 5}, {2048, 5}, {2048, 5}, 0, -100, 99}},
+      {"", "default: all updates (long runs)", longRuns},
+      {"", "default: lines (256 lines of 64)", {{2, 256}, {64, 256}, {64, 256}, 0, 0, 1}},
+  };
+  const std::vector<DLDataType> others = {F32, I8, F64, BF16, I32, I64, U8, BOOL, I16};
+  size_t turn = 0;
+  for (size_t p = 0; p < paths.size(); ++p) {
+    const Path &path = paths[p];
+    if (*path.plan)
+      setenv("GRAFT_CUDA_SCATTER", path.plan, 1);
+    else
+      unsetenv("GRAFT_CUDA_SCATTER");
+    for (size_t r = 0; r < std::size(kReductions); ++r) {
+      const char *red = kReductions[r];
+      bool self = (p + r) % 2 == 0;
+      DLDataType it = self ? I64 : I32;
+      DLDataType other = others[turn++ % others.size()];
+      if (other.code == kernels::kGraftDLBool && std::string(red) != "add" &&
+          std::string(red) != "update")
+        other = F32;
+      for (DLDataType t : {F16, other}) {
+        const Case &c = path.c;
+        SCOPED_TRACE(std::string(path.what) + ": " + typeName(t) + " " + red +
+                     (self ? " self " : " ") + typeName(it));
+        bool mul = std::string(red) == "mul";
+        TestTensor data = randomTensor(t, c.data, rng);
+        TestTensor idx = randomTensor(it, c.idx, rng, double(c.lo), double(c.hi));
+        TestTensor upd = mul && isFloat(t) ? randomTensor(t, c.upd, rng, 0.99, 1.01)
+                                           : randomTensor(t, c.upd, rng);
+        Attrs attrs = {c.axis, std::string(red), self};
+        TestTensor co(t, c.data), go(t, c.data);
+        RUN_OK("graft.scatter_elements", {&data, &idx, &upd}, {&co}, attrs);
+        ASSERT_EQ(runCuda("graft.scatter_elements", {&data, &idx, &upd}, {&go}, attrs), "");
+        EXPECT_EQ(compare(co, go), "");
+      }
+    }
+  }
+  unsetenv("GRAFT_CUDA_SCATTER");
+}
+
 TEST(CudaScatter, NaNKeptByMaxAndMin) {
   GRAFT_REQUIRE_GPU();
   for (DLDataType t : kFloatTypes)
