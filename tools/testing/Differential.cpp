@@ -9,6 +9,7 @@
 #include "ir/OpKernels.h"
 #include "ir/Printer.h"
 #include "ir/StructuralEqual.h"
+#include "ir/Visitor.h"
 #include "pass/Pass.h"
 #include "pass/PassManager.h"
 #include "pass/PassTest.h"
@@ -161,8 +162,12 @@ bool withinBounds(double x, double y, bool single, const FloatBounds &bounds) {
   return std::fabs(x - y) <= bounds.epsTol * eps * scale;
 }
 
+/// `computedBits`: the float width the values were computed in (0: their
+/// dtype's); a float64 tensor computed in float32 is compared at float32's
+/// bound.
 std::string compareTensors(const vm::TensorObj &a, const vm::TensorObj &b,
-                           const FloatBounds &bounds, const std::string &path) {
+                           const FloatBounds &bounds, const std::string &path,
+                           unsigned computedBits = 0) {
   if (vm::dtypeStr(a.dtype()) != vm::dtypeStr(b.dtype()))
     return path + ": dtype " + vm::dtypeStr(a.dtype()) + " vs " + vm::dtypeStr(b.dtype());
   if (a.shape() != b.shape())
@@ -190,21 +195,41 @@ std::string compareTensors(const vm::TensorObj &a, const vm::TensorObj &b,
       continue;
     if (x == y)
       continue;
-    if (!withinBounds(x, y, dt.bits == 32, bounds))
+    bool single = dt.bits == 32 || (computedBits != 0 && computedBits < 64);
+    if (!withinBounds(x, y, single, bounds))
       return llvm::formatv("{0}[{1}]: {2} vs {3}", path, i, x, y).str();
   }
   return "";
 }
 
+/// The entry of `bits` for `path` or the nearest enclosing output
+/// ("output_1_0" falls back to "output_1", then "output"); 0 for none.
+unsigned bitsFor(const std::map<std::string, unsigned> *bits, std::string path) {
+  if (!bits)
+    return 0;
+  for (;;) {
+    auto it = bits->find(path);
+    if (it != bits->end())
+      return it->second;
+    size_t cut = path.rfind('_');
+    if (cut == std::string::npos)
+      return 0;
+    path.resize(cut);
+  }
+}
+
 /// "" when equal, else where they differ (work list over tuples).
-std::string compareValues(const Value &vmOut, const Value &interpOut, const FloatBounds &bounds) {
+/// `computedBits` (device mode): the float width each output was computed in.
+std::string compareValues(const Value &vmOut, const Value &interpOut, const FloatBounds &bounds,
+                          const std::map<std::string, unsigned> *computedBits = nullptr) {
   llvm::SmallVector<std::tuple<Value, Value, std::string>, 8> work{{vmOut, interpOut, "output"}};
   while (!work.empty()) {
     auto [a, b, path] = work.pop_back_val();
     if (a.kind() != b.kind())
       return path + ": " + a.str() + " vs " + b.str();
     if (const auto *ta = a.as<vm::TensorObj>()) {
-      std::string d = compareTensors(*ta, *b.as<vm::TensorObj>(), bounds, path);
+      std::string d =
+          compareTensors(*ta, *b.as<vm::TensorObj>(), bounds, path, bitsFor(computedBits, path));
       if (!d.empty())
         return d;
     } else if (const auto *tup = a.as<vm::TupleObj>()) {
@@ -220,7 +245,136 @@ std::string compareValues(const Value &vmOut, const Value &interpOut, const Floa
   return "";
 }
 
+/// Combines two float widths, 0 meaning "no float".
+unsigned narrower(unsigned a, unsigned b) { return a == 0 ? b : b == 0 ? a : std::min(a, b); }
+
+/// The narrowest float width among a struct info's tensors and prim values.
+unsigned floatBitsOf(const StructInfoNode *s) {
+  unsigned bits = 0;
+  llvm::SmallVector<const StructInfoNode *, 4> work;
+  if (s)
+    work.push_back(s);
+  while (!work.empty()) {
+    const StructInfoNode *n = work.pop_back_val();
+    if (const auto *t = llvm::dyn_cast<TensorSInfoNode>(n)) {
+      if (t->dtype.isFloat())
+        bits = narrower(bits, t->dtype.bits);
+    } else if (const auto *p = llvm::dyn_cast<PrimSInfoNode>(n)) {
+      if (p->dtype.isFloat())
+        bits = narrower(bits, p->dtype.bits);
+    } else if (const auto *tup = llvm::dyn_cast<TupleSInfoNode>(n)) {
+      for (const StructInfo &f : tup->fields)
+        work.push_back(f.get());
+    }
+  }
+  return bits;
+}
+
+/// For each var of a function, the narrowest float width of what it was
+/// computed from: its own dtype, and that of every var, constant and call
+/// its value uses (a called function's every value). A binding's value is
+/// visited with `current` reset, so bindings nested in an If's branches
+/// reach the If's var only through the branches' results.
+class FloatWidths : public ExprVisitor {
+public:
+  explicit FloatWidths(const IRModule &module) : module_(module) {}
+
+  unsigned of(const VarNode *v) const {
+    auto it = widths_.find(v);
+    return it == widths_.end() ? floatBitsOf(v->sinfo.get()) : it->second;
+  }
+  const VarBindingNode *bindingOf(const VarNode *v) const { return bindings_.lookup(v); }
+
+  void visitVarDef(const VarNode *var, const BindingNode *binding) override {
+    if (!binding)
+      widths_[var] = floatBitsOf(var->sinfo.get());
+  }
+  void visitVarBinding(const VarBindingNode *b) override {
+    bindings_[b->var.get()] = b;
+    define(b);
+  }
+  void visitMatchCast(const MatchCastNode *b) override { define(b); }
+  void visitVarUse(const VarNode *var) override { current_ = narrower(current_, of(var)); }
+  void visitConstant(const ConstantNode *c) override {
+    current_ = narrower(current_, floatBitsOf(c->sinfo.get()));
+  }
+  void visitCall(const CallNode *call) override {
+    current_ = narrower(current_, floatBitsOf(call->sinfo.get()));
+    if (const auto *gv = llvm::dyn_cast<GlobalVarNode>(call->op.get()))
+      current_ = narrower(current_, calleeBits(gv->name));
+    ExprVisitor::visitCall(call);
+  }
+
+private:
+  void define(const BindingNode *b) {
+    unsigned saved = current_;
+    current_ = floatBitsOf(b->var->sinfo.get());
+    visitExpr(b->value.get());
+    widths_[b->var.get()] = current_;
+    current_ = saved;
+  }
+  /// Every float width a module function holds (params and bindings).
+  unsigned calleeBits(const std::string &name) {
+    auto it = callees_.find(name);
+    if (it != callees_.end())
+      return it->second;
+    callees_[name] = 0; // A recursive call adds nothing new.
+    unsigned bits = 0;
+    const ModuleEntry *entry = module_.lookup(name);
+    if (const FunctionNode *fn = entry ? entry->asFunction() : nullptr) {
+      FloatWidths inner(module_);
+      inner.callees_ = callees_;
+      inner.visitFunction(fn);
+      for (const auto &w : inner.widths_)
+        bits = narrower(bits, w.second);
+      bits = narrower(bits, floatBitsOf(fn->retSInfo.get()));
+    }
+    callees_[name] = bits;
+    return bits;
+  }
+
+  const IRModule &module_;
+  unsigned current_ = 0;
+  llvm::DenseMap<const VarNode *, unsigned> widths_;
+  llvm::DenseMap<const VarNode *, const VarBindingNode *> bindings_;
+  std::map<std::string, unsigned> callees_;
+};
+
 } // namespace
+
+std::map<std::string, unsigned> graft::testing::outputFloatBits(const IRModule &module,
+                                                                const FunctionNode &main) {
+  FloatWidths widths(module);
+  widths.visitFunction(&main);
+  std::map<std::string, unsigned> out;
+  // Tuples (written out, or bound to a var) are followed field by field.
+  llvm::SmallVector<std::pair<const ExprNode *, std::string>, 8> work;
+  if (main.body)
+    work.push_back({main.body->body.get(), "output"});
+  while (!work.empty()) {
+    auto [e, path] = work.pop_back_val();
+    if (const auto *v = llvm::dyn_cast<VarNode>(e)) {
+      const VarBindingNode *b = widths.bindingOf(v);
+      if (b && llvm::isa<TupleNode>(b->value.get())) {
+        work.push_back({b->value.get(), path});
+        continue;
+      }
+      out[path] = widths.of(v);
+    } else if (const auto *t = llvm::dyn_cast<TupleNode>(e)) {
+      for (size_t i = 0; i < t->fields.size(); ++i)
+        work.push_back({t->fields[i].get(), path + "_" + std::to_string(i)});
+    } else if (e) {
+      out[path] = floatBitsOf(e->sinfo.get());
+    }
+  }
+  return out;
+}
+
+std::string graft::testing::compareDeviceOutputs(const Value &device, const Value &cpu,
+                                                 const FloatBounds &bounds,
+                                                 const std::map<std::string, unsigned> &bits) {
+  return compareValues(device, cpu, bounds, &bits);
+}
 
 TwoWayResult graft::testing::runTwoWays(const std::string &text, uint64_t seed, unsigned maxUlps) {
   auto differ = [](std::string m) { return TwoWayResult{TwoWayResult::Differ, std::move(m)}; };
@@ -389,7 +543,8 @@ TwoWayResult graft::testing::runOnTarget(const std::string &text, uint64_t seed,
     return differ("the CPU fails (" + cpu.error + ") but " + target + " does not");
   if (!dev.ok)
     return differ(target + " fails (" + dev.error + ") but the CPU does not");
-  std::string diff = compareValues(dev.output, cpu.output, bounds);
+  std::string diff = compareDeviceOutputs(dev.output, cpu.output, bounds,
+                                          outputFloatBits(*source->modules.front(), *main));
   if (!diff.empty())
     return differ(target + " and the CPU differ at " + diff);
   return {TwoWayResult::Agree, ""};

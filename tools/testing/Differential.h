@@ -18,6 +18,9 @@
 
 #include "tools/testing/ProgramGenerator.h"
 
+#include "ir/Module.h"
+#include "vm/Value.h"
+
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
@@ -84,6 +87,22 @@ struct TwoWayResult {
   std::string message; ///< What differs, or both errors.
 };
 TwoWayResult runTwoWays(const std::string &text, uint64_t seed, unsigned maxUlps);
+
+/// The float width (bits) each output of `main` was computed in: for every
+/// output path ("output", "output_1", "output_1_0", as the comparison names
+/// them) the narrowest float dtype of any value it depends on (operands,
+/// constants, the functions it calls), 0 for none. A float64 output of
+/// float32 math (`astype(sin(x), "float64")`) carries float32's rounding.
+std::map<std::string, unsigned> outputFloatBits(const IRModule &module, const FunctionNode &main);
+
+/// Compares a device's outputs with the CPU's: as the default mode, except
+/// that a float output computed in a narrower float than its dtype (per
+/// `computedBits`, from outputFloatBits) is held to that narrower dtype's
+/// bound (a float64 output of float32 math to float32's ulps and epsilon).
+/// "" when they agree, else where they differ.
+std::string compareDeviceOutputs(const vm::Value &device, const vm::Value &cpu,
+                                 const FloatBounds &bounds,
+                                 const std::map<std::string, unsigned> &computedBits);
 
 /// One program built with build-cpu and run on the CPU, against the same
 /// program built for `target` ("cpu", "cuda") and run on its device, on the
