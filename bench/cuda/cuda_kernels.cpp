@@ -13,9 +13,10 @@
 //   sort, argsort          16M float32 in one row, and 4096 rows of 4096
 //   matmul_*               graft.matmul against the same cublasGemmEx call
 //   BM_attention/*         graft.nn.attention, bf16 (4, 2048, 16, 128), causal and not
-//   scatter_{sum,amax,mean}_f32_4096x1024_into_{512,4}_{default,global,lines,tile}
+//   scatter_{sum,amax,mean}_f32_4096x1024_into_{512,4}_{default,global,lines,tile,owner}
+//   scatter_{sum,mean}_f32_4096x1024_into_{512,4}_owner_reorder
 //                          graft.scatter_elements along axis 0 with int64
-//                          indices through each sort plan (deterministic;
+//                          indices through each plan (deterministic;
 //                          PyTorch's atomic kernel is the bar,
 //                          docs/performance.md)
 //   masked_copy/where_f32_16M, _16K
@@ -337,10 +338,11 @@ BENCHMARK_CAPTURE(BM_matmul, cublas_f64_4096, F64, 4096, true)
 
 /// scatter_elements of a float32 4096x1024 into `rows` rows along axis 0,
 /// int64 indices spread evenly (a fixed pseudo-random pattern), through
-/// one sort plan (GRAFT_CUDA_SCATTER: "global" sorts all updates by
-/// element, "lines" each column by row, "tile" pairs of columns in a
-/// block) or the one the kernel picks ("default": the figure the bar is
-/// for).
+/// one plan (GRAFT_CUDA_SCATTER: "global" sorts all updates by element,
+/// "lines" each column by row, "tile" pairs of columns in a block, "owner"
+/// folds tiles of 32 columns without a sort, "owner-reorder" also in
+/// chunks for float sums) or the one the kernel picks ("default": the
+/// figure the bar is for).
 void BM_scatter(benchmark::State &state, const char *reduction, int64_t rows, const char *plan) {
   const DLDataType I64{kDLInt, 64, 1};
   Buf data(F32, {rows, 1024}), out(F32, {rows, 1024}), upd(F32, {4096, 1024}),
@@ -392,6 +394,23 @@ GRAFT_SCATTER_BENCH(amax, 4, tile);
 GRAFT_SCATTER_BENCH(mean, 4, global);
 GRAFT_SCATTER_BENCH(mean, 4, lines);
 GRAFT_SCATTER_BENCH(mean, 4, tile);
+GRAFT_SCATTER_BENCH(sum, 512, owner);
+GRAFT_SCATTER_BENCH(amax, 512, owner);
+GRAFT_SCATTER_BENCH(mean, 512, owner);
+GRAFT_SCATTER_BENCH(sum, 4, owner);
+GRAFT_SCATTER_BENCH(amax, 4, owner);
+GRAFT_SCATTER_BENCH(mean, 4, owner);
+// The owner fold with float sums split into chunks too (not the CPU's
+// rounding order; docs/cuda.md): what chunking would cost them.
+#define GRAFT_SCATTER_REORDER_BENCH(red, rows)                                                     \
+  BENCHMARK_CAPTURE(BM_scatter, red##_f32_4096x1024_into_##rows##_owner_reorder, #red, rows,       \
+                    "owner-reorder")                                                               \
+      ->UseManualTime()                                                                            \
+      ->Unit(benchmark::kMicrosecond)
+GRAFT_SCATTER_REORDER_BENCH(sum, 512);
+GRAFT_SCATTER_REORDER_BENCH(mean, 512);
+GRAFT_SCATTER_REORDER_BENCH(sum, 4);
+GRAFT_SCATTER_REORDER_BENCH(mean, 4);
 /// A fused program compiled by NVRTC and launched as the VM does (the disk
 /// cache off: every run compiles).
 struct FusedKernel {

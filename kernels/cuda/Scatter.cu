@@ -129,6 +129,26 @@ template <bool Max, class C> __device__ inline bool beats(C x, C best) {
   return Max ? best < x : x < best;
 }
 
+/// One step of a fold: the running value and the next update (or the next
+/// chunk's partial, which folds the same way for every reduction whose
+/// step is associative on the stored bits).
+template <class T> __device__ inline Compute<T> step(Red op, Compute<T> acc, Compute<T> v) {
+  switch (op) {
+  case Red::Update:
+    return v;
+  case Red::Add:
+  case Red::Mean:
+    return ops::addC(acc, v);
+  case Red::Mul:
+    return roundC<T>(ops::mulC(acc, v));
+  case Red::Max:
+    return beats<true>(v, acc) ? v : acc;
+  case Red::Min:
+    return beats<false>(v, acc) ? v : acc;
+  }
+  return v;
+}
+
 /// One output element's fold, step for step the CPU kernel's.
 template <class T> struct Fold {
   using C = Compute<T>;
@@ -141,31 +161,12 @@ template <class T> struct Fold {
     if (started)
       count = C(1);
   }
-  __device__ void add(C v) {
-    if (!started) {
-      acc = v;
-      started = true;
-    } else {
-      switch (op) {
-      case Red::Update:
-        acc = v;
-        break;
-      case Red::Add:
-      case Red::Mean:
-        acc = ops::addC(acc, v);
-        break;
-      case Red::Mul:
-        acc = roundC<T>(ops::mulC(acc, v));
-        break;
-      case Red::Max:
-        acc = beats<true>(v, acc) ? v : acc;
-        break;
-      case Red::Min:
-        acc = beats<false>(v, acc) ? v : acc;
-        break;
-      }
-    }
-    count = roundC<T>(ops::addC(count, C(1)));
+  __device__ void add(C v) { merge(v, C(1)); }
+  /// Folds in a run of `n` updates already folded to `v` (one update: n = 1).
+  __device__ void merge(C v, C n) {
+    acc = started ? step<T>(op, acc, v) : v;
+    started = true;
+    count = roundC<T>(ops::addC(count, n));
   }
   __device__ C result() const {
     if (op != Red::Mean)
@@ -254,11 +255,17 @@ struct Plan {
   bool tiled = false;
   int kBits = 0, tileBits = 0;
   int64_t rmAxis = 1; ///< Row-major stride of the axis in the indices.
+  /// The owner fold (no sort): a warp per tile of 32 lines and chunk of
+  /// `chunkRows` axis positions, chunk partials combined in chunk order.
+  bool owner = false;
+  int64_t chunkRows = 0, chunks = 1, tiles = 0;
+  size_t accBytes = 0, ownerSmem = 0; ///< A partial's accumulator; a block's smem.
 };
 
 struct Layout {
   size_t slot = 0, keysIn = 0, keysOut = 0, valsIn = 0, valsOut = 0, offsets = 0, temp = 0,
          tempBytes = 0, total = 0;
+  size_t partAcc = 0, partCount = 0, partFlag = 0; ///< The owner fold's chunk partials.
 };
 
 constexpr int kTileThreads = 1024, kTileItems = 8, kTileCap = kTileThreads * kTileItems;
@@ -289,6 +296,87 @@ void planTile(Plan &p) {
   for (int d = p.g.ndim - 1; d > p.g.axis; --d)
     p.rmAxis *= p.g.shape[d];
   p.tiled = true;
+}
+
+constexpr int kOwnerLines = 32; ///< Lines per tile: a warp, a thread per line.
+
+/// The device's limits the owner fold sizes itself by (queried once).
+struct DeviceLimits {
+  int sms = 0, smemPerBlock = 0, smemPerSM = 0;
+};
+
+const DeviceLimits &deviceLimits() {
+  static const DeviceLimits limits = [] {
+    DeviceLimits l;
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&l.sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&l.smemPerBlock, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&l.smemPerSM, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess)
+      l = DeviceLimits{};
+    cudaGetLastError(); // A failed query leaves the owner fold off, not an error behind.
+    return l;
+  }();
+  return limits;
+}
+
+int64_t envInt(const char *name) {
+  const char *v = std::getenv(name);
+  return v ? std::atoll(v) : 0;
+}
+
+/// Whether folding chunk partials in chunk order gives the bits of one fold
+/// in index order: the last write, max and min (NaN included: the first
+/// NaN wins either way, equal values keep the earliest), and every
+/// reduction on integers and bool (wrapping arithmetic is associative).
+/// Not float sums, products and means, whose rounding depends on the order.
+bool chunksExact(Red op, ScalarType t) {
+  return op == Red::Update || op == Red::Max || op == Red::Min || !isFloatType(t);
+}
+
+/// The owner fold applies when a tile's accumulators (an accumulator, a
+/// mean's count and a flag per (axis position, line)) fit a block's shared
+/// memory and the indices are int32 or int64. It is taken by default when
+/// its chunks are exact and the partials stay within twice the updates;
+/// `force` ("owner") takes it wherever it applies, `reorder`
+/// ("owner-reorder") also splits float sums, products and means into
+/// chunks (deterministic, but not the CPU's rounding order).
+void planOwner(Plan &p, ScalarType t, bool force, bool reorder) {
+  p.owner = false;
+  const DeviceLimits &dev = deviceLimits();
+  if (p.lines == 0 || p.lineLen == 0 || dev.sms == 0 ||
+      (p.g.idxType != ScalarType::Int32 && p.g.idxType != ScalarType::Int64))
+    return;
+  p.accBytes = dispatch(t, [](auto tag) { return sizeof(Compute<decltype(tag)>); });
+  size_t perElem = p.accBytes * (p.op == Red::Mean ? 2 : 1) + 1;
+  p.ownerSmem = size_t(p.g.len) * kOwnerLines * perElem;
+  if (p.ownerSmem > size_t(dev.smemPerBlock) || p.g.len > int64_t(INT32_MAX) / kOwnerLines)
+    return;
+  bool exact = chunksExact(p.op, t);
+  if (!force && !(exact && p.g.len <= 2 * p.lineLen))
+    return;
+  p.tiles = (p.lines + kOwnerLines - 1) / kOwnerLines;
+  if (p.tiles > int64_t(INT32_MAX))
+    return;
+  // Enough warps to fill the GPU (as many blocks as shared memory lets
+  // reside), at most 32 chunks (the combine reads each), at most twice the
+  // updates' count in partials, and at least 16 axis positions a chunk.
+  int64_t resident = std::min<int64_t>(32, dev.smemPerSM / int64_t(p.ownerSmem + 1024));
+  int64_t chunks = std::max<int64_t>(1, resident) * dev.sms / p.tiles;
+  chunks = std::min<int64_t>({chunks, 32, (2 * p.lineLen) / p.g.len, (p.lineLen + 15) / 16});
+  if (!exact && !reorder)
+    chunks = 1;
+  if (int64_t rows = envInt("GRAFT_CUDA_SCATTER_ROWS"); rows > 0 && (exact || reorder))
+    chunks = (p.lineLen + rows - 1) / rows;
+  chunks = std::max<int64_t>(1, std::min<int64_t>(chunks, 65535));
+  p.chunkRows = (p.lineLen + chunks - 1) / chunks;
+  p.chunks = (p.lineLen + p.chunkRows - 1) / p.chunkRows;
+  p.rmAxis = 1;
+  for (int d = p.g.ndim - 1; d > p.g.axis; --d)
+    p.rmAxis *= p.g.shape[d];
+  p.owner = true;
 }
 
 /// Checks shapes, dtypes and attributes as the CPU kernel; false after
@@ -379,6 +467,12 @@ bool plan(Ctx &ctx, Plan &p) {
   // forces one (tests and benchmarks compare them).
   const char *force = std::getenv("GRAFT_CUDA_SCATTER");
   std::string plan = force ? force : "";
+  // The owner fold first, where its chunks are exact (no sort at all).
+  if (plan.empty() || plan == "owner" || plan == "owner-reorder") {
+    planOwner(p, t, !plan.empty(), plan == "owner-reorder");
+    if (p.owner)
+      return true;
+  }
   planTile(p);
   bool spread = p.lineLen < 32 * p.g.len;
   if (p.tiled && (plan == "tile" || (plan.empty() && spread)))
@@ -408,6 +502,17 @@ cudaError_t sortPairs(void *temp, size_t &bytes, const Plan &p, K *keysIn, K *ke
 }
 
 bool layoutFor(const Plan &p, cudaStream_t s, Layout &l) {
+  if (p.owner) {
+    size_t n = size_t(p.chunks) * size_t(p.tiles) * size_t(p.g.len) * kOwnerLines;
+    WorkspaceCarver c;
+    l.slot = c.take(8);
+    l.partAcc = c.take(n * p.accBytes);
+    if (p.op == Red::Mean)
+      l.partCount = c.take(n * p.accBytes);
+    l.partFlag = c.take(n);
+    l.total = c.total();
+    return true;
+  }
   if (p.tiled) {
     WorkspaceCarver c;
     l.slot = c.take(8);
@@ -759,6 +864,164 @@ template <class T> int runTiles(Ctx &ctx, const Plan &p, unsigned long long *bad
   return ctx.checkLaunch("tileKernel");
 }
 
+//===----------------------------------------------------------------------===//
+// The owner fold: no sort. A block is one warp and owns a tile of 32
+// consecutive lines and a chunk of consecutive axis positions; each thread
+// owns one line and folds its chunk's updates in index order into its own
+// column of a shared-memory accumulator [axis position][line in tile] (so
+// no thread reads what another writes). A second kernel folds each
+// element's chunk partials in chunk order into the data's value.
+//===----------------------------------------------------------------------===//
+
+struct OwnerArgs {
+  ScatterGeom g;
+  int64_t lines, lineLen, rmAxis, chunkRows, tiles, chunks;
+  Red op;
+  bool includeSelf;
+};
+
+/// Updates read ahead per thread before they are folded (loads in flight).
+constexpr int kOwnerBatch = 16;
+
+/// Loads the indices and updates at axis positions [i, i + kOwnerBatch)
+/// below `end` of one line.
+template <class T, class I>
+__device__ inline void ownerLoad(const char *ip, const T *up, int64_t axisIdx, int64_t axisUpd,
+                                 int64_t i, int64_t end, int64_t (&ks)[kOwnerBatch],
+                                 Compute<T> (&vs)[kOwnerBatch]) {
+#pragma unroll
+  for (int b = 0; b < kOwnerBatch; ++b) {
+    ks[b] = 0;
+    vs[b] = Compute<T>(0);
+    if (i + b < end) {
+      ks[b] = int64_t(*reinterpret_cast<const I *>(ip + (i + b) * axisIdx));
+      vs[b] = loadElem<T>(up + (i + b) * axisUpd);
+    }
+  }
+}
+
+template <class T, class I>
+__global__ void __launch_bounds__(kOwnerLines)
+    ownerFoldKernel(OwnerArgs a, const T *upd, Compute<T> *partAcc, Compute<T> *partCount,
+                    uint8_t *partFlag, unsigned long long *bad) {
+  using C = Compute<T>;
+  extern __shared__ __align__(16) unsigned char ownerSmem[];
+  const ScatterGeom &g = a.g;
+  const int lane = int(threadIdx.x);
+  const int64_t len = g.len, elems = len * kOwnerLines;
+  C *sAcc = reinterpret_cast<C *>(ownerSmem);
+  C *sCount = sAcc + (a.op == Red::Mean ? elems : 0);
+  uint8_t *sFlag = reinterpret_cast<uint8_t *>(sCount + elems);
+  // Column `lane` of the accumulator is this thread's alone.
+  for (int64_t e = lane; e < elems; e += kOwnerLines)
+    sFlag[e] = 0;
+  const int64_t tile = blockIdx.x, chunk = blockIdx.y, line = tile * kOwnerLines + lane;
+  const int64_t i0 = chunk * a.chunkRows;
+  const int64_t i1 = i0 + a.chunkRows < a.lineLen ? i0 + a.chunkRows : a.lineLen;
+  if (line < a.lines) {
+    int64_t idxOff, updOff, outOff, rm;
+    lineStart(g, line, idxOff, updOff, outOff, rm);
+    const char *ip = g.idx + idxOff;
+    const T *up = upd + updOff;
+    const int64_t axisIdx = g.idxStride[g.axis], axisUpd = g.updStride[g.axis];
+    // Two batches in flight: the next one loads while this one folds.
+    int64_t ks[kOwnerBatch], kn[kOwnerBatch];
+    C vs[kOwnerBatch], vn[kOwnerBatch];
+    ownerLoad<T, I>(ip, up, axisIdx, axisUpd, i0, i1, ks, vs);
+    for (int64_t i = i0; i < i1; i += kOwnerBatch) {
+      ownerLoad<T, I>(ip, up, axisIdx, axisUpd, i + kOwnerBatch, i1, kn, vn);
+#pragma unroll
+      for (int b = 0; b < kOwnerBatch; ++b) {
+        if (i + b >= i1)
+          break;
+        int64_t k = ks[b];
+        if (k < -len || k >= len) { // Never folded; the host reports the first.
+          atomicMin(bad, (unsigned long long)(rm + (i + b) * a.rmAxis));
+          continue;
+        }
+        int64_t e = (k < 0 ? k + len : k) * kOwnerLines + lane;
+        bool first = !sFlag[e];
+        sAcc[e] = first ? vs[b] : step<T>(a.op, sAcc[e], vs[b]);
+        if (a.op == Red::Mean)
+          sCount[e] = first ? C(1) : roundC<T>(ops::addC(sCount[e], C(1)));
+        sFlag[e] = 1;
+      }
+#pragma unroll
+      for (int b = 0; b < kOwnerBatch; ++b) {
+        ks[b] = kn[b];
+        vs[b] = vn[b];
+      }
+    }
+  }
+  // The partial, laid out [chunk][tile][axis position][line in tile].
+  int64_t base = (chunk * a.tiles + tile) * elems;
+  for (int64_t e = lane; e < elems; e += kOwnerLines) {
+    uint8_t f = sFlag[e];
+    partFlag[base + e] = f;
+    if (f) {
+      partAcc[base + e] = sAcc[e];
+      if (a.op == Red::Mean)
+        partCount[base + e] = sCount[e];
+    }
+  }
+}
+
+/// A thread per (tile, axis position, line in tile): the data's value, then
+/// each chunk's partial in chunk order.
+template <class T>
+__global__ void ownerCombineKernel(OwnerArgs a, const Compute<T> *partAcc,
+                                   const Compute<T> *partCount, const uint8_t *partFlag, T *out) {
+  using C = Compute<T>;
+  const ScatterGeom &g = a.g;
+  const int64_t elems = g.len * kOwnerLines, total = a.tiles * elems,
+                stride = int64_t(gridDim.x) * blockDim.x, chunkStride = a.tiles * elems;
+  for (int64_t t = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; t < total; t += stride) {
+    int64_t tile = t / elems, e = t - tile * elems, k = e / kOwnerLines;
+    int64_t line = tile * kOwnerLines + (e - k * kOwnerLines);
+    if (line >= a.lines)
+      continue;
+    bool any = false;
+    for (int64_t c = 0, at = t; c < a.chunks; ++c, at += chunkStride)
+      any |= partFlag[at] != 0;
+    if (!any)
+      continue;
+    int64_t idxOff, updOff, outOff, rm;
+    lineStart(g, line, idxOff, updOff, outOff, rm);
+    T *dst = out + outOff + k * g.outStride[g.axis];
+    Fold<T> f(a.op, a.includeSelf, loadElem<T>(dst));
+    for (int64_t c = 0, at = t; c < a.chunks; ++c, at += chunkStride)
+      if (partFlag[at])
+        f.merge(partAcc[at], a.op == Red::Mean ? partCount[at] : C(1));
+    storeElem<T>(dst, f.result());
+  }
+}
+
+template <class T, class I> int runOwner(Ctx &ctx, const Plan &p, const Layout &l, char *base) {
+  using C = Compute<T>;
+  OwnerArgs a{p.g,     p.lines,  p.lineLen, p.rmAxis,     p.chunkRows,
+              p.tiles, p.chunks, p.op,      p.includeSelf};
+  auto *upd = reinterpret_cast<const T *>(dataOf(ctx.in(2)));
+  auto *out = reinterpret_cast<T *>(dataOf(ctx.out(0)));
+  auto *partAcc = reinterpret_cast<C *>(base + l.partAcc);
+  auto *partCount = p.op == Red::Mean ? reinterpret_cast<C *>(base + l.partCount) : nullptr;
+  auto *partFlag = reinterpret_cast<uint8_t *>(base + l.partFlag);
+  static const cudaError_t attrErr =
+      cudaFuncSetAttribute(ownerFoldKernel<T, I>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                           deviceLimits().smemPerBlock);
+  if (attrErr != cudaSuccess)
+    return ctx.failCuda("cudaFuncSetAttribute", attrErr);
+  cudaStream_t s = ctx.stream();
+  dim3 grid(unsigned(p.tiles), unsigned(p.chunks));
+  ownerFoldKernel<T, I><<<grid, kOwnerLines, p.ownerSmem, s>>>(
+      a, upd, partAcc, partCount, partFlag, reinterpret_cast<unsigned long long *>(base + l.slot));
+  if (int rc = ctx.checkLaunch("ownerFoldKernel"))
+    return rc;
+  ownerCombineKernel<T>
+      <<<gridFor(p.tiles * p.g.len * kOwnerLines, kScatterThreads), kScatterThreads, 0, s>>>(
+          a, partAcc, partCount, partFlag, out);
+  return ctx.checkLaunch("ownerCombineKernel");
+}
+
 template <class T, class K> int run(Ctx &ctx, const Plan &p, const Layout &l, char *base) {
   cudaStream_t s = ctx.stream();
   auto *keysIn = reinterpret_cast<K *>(base + l.keysIn);
@@ -818,6 +1081,9 @@ int scatterElements(const GraftCudaKernelArgs *args, GraftCudaError *err) {
     return 0;
   int rc = dispatch(scalarTypeOf(data.dtype), [&](auto tag) -> int {
     using T = decltype(tag);
+    if (p.owner)
+      return p.g.idxType == ScalarType::Int32 ? runOwner<T, int32_t>(ctx, p, l, base)
+                                              : runOwner<T, int64_t>(ctx, p, l, base);
     if (p.tiled)
       return runTiles<T>(ctx, p, bad);
     return p.wide ? run<T, uint64_t>(ctx, p, l, base) : run<T, uint32_t>(ctx, p, l, base);

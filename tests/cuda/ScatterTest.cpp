@@ -6,7 +6,10 @@
 // Runs twice must agree too (determinism), checked on the long-run case.
 // Each case runs through the three sort plans (all updates by element,
 // each line by axis position, tiles of lines in a block), forced with
-// GRAFT_CUDA_SCATTER.
+// GRAFT_CUDA_SCATTER. The owner fold (no sort; chunk partials combined in
+// chunk order) has its own small tests, CudaScatter.OwnerFold*, small
+// enough for compute-sanitizer racecheck: also exact, its chunks forced
+// small with GRAFT_CUDA_SCATTER_ROWS where chunking keeps the CPU's bits.
 //
 //===----------------------------------------------------------------------===//
 
@@ -223,6 +226,130 @@ TEST(CudaScatter, DeterministicAndChecked) {
   TestTensor bad = TestTensor::ints(I32, {2, 64}, badValues);
   TestTensor small = randomTensor(F32, {2, 64}, rng);
   TestTensor co(F32, {4, 64}), go(F32, {4, 64});
+  EXPECT_EQ(runCuda("graft.scatter_elements", {&data, &bad, &small}, {&go}, attrs),
+            runKernel("graft.scatter_elements", {&data, &bad, &small}, {&co}, attrs));
+}
+
+/// Sets (or with nullptr unsets) an environment variable for one scope.
+struct ScopedEnv {
+  const char *name;
+  ScopedEnv(const char *name, const char *value) : name(name) {
+    if (value)
+      setenv(name, value, 1);
+    else
+      unsetenv(name);
+  }
+  ~ScopedEnv() { unsetenv(name); }
+};
+
+bool chunksExact(DLDataType t, const std::string &red) {
+  return !isFloat(t) || red == "update" || red == "amax" || red == "amin";
+}
+
+TEST(CudaScatter, OwnerFoldEveryReductionEveryDType) {
+  // The owner fold at its edges: a tile of 32 lines and a partial one (33
+  // lines), one target row, lines of one update, the last axis, a middle
+  // axis, updates larger than the indices, negative indices. Chunks: as the
+  // kernel picks them, and 3 axis positions each (exact reductions only:
+  // float sums, products and means stay one chunk, in index order).
+  GRAFT_REQUIRE_GPU();
+  std::mt19937_64 rng(47);
+  std::vector<Case> cases = {{{5, 33}, {20, 33}, {21, 34}, 0, -5, 4},
+                             {{1, 40}, {37, 40}, {37, 40}, 0, -1, 0},
+                             {{3, 9}, {3, 50}, {3, 50}, 1, -9, 8},
+                             {{2, 4, 3}, {2, 30, 3}, {2, 31, 3}, 1, -4, 3},
+                             {{4, 70}, {1, 70}, {1, 70}, 0, 0, 3}};
+  ScopedEnv plan("GRAFT_CUDA_SCATTER", "owner");
+  int n = 0;
+  for (const char *rows : {(const char *)nullptr, "3"})
+    for (const Case &c : cases)
+      for (DLDataType t : kAllTypes)
+        for (const char *red : kReductions)
+          for (bool self : {true, false}) {
+            if (rows && !chunksExact(t, red))
+              continue;
+            ScopedEnv chunk("GRAFT_CUDA_SCATTER_ROWS", rows);
+            DLDataType it = (self != (++n % 3 == 0)) ? I64 : I32;
+            SCOPED_TRACE(std::string(rows ? rows : "auto") + " " + typeName(t) + " " + red +
+                         (self ? " self " : " ") + typeName(it) + " axis " +
+                         std::to_string(c.axis) + " " + std::to_string(c.idx[0]));
+            bool mul = std::string(red) == "mul";
+            TestTensor data = randomTensor(t, c.data, rng);
+            TestTensor idx = randomTensor(it, c.idx, rng, double(c.lo), double(c.hi));
+            TestTensor upd = mul && isFloat(t) ? randomTensor(t, c.upd, rng, 0.9, 1.1)
+                                               : randomTensor(t, c.upd, rng);
+            Attrs attrs = {c.axis, std::string(red), self};
+            TestTensor co(t, c.data), go(t, c.data);
+            std::string cpuErr =
+                runKernel("graft.scatter_elements", {&data, &idx, &upd}, {&co}, attrs);
+            std::string gpuErr =
+                runCuda("graft.scatter_elements", {&data, &idx, &upd}, {&go}, attrs);
+            if (!cpuErr.empty()) {
+              EXPECT_EQ(gpuErr, cpuErr);
+              continue;
+            }
+            ASSERT_EQ(gpuErr, "");
+            EXPECT_EQ(compare(co, go), "");
+          }
+}
+
+TEST(CudaScatter, OwnerFoldNaNAndChunkEdges) {
+  // NaN kept by max and min across chunk boundaries (chunks of 1 and 2
+  // updates), by the default plan (the owner fold: max and min chunk
+  // exactly), and the last write winning across chunks.
+  GRAFT_REQUIRE_GPU();
+  for (const char *rows : {"1", "2", "4"})
+    for (DLDataType t : kFloatTypes)
+      for (const char *red : {"amax", "amin", "update"})
+        for (bool self : {true, false}) {
+          ScopedEnv chunk("GRAFT_CUDA_SCATTER_ROWS", rows);
+          SCOPED_TRACE(std::string(rows) + " " + typeName(t) + " " + red + (self ? " self" : ""));
+          TestTensor data(t, {3, 2}, {1.0, 0.5, NAN, 2.0, -2.0, 4.0});
+          TestTensor idx(I32, {6, 2}, {0, 2, 0, 2, 1, 1, 2, 0, 2, 0, 0, 1});
+          TestTensor upd(t, {6, 2},
+                         {5.0, NAN, NAN, 3.0, 3.0, -1.0, -INFINITY, 7.0, NAN, -0.0, -7.0, 0.0});
+          Attrs attrs = {int64_t(0), std::string(red), self};
+          TestTensor co(t, {3, 2}), go(t, {3, 2});
+          RUN_OK("graft.scatter_elements", {&data, &idx, &upd}, {&co}, attrs);
+          ASSERT_EQ(runCuda("graft.scatter_elements", {&data, &idx, &upd}, {&go}, attrs), "");
+          EXPECT_EQ(compare(co, go), "");
+        }
+}
+
+TEST(CudaScatter, OwnerFoldDeterministicAndChecked) {
+  // Runs agree bit for bit (also where float sums are split into chunks on
+  // request, "owner-reorder": not the CPU's rounding order, so compared to
+  // the CPU within a bound of the reordering), and a bad index gives the
+  // CPU's error.
+  GRAFT_REQUIRE_GPU();
+  std::mt19937_64 rng(48);
+  TestTensor data = randomTensor(F32, {4, 40}, rng);
+  TestTensor idx = randomTensor(I64, {300, 40}, rng, 0, 3);
+  TestTensor upd = randomTensor(F32, {300, 40}, rng);
+  for (const char *plan : {"owner", "owner-reorder"})
+    for (const char *red : {"add", "mean", "amax"}) {
+      ScopedEnv force("GRAFT_CUDA_SCATTER", plan);
+      ScopedEnv chunk("GRAFT_CUDA_SCATTER_ROWS", "7");
+      SCOPED_TRACE(std::string(plan) + " " + red);
+      Attrs attrs = {int64_t(0), std::string(red), true};
+      TestTensor a(F32, {4, 40}), b(F32, {4, 40}), co(F32, {4, 40});
+      ASSERT_EQ(runCuda("graft.scatter_elements", {&data, &idx, &upd}, {&a}, attrs), "");
+      ASSERT_EQ(runCuda("graft.scatter_elements", {&data, &idx, &upd}, {&b}, attrs), "");
+      EXPECT_EQ(compare(a, b), "");
+      RUN_OK("graft.scatter_elements", {&data, &idx, &upd}, {&co}, attrs);
+      // About 75 updates of magnitude 4 or less an element: the reordered
+      // sums are within 64 ulps of 300 (an upper bound of the sum's size).
+      Bound reordered{0, 64 * 300 * 1.2e-7};
+      EXPECT_EQ(compare(co, a, std::string(plan) == "owner" ? Bound{} : reordered), "");
+    }
+  ScopedEnv force("GRAFT_CUDA_SCATTER", "owner");
+  std::vector<int64_t> badValues(80);
+  for (int64_t i = 0; i < 80; ++i)
+    badValues[i] = i == 45 ? 4 : i % 4;
+  TestTensor bad = TestTensor::ints(I32, {2, 40}, badValues);
+  TestTensor small = randomTensor(F32, {2, 40}, rng);
+  Attrs attrs = {int64_t(0), std::string("amax"), true};
+  TestTensor co(F32, {4, 40}), go(F32, {4, 40});
   EXPECT_EQ(runCuda("graft.scatter_elements", {&data, &bad, &small}, {&go}, attrs),
             runKernel("graft.scatter_elements", {&data, &bad, &small}, {&co}, attrs));
 }
