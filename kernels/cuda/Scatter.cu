@@ -346,7 +346,7 @@ bool chunksExact(Red op, ScalarType t) {
 void planOwner(Plan &p, ScalarType t, bool force, bool reorder) {
   p.owner = false;
   const DeviceLimits &dev = deviceLimits();
-  if (p.lines == 0 || p.lineLen == 0 || dev.sms == 0 ||
+  if (p.lines == 0 || p.lineLen == 0 || p.g.len == 0 || dev.sms == 0 ||
       (p.g.idxType != ScalarType::Int32 && p.g.idxType != ScalarType::Int64))
     return;
   p.accBytes = dispatch(t, [](auto tag) { return sizeof(Compute<decltype(tag)>); });
@@ -902,8 +902,8 @@ __device__ inline void ownerLoad(const char *ip, const T *up, int64_t axisIdx, i
 
 template <class T, class I>
 __global__ void __launch_bounds__(kOwnerLines)
-    ownerFoldKernel(OwnerArgs a, const T *upd, Compute<T> *partAcc, Compute<T> *partCount,
-                    uint8_t *partFlag, unsigned long long *bad) {
+    ownerFoldKernel(OwnerArgs a, const T *upd, const T *out, Compute<T> *partAcc,
+                    Compute<T> *partCount, uint8_t *partFlag, unsigned long long *bad) {
   using C = Compute<T>;
   extern __shared__ __align__(16) unsigned char ownerSmem[];
   const ScatterGeom &g = a.g;
@@ -912,15 +912,33 @@ __global__ void __launch_bounds__(kOwnerLines)
   C *sAcc = reinterpret_cast<C *>(ownerSmem);
   C *sCount = sAcc + (a.op == Red::Mean ? elems : 0);
   uint8_t *sFlag = reinterpret_cast<uint8_t *>(sCount + elems);
-  // Column `lane` of the accumulator is this thread's alone.
-  for (int64_t e = lane; e < elems; e += kOwnerLines)
-    sFlag[e] = 0;
   const int64_t tile = blockIdx.x, chunk = blockIdx.y, line = tile * kOwnerLines + lane;
   const int64_t i0 = chunk * a.chunkRows;
   const int64_t i1 = i0 + a.chunkRows < a.lineLen ? i0 + a.chunkRows : a.lineLen;
-  if (line < a.lines) {
-    int64_t idxOff, updOff, outOff, rm;
+  int64_t idxOff = 0, updOff = 0, outOff = 0, rm = 0;
+  if (line < a.lines)
     lineStart(g, line, idxOff, updOff, outOff, rm);
+  // Column `lane` of the accumulator is this thread's alone. Chunk 0 starts
+  // from the data's values (include_self), so one chunk is the CPU's fold.
+  const bool self = chunk == 0 && a.includeSelf && a.op != Red::Update && line < a.lines;
+  for (int64_t k0 = 0; k0 < len; k0 += kOwnerBatch) {
+    C v[kOwnerBatch]; // Loaded first, so a batch's loads are in flight together.
+#pragma unroll
+    for (int b = 0; b < kOwnerBatch; ++b)
+      v[b] =
+          self && k0 + b < len ? loadElem<T>(out + outOff + (k0 + b) * g.outStride[g.axis]) : C(0);
+#pragma unroll
+    for (int b = 0; b < kOwnerBatch; ++b) {
+      if (k0 + b >= len)
+        break;
+      int64_t e = (k0 + b) * kOwnerLines + lane;
+      sFlag[e] = self;
+      sAcc[e] = v[b];
+      if (a.op == Red::Mean)
+        sCount[e] = C(1);
+    }
+  }
+  if (line < a.lines) {
     const char *ip = g.idx + idxOff;
     const T *up = upd + updOff;
     const int64_t axisIdx = g.idxStride[g.axis], axisUpd = g.updStride[g.axis];
@@ -966,8 +984,8 @@ __global__ void __launch_bounds__(kOwnerLines)
   }
 }
 
-/// A thread per (tile, axis position, line in tile): the data's value, then
-/// each chunk's partial in chunk order.
+/// A thread per (tile, axis position, line in tile): each chunk's partial
+/// in chunk order (chunk 0's holds the data's value with include_self).
 template <class T>
 __global__ void ownerCombineKernel(OwnerArgs a, const Compute<T> *partAcc,
                                    const Compute<T> *partCount, const uint8_t *partFlag, T *out) {
@@ -980,19 +998,23 @@ __global__ void ownerCombineKernel(OwnerArgs a, const Compute<T> *partAcc,
     int64_t line = tile * kOwnerLines + (e - k * kOwnerLines);
     if (line >= a.lines)
       continue;
-    bool any = false;
-    for (int64_t c = 0, at = t; c < a.chunks; ++c, at += chunkStride)
-      any |= partFlag[at] != 0;
-    if (!any)
+    // Unconditional loads (a partial's accumulator is read even where its
+    // flag is off, and then unused) so that the unrolled loop has several
+    // chunks' loads in flight; only the fold is serial.
+    Fold<T> f(a.op, false, C(0));
+#pragma unroll 8
+    for (int64_t c = 0; c < a.chunks; ++c) {
+      int64_t at = t + c * chunkStride;
+      uint8_t flag = partFlag[at];
+      C v = partAcc[at], n = a.op == Red::Mean ? partCount[at] : C(1);
+      if (flag)
+        f.merge(v, n);
+    }
+    if (!f.started)
       continue;
     int64_t idxOff, updOff, outOff, rm;
     lineStart(g, line, idxOff, updOff, outOff, rm);
-    T *dst = out + outOff + k * g.outStride[g.axis];
-    Fold<T> f(a.op, a.includeSelf, loadElem<T>(dst));
-    for (int64_t c = 0, at = t; c < a.chunks; ++c, at += chunkStride)
-      if (partFlag[at])
-        f.merge(partAcc[at], a.op == Red::Mean ? partCount[at] : C(1));
-    storeElem<T>(dst, f.result());
+    storeElem<T>(out + outOff + k * g.outStride[g.axis], f.result());
   }
 }
 
@@ -1005,15 +1027,25 @@ template <class T, class I> int runOwner(Ctx &ctx, const Plan &p, const Layout &
   auto *partAcc = reinterpret_cast<C *>(base + l.partAcc);
   auto *partCount = p.op == Red::Mean ? reinterpret_cast<C *>(base + l.partCount) : nullptr;
   auto *partFlag = reinterpret_cast<uint8_t *>(base + l.partFlag);
-  static const cudaError_t attrErr =
-      cudaFuncSetAttribute(ownerFoldKernel<T, I>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                           deviceLimits().smemPerBlock);
+  // Every byte of shared memory an SM has (blocks of a large tile reside
+  // by shared memory, not by threads).
+  static const cudaError_t attrErr = [] {
+    cudaError_t e =
+        cudaFuncSetAttribute(ownerFoldKernel<T, I>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             deviceLimits().smemPerBlock);
+    if (e == cudaSuccess)
+      e = cudaFuncSetAttribute(ownerFoldKernel<T, I>,
+                               cudaFuncAttributePreferredSharedMemoryCarveout,
+                               int(cudaSharedmemCarveoutMaxShared));
+    return e;
+  }();
   if (attrErr != cudaSuccess)
     return ctx.failCuda("cudaFuncSetAttribute", attrErr);
   cudaStream_t s = ctx.stream();
   dim3 grid(unsigned(p.tiles), unsigned(p.chunks));
   ownerFoldKernel<T, I><<<grid, kOwnerLines, p.ownerSmem, s>>>(
-      a, upd, partAcc, partCount, partFlag, reinterpret_cast<unsigned long long *>(base + l.slot));
+      a, upd, out, partAcc, partCount, partFlag,
+      reinterpret_cast<unsigned long long *>(base + l.slot));
   if (int rc = ctx.checkLaunch("ownerFoldKernel"))
     return rc;
   ownerCombineKernel<T>
