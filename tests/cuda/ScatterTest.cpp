@@ -242,16 +242,14 @@ struct ScopedEnv {
   ~ScopedEnv() { unsetenv(name); }
 };
 
-bool chunksExact(DLDataType t, const std::string &red) {
-  return !isFloat(t) || red == "update" || red == "amax" || red == "amin";
-}
-
 TEST(CudaScatter, OwnerFoldEveryReductionEveryDType) {
   // The owner fold at its edges: a tile of 32 lines and a partial one (33
   // lines), one target row, lines of one update, the last axis, a middle
   // axis, updates larger than the indices, negative indices. Chunks: as the
-  // kernel picks them, and 3 axis positions each (exact reductions only:
-  // float sums, products and means stay one chunk, in index order).
+  // kernel picks them, or of 3, 7 and 4 axis positions (the kernel takes
+  // GRAFT_CUDA_SCATTER_ROWS where chunks are exact: float sums, products
+  // and means stay one chunk, in index order). About 600 runs, so that
+  // racecheck takes them.
   GRAFT_REQUIRE_GPU();
   std::mt19937_64 rng(47);
   std::vector<Case> cases = {{{5, 33}, {20, 33}, {21, 34}, 0, -5, 4},
@@ -259,38 +257,37 @@ TEST(CudaScatter, OwnerFoldEveryReductionEveryDType) {
                              {{3, 9}, {3, 50}, {3, 50}, 1, -9, 8},
                              {{2, 4, 3}, {2, 30, 3}, {2, 31, 3}, 1, -4, 3},
                              {{4, 70}, {1, 70}, {1, 70}, 0, 0, 3}};
+  const char *const rowsOf[] = {nullptr, "3", "7", "4", nullptr};
   ScopedEnv plan("GRAFT_CUDA_SCATTER", "owner");
   int n = 0;
-  for (const char *rows : {(const char *)nullptr, "3"})
-    for (const Case &c : cases)
-      for (DLDataType t : kAllTypes)
-        for (const char *red : kReductions)
-          for (bool self : {true, false}) {
-            if (rows && !chunksExact(t, red))
-              continue;
-            ScopedEnv chunk("GRAFT_CUDA_SCATTER_ROWS", rows);
-            DLDataType it = (self != (++n % 3 == 0)) ? I64 : I32;
-            SCOPED_TRACE(std::string(rows ? rows : "auto") + " " + typeName(t) + " " + red +
-                         (self ? " self " : " ") + typeName(it) + " axis " +
-                         std::to_string(c.axis) + " " + std::to_string(c.idx[0]));
-            bool mul = std::string(red) == "mul";
-            TestTensor data = randomTensor(t, c.data, rng);
-            TestTensor idx = randomTensor(it, c.idx, rng, double(c.lo), double(c.hi));
-            TestTensor upd = mul && isFloat(t) ? randomTensor(t, c.upd, rng, 0.9, 1.1)
-                                               : randomTensor(t, c.upd, rng);
-            Attrs attrs = {c.axis, std::string(red), self};
-            TestTensor co(t, c.data), go(t, c.data);
-            std::string cpuErr =
-                runKernel("graft.scatter_elements", {&data, &idx, &upd}, {&co}, attrs);
-            std::string gpuErr =
-                runCuda("graft.scatter_elements", {&data, &idx, &upd}, {&go}, attrs);
-            if (!cpuErr.empty()) {
-              EXPECT_EQ(gpuErr, cpuErr);
-              continue;
-            }
-            ASSERT_EQ(gpuErr, "");
-            EXPECT_EQ(compare(co, go), "");
+  for (size_t ci = 0; ci < cases.size(); ++ci)
+    for (DLDataType t : kAllTypes)
+      for (const char *red : kReductions)
+        for (bool self : {true, false}) {
+          const Case &c = cases[ci];
+          const char *rows = rowsOf[ci];
+          ScopedEnv chunk("GRAFT_CUDA_SCATTER_ROWS", rows);
+          DLDataType it = (self != (++n % 3 == 0)) ? I64 : I32;
+          SCOPED_TRACE(std::string(rows ? rows : "auto") + " " + typeName(t) + " " + red +
+                       (self ? " self " : " ") + typeName(it) + " axis " + std::to_string(c.axis) +
+                       " " + std::to_string(c.idx[0]));
+          bool mul = std::string(red) == "mul";
+          TestTensor data = randomTensor(t, c.data, rng);
+          TestTensor idx = randomTensor(it, c.idx, rng, double(c.lo), double(c.hi));
+          TestTensor upd = mul && isFloat(t) ? randomTensor(t, c.upd, rng, 0.9, 1.1)
+                                             : randomTensor(t, c.upd, rng);
+          Attrs attrs = {c.axis, std::string(red), self};
+          TestTensor co(t, c.data), go(t, c.data);
+          std::string cpuErr =
+              runKernel("graft.scatter_elements", {&data, &idx, &upd}, {&co}, attrs);
+          std::string gpuErr = runCuda("graft.scatter_elements", {&data, &idx, &upd}, {&go}, attrs);
+          if (!cpuErr.empty()) {
+            EXPECT_EQ(gpuErr, cpuErr);
+            continue;
           }
+          ASSERT_EQ(gpuErr, "");
+          EXPECT_EQ(compare(co, go), "");
+        }
 }
 
 TEST(CudaScatter, OwnerFoldNaNAndChunkEdges) {
