@@ -116,6 +116,13 @@ graph_bench() {
           --profile | grep -E "cuda graph region|host synchronizations" || true
       done
     done
+    # The chains again with the module's kernel edges left plain (no
+    # programmatic launch overlap; docs/cuda-graphs.md, "Replay cost").
+    for prog in chain100 chain2; do
+      echo "-- $prog (graphs, GRAFT_CUDA_GRAPH_OVERLAP=0)"
+      GRAFT_CUDA_GRAPH_OVERLAP=0 "$graft" run "$tmp/$prog-graphs.gexe" --device cuda --random \
+        --seed 1 --repeat 500 | grep -E "runs after" || rc=1
+    done
   } 2>&1 | tee "$out/graph-bench.txt"
   rm -rf "$tmp"
   return $rc

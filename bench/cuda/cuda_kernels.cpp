@@ -23,7 +23,7 @@
 //                          graft.where(mask, src, out), the masked copy after
 //                          fuse-masked-copy (PyTorch's index + index_put is
 //                          the bar, docs/performance.md)
-//   graph_replay/{add,permute,alternate,add1}/{1,99}
+//   graph_replay/{add,permute,alternate,add1,add1_plain,add1_forced}/{1,99}
 //                          one replay of a captured chain of 1 or 99 kernels
 //                          (the per-kernel replay cost, docs/cuda-graphs.md)
 //   BM_graphReplayForm/<form>/{1,99}
@@ -548,40 +548,81 @@ BENCHMARK_CAPTURE(BM_maskedCopy, where_f32_16K, 128, 128)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 
+/// Skips the benchmark (the rest of the run goes on) when `call` fails.
+#define SKIP_ON_ERROR(state, call)                                                                 \
+  do {                                                                                             \
+    cudaError_t e_ = (call);                                                                       \
+    if (e_ != cudaSuccess) {                                                                       \
+      cudaGetLastError();                                                                          \
+      (state).SkipWithError((std::string(#call) + ": " + cudaGetErrorString(e_)).c_str());         \
+      return;                                                                                      \
+    }                                                                                              \
+  } while (0)
+
 /// Replay of a captured chain of `n` kernels on 16x16 float32 (as
 /// tools/gpu-check.sh's chain programs), captured through graft's kernel
-/// calls on the stream: device time of one cudaGraphLaunch from events
-/// around it. `kind`: "add" (the flat elementwise kernel), "permute"
-/// (permute_dims, the strided kernel), "alternate" (the chain programs'
-/// permute/add), "add1" (add on one element: the launch alone).
+/// calls on the stream and ended by the module's endCapture, as the VM does
+/// (so in the graph form the runtime makes): device time of one
+/// cudaGraphLaunch from events around it. `kind`: "add" (the flat
+/// elementwise kernel), "permute" (permute_dims, the strided kernel),
+/// "alternate" (the chain programs' permute/add), "add1" (add on one
+/// element: the launch alone); "add1_plain" ends the capture itself and
+/// instantiates the graph as captured (full edges), "add1_forced" makes
+/// every kernel edge of that graph programmatic itself (what the module's
+/// endCapture should have done: compare with add1). The add1 kinds check
+/// the chain's result after timing (counter result_over_n: 1 when right).
 /// us per kernel = (time at 99 - time at 1) / 98.
 void BM_graphReplay(benchmark::State &state, const char *kind) {
   int64_t n = state.range(0);
-  bool one = std::string(kind) == "add1";
+  std::string k = kind;
+  bool own = k == "add1_plain" || k == "add1_forced";
+  bool one = k == "add1" || own;
   std::vector<int64_t> shape = one ? std::vector<int64_t>{1} : std::vector<int64_t>{16, 16};
   Buf a(F32, shape), b(F32, shape), w(F32, shape);
   std::vector<AttrValue> axes = {std::vector<int64_t>{1, 0}};
-  CHECK_CUDA(cudaStreamBeginCapture(stream(), cudaStreamCaptureModeThreadLocal));
+  const GraftCudaApi &api = graft::vm::CudaModule::get()->api();
+  GraftCudaError err{};
+  if (own)
+    CHECK_CUDA(cudaStreamBeginCapture(stream(), cudaStreamCaptureModeThreadLocal));
+  else if (api.beginCapture(0, stream(), &err))
+    return state.SkipWithError(err.message);
   for (int64_t i = 0; i < n; ++i) {
     DLTensor *x = i % 2 ? &b.dl : &a.dl, *y = i % 2 ? &a.dl : &b.dl;
-    bool permute =
-        std::string(kind) == "permute" || (std::string(kind) == "alternate" && i % 2 == 0);
-    if (permute)
+    if (k == "permute" || (k == "alternate" && i % 2 == 0))
       runGraft("graft.permute_dims", {x}, {y}, axes);
     else
       runGraft("graft.add", {x, &w.dl}, {y});
   }
-  cudaGraph_t graph;
-  CHECK_CUDA(cudaStreamEndCapture(stream(), &graph));
-  size_t nodes = 0;
-  CHECK_CUDA(cudaGraphGetNodes(graph, nullptr, &nodes));
-  cudaGraphExec_t exec;
-  CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-  CHECK_CUDA(cudaGraphUpload(exec, stream()));
+  cudaGraphExec_t exec = nullptr;
+  GraftCudaGraphNodes nodes{};
+  if (own) {
+    cudaGraph_t graph;
+    CHECK_CUDA(cudaStreamEndCapture(stream(), &graph));
+    nodes.kernels = uint32_t(n);
+    if (k == "add1_forced")
+      SKIP_ON_ERROR(state, graft::bench::makeEdgesProgrammatic(graph));
+    SKIP_ON_ERROR(state, cudaGraphInstantiate(&exec, graph, 0));
+    CHECK_CUDA(cudaGraphUpload(exec, stream()));
+    cudaGraphDestroy(graph);
+  } else {
+    void *g = nullptr;
+    if (api.endCapture(0, stream(), &g, &nodes, &err))
+      return state.SkipWithError(err.message);
+    exec = static_cast<cudaGraphExec_t>(g);
+  }
   timeLaunches(state, 0, [&] { CHECK_CUDA(cudaGraphLaunch(exec, stream())); });
-  state.counters["nodes"] = double(nodes);
+  state.counters["nodes"] = double(nodes.kernels);
+  if (one) {
+    float unit = 1, got = 0;
+    CHECK_CUDA(cudaMemset(a.dl.data, 0, 4));
+    CHECK_CUDA(cudaMemset(b.dl.data, 0, 4));
+    CHECK_CUDA(cudaMemcpy(w.dl.data, &unit, 4, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaGraphLaunch(exec, stream()));
+    CHECK_CUDA(cudaStreamSynchronize(stream()));
+    CHECK_CUDA(cudaMemcpy(&got, n % 2 ? b.dl.data : a.dl.data, 4, cudaMemcpyDeviceToHost));
+    state.counters["result_over_n"] = double(got) / double(n);
+  }
   cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
 }
 BENCHMARK_CAPTURE(BM_graphReplay, add, "add")
     ->Arg(1)
@@ -603,6 +644,16 @@ BENCHMARK_CAPTURE(BM_graphReplay, add1, "add1")
     ->Arg(99)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_graphReplay, add1_plain, "add1_plain")
+    ->Arg(1)
+    ->Arg(99)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_graphReplay, add1_forced, "add1_forced")
+    ->Arg(1)
+    ->Arg(99)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 
 /// The forms a chain of tiny kernels can take in a graph (GraphForms.cu),
 /// to split BM_graphReplay's per-node cost into its causes: device time of
@@ -618,17 +669,6 @@ BENCHMARK_CAPTURE(BM_graphReplay, add1, "add1")
 /// `_edges` a plain capture whose kernel-to-kernel edges are then made
 /// programmatic (kernels that wait).
 enum class Build { Capture, Nodes, Stream, CaptureEdges };
-
-/// Skips the benchmark (the rest of the run goes on) when `call` fails.
-#define SKIP_ON_ERROR(state, call)                                                                 \
-  do {                                                                                             \
-    cudaError_t e_ = (call);                                                                       \
-    if (e_ != cudaSuccess) {                                                                       \
-      cudaGetLastError();                                                                          \
-      (state).SkipWithError((std::string(#call) + ": " + cudaGetErrorString(e_)).c_str());         \
-      return;                                                                                      \
-    }                                                                                              \
-  } while (0)
 
 void BM_graphReplayForm(benchmark::State &state, graft::bench::ChainForm form, Build build) {
   int n = int(state.range(0));

@@ -139,6 +139,7 @@ __device__ __forceinline__ void loadTile(T *dst, const T *src, int64_t rowStride
 
 template <class T, int HD, bool PosScale>
 __global__ void __launch_bounds__(kThreads, 2) flashKernel(AttnParams p) {
+  awaitUpstream();
   extern __shared__ __align__(128) unsigned char smem[];
   T *sQ = reinterpret_cast<T *>(smem);
   T *sK = sQ + kBM * HD; // two buffers
@@ -390,6 +391,7 @@ template <class A> __device__ A blockAllReduce(A v, bool max, A *red) {
 /// One query row per block: the row of Q and the running output in shared
 /// memory, kRowThreads keys scored at a time (one per thread).
 template <class T> __global__ void __launch_bounds__(kRowThreads) rowKernel(AttnParams p) {
+  awaitUpstream();
   using A = std::conditional_t<std::is_same_v<T, double>, double, float>;
   extern __shared__ __align__(16) unsigned char smem[];
   A *qrow = reinterpret_cast<A *>(smem);

@@ -306,6 +306,22 @@ void releaseMatmulResources();
 void noteHostSync();
 uint64_t hostSyncs();
 
+/// The first statement of every kernel of this module. In a captured graph
+/// the edges between two of the module's kernels are programmatic
+/// (Module.cu, endCapture): the next kernel launches while this one runs,
+/// so a chain of small kernels does not pay each launch after the end of
+/// the one before. Each kernel therefore lets its dependents launch, then
+/// waits (griddepcontrol.wait) until the kernels it depends on have ended
+/// and their writes are visible, before it touches memory. Outside such a
+/// graph both are no-ops. Releasing at the start cannot starve this grid:
+/// the dependents launch only once every block of it has started.
+__device__ inline void awaitUpstream() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" :::);
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 /// Blocks for a grid-stride loop over n items.
 inline unsigned gridFor(int64_t n, int threads) {
   int64_t blocks = (n + threads - 1) / threads;

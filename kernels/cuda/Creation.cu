@@ -73,6 +73,7 @@ int fullLike(const GraftCudaKernelArgs *args, GraftCudaError *err) {
 /// Writes value(i) at flat row-major index i of the output.
 template <class T, class Fn>
 __global__ void fillKernel(Indexer<1> idx, char *out, int64_t n, Fn fn) {
+  awaitUpstream();
   int64_t stride = int64_t(gridDim.x) * blockDim.x;
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
     int64_t off[1];

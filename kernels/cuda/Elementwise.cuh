@@ -42,6 +42,7 @@ template <class OutT, class R> __device__ inline void storeC(OutT *p, R v) {
 template <class Op, class T, class OutT, class C, int V>
 __global__ void __launch_bounds__(kThreads)
     unaryFlat(const T *__restrict__ x, OutT *__restrict__ out, int64_t n) {
+  awaitUpstream();
   int64_t stride = int64_t(gridDim.x) * blockDim.x;
   int64_t first = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   int64_t nv = n / V;
@@ -61,6 +62,7 @@ template <class Op, class T, class OutT, class C, int V>
 __global__ void __launch_bounds__(kThreads)
     binaryFlat(const T *__restrict__ a, const T *__restrict__ b, OutT *__restrict__ out,
                int64_t n) {
+  awaitUpstream();
   int64_t stride = int64_t(gridDim.x) * blockDim.x;
   int64_t first = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   int64_t nv = n / V;
@@ -86,6 +88,7 @@ template <int N> struct Operands {
 
 template <class Op, class C, class OutT, int N>
 __global__ void __launch_bounds__(kThreads) ewGeneral(Operands<N> ops, char *out, int64_t n) {
+  awaitUpstream();
   int64_t stride = int64_t(gridDim.x) * blockDim.x;
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
     int64_t off[N];

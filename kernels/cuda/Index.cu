@@ -46,6 +46,7 @@ constexpr uint64_t kPosMask = (uint64_t(1) << 56) - 1;
 
 __global__ void badIndexKernel(Indexer<1> it, const char *p, ScalarType t, int64_t count, int64_t n,
                                unsigned long long tag, unsigned long long *slot) {
+  awaitUpstream();
   int64_t stride = int64_t(gridDim.x) * blockDim.x;
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride) {
     int64_t off[1];
@@ -352,6 +353,7 @@ bool sameShape(const DLTensor &t, const std::vector<int64_t> &shape) {
 
 /// flags[i] = element i (row-major) of x is nonzero.
 __global__ void flagsKernel(Indexer<1> it, const char *x, ScalarType t, int64_t n, int64_t *flags) {
+  awaitUpstream();
   int64_t stride = int64_t(gridDim.x) * blockDim.x;
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
     int64_t off[1];
@@ -414,6 +416,7 @@ int needWorkspace(Ctx &ctx, size_t bytes) {
 
 __global__ void __launch_bounds__(kIndexThreads)
     countKernel(Indexer<1> it, const char *x, ScalarType t, int64_t n, unsigned long long *count) {
+  awaitUpstream();
   using BlockReduce = cub::BlockReduce<long long, kIndexThreads>;
   __shared__ typename BlockReduce::TempStorage temp;
   long long c = 0;
@@ -459,6 +462,7 @@ template <bool MaskOnly> int countTrue(const GraftCudaKernelArgs *args, GraftCud
 
 template <class T>
 __global__ void gatherKernel(IndexSet idx, const T *data, T *out, int64_t positions, int64_t rest) {
+  awaitUpstream();
   int64_t total = positions * rest, stride = int64_t(gridDim.x) * blockDim.x;
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += stride) {
     int64_t p = i / rest, r = i - p * rest;
@@ -471,6 +475,7 @@ __global__ void gatherKernel(IndexSet idx, const T *data, T *out, int64_t positi
 template <class T>
 __global__ void maskGatherKernel(const int64_t *flags, const int64_t *scan, const T *data, T *out,
                                  int64_t n, int64_t rest, int64_t count) {
+  awaitUpstream();
   int64_t total = n * rest, stride = int64_t(gridDim.x) * blockDim.x;
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += stride) {
     int64_t p = i / rest, r = i - p * rest;
@@ -573,6 +578,7 @@ struct Shape8 {
 
 __global__ void nonzeroKernel(const int64_t *flags, const int64_t *scan, Shape8 shape, int ndim,
                               int64_t *out, int64_t n, int64_t count) {
+  awaitUpstream();
   int64_t stride = int64_t(gridDim.x) * blockDim.x;
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
     if (!flags[i])
@@ -634,6 +640,7 @@ int nonzero(const GraftCudaKernelArgs *args, GraftCudaError *err) {
 //===----------------------------------------------------------------------===//
 
 __global__ void winnerKernel(IndexSet idx, int64_t positions, long long *winner) {
+  awaitUpstream();
   int64_t stride = int64_t(gridDim.x) * blockDim.x;
   for (int64_t p = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; p < positions; p += stride) {
     int64_t row = idx.row(p);
@@ -645,6 +652,7 @@ __global__ void winnerKernel(IndexSet idx, int64_t positions, long long *winner)
 template <class T>
 __global__ void putKernel(IndexSet idx, ValueIndex vals, const long long *winner, T *out,
                           int64_t positions, int64_t rest) {
+  awaitUpstream();
   int64_t total = positions * rest, stride = int64_t(gridDim.x) * blockDim.x;
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += stride) {
     int64_t p = i / rest, r = i - p * rest;
@@ -656,6 +664,7 @@ __global__ void putKernel(IndexSet idx, ValueIndex vals, const long long *winner
 
 __global__ void rowKeysKernel(IndexSet idx, int64_t positions, uint64_t rows, uint64_t *keys,
                               int64_t *order) {
+  awaitUpstream();
   int64_t stride = int64_t(gridDim.x) * blockDim.x;
   for (int64_t p = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; p < positions; p += stride) {
     int64_t row = idx.row(p);
@@ -669,6 +678,7 @@ __global__ void rowKeysKernel(IndexSet idx, int64_t positions, uint64_t rows, ui
 template <class T>
 __global__ void accumulateKernel(const uint64_t *keys, const int64_t *order, ValueIndex vals,
                                  T *out, int64_t positions, int64_t rest, uint64_t rows) {
+  awaitUpstream();
   using A = Compute<T>;
   int64_t total = positions * rest, stride = int64_t(gridDim.x) * blockDim.x;
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += stride) {
@@ -687,6 +697,7 @@ __global__ void accumulateKernel(const uint64_t *keys, const int64_t *order, Val
 template <class T, bool Accumulate>
 __global__ void maskPutKernel(const int64_t *flags, const int64_t *scan, ValueIndex vals, T *out,
                               int64_t n, int64_t rest) {
+  awaitUpstream();
   int64_t total = n * rest, stride = int64_t(gridDim.x) * blockDim.x;
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += stride) {
     int64_t p = i / rest, r = i - p * rest;
@@ -932,6 +943,7 @@ struct TakeArgs {
 };
 
 template <class T> __global__ void takeKernel(TakeArgs a, const T *data, T *out, int64_t total) {
+  awaitUpstream();
   int64_t stride = int64_t(gridDim.x) * blockDim.x;
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += stride) {
     int64_t b = i % a.inner, q = (i / a.inner) % a.nidx, o = i / (a.inner * a.nidx);

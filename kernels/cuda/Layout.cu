@@ -115,6 +115,7 @@ int stridedSlice(const GraftCudaKernelArgs *args, GraftCudaError *err) {
 
 /// where(cond, x, y) over the broadcast of the three.
 template <class T> __global__ void whereKernel(Operands<4> ops, char *out, int64_t n) {
+  awaitUpstream();
   int64_t stride = int64_t(gridDim.x) * blockDim.x;
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
     int64_t off[4];
@@ -133,6 +134,7 @@ template <class T, int V>
 __global__ void __launch_bounds__(kThreads)
     whereFlat(const uint8_t *__restrict__ cond, const T *__restrict__ x, const T *__restrict__ y,
               T *__restrict__ out, int64_t n) {
+  awaitUpstream();
   int64_t stride = int64_t(gridDim.x) * blockDim.x;
   int64_t first = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   int64_t nv = n / V;
@@ -207,6 +209,7 @@ int where(const GraftCudaKernelArgs *args, GraftCudaError *err) {
 /// dst <- src element by element (one dtype, one shape, any strides).
 template <class T>
 __global__ void copyKernel(Indexer<2> idx, const char *src, char *dst, int64_t n) {
+  awaitUpstream();
   int64_t stride = int64_t(gridDim.x) * blockDim.x;
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
     int64_t off[2];
@@ -391,6 +394,7 @@ int split(const GraftCudaKernelArgs *args, GraftCudaError *err) {
 template <class T, bool Upper>
 __global__ void triKernel(Indexer<2> idx, const char *src, char *dst, int64_t n, int64_t rows,
                           int64_t cols, int64_t k) {
+  awaitUpstream();
   int64_t stride = int64_t(gridDim.x) * blockDim.x;
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
     int64_t off[2];
@@ -433,6 +437,7 @@ template <bool Upper> int tri(const GraftCudaKernelArgs *args, GraftCudaError *e
 /// (truncating for integers, as the CPU kernel); NaN stays NaN.
 template <class T>
 __global__ void clipKernel(Operands<2> ops, char *out, int64_t n, Compute<T> lo, Compute<T> hi) {
+  awaitUpstream();
   int64_t stride = int64_t(gridDim.x) * blockDim.x;
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
     int64_t off[2];
@@ -471,7 +476,10 @@ int clip(const GraftCudaKernelArgs *args, GraftCudaError *err) {
   });
 }
 
-__global__ void storeInt64(int64_t *out, int64_t v) { *out = v; }
+__global__ void storeInt64(int64_t *out, int64_t v) {
+  awaitUpstream();
+  *out = v;
+}
 
 /// size(x): x's element count into a 0-d int64 (a kernel, not a host
 /// copy, so it can be captured into a CUDA graph).

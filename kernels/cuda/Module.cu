@@ -7,6 +7,9 @@
 
 #include "kernels/cuda/Common.cuh"
 
+#include <cuda.h>
+
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <vector>
@@ -221,6 +224,127 @@ GraftCudaGraphNodes countNodes(cudaGraph_t g) {
   return counts;
 }
 
+/// The driver calls that name a kernel node's function, looked up once
+/// through the runtime (the module links no driver library).
+struct KernelNamer {
+  using GetParams = CUresult (*)(CUgraphNode, CUDA_KERNEL_NODE_PARAMS_v2 *);
+  using FuncName = CUresult (*)(const char **, CUfunction);
+  using KernelName = CUresult (*)(const char **, CUkernel);
+  GetParams getParams = nullptr;
+  FuncName funcName = nullptr;
+  KernelName kernelName = nullptr;
+
+  static const KernelNamer &get() {
+    static const KernelNamer namer = [] {
+      KernelNamer n;
+      auto find = [](const char *symbol, unsigned version, auto &fn) {
+        void *p = nullptr;
+        cudaDriverEntryPointQueryResult found{};
+        if (cudaGetDriverEntryPointByVersion(symbol, &p, version, cudaEnableDefault, &found) !=
+                cudaSuccess ||
+            found != cudaDriverEntryPointSuccess)
+          p = nullptr;
+        cudaGetLastError();
+        fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(p);
+      };
+      find("cuGraphKernelNodeGetParams", 12000, n.getParams);
+      find("cuFuncGetName", 12030, n.funcName);
+      find("cuKernelGetName", 12030, n.kernelName);
+      return n;
+    }();
+    return namer;
+  }
+
+  /// The (mangled) name of kernel node `node`'s function, or null.
+  const char *name(cudaGraphNode_t node) const {
+    CUDA_KERNEL_NODE_PARAMS_v2 p{};
+    const char *name = nullptr;
+    if (!getParams || getParams(node, &p) != CUDA_SUCCESS)
+      return nullptr;
+    if (p.func && funcName && funcName(&name, p.func) == CUDA_SUCCESS)
+      return name;
+    if (!p.func && p.kern && kernelName && kernelName(&name, p.kern) == CUDA_SUCCESS)
+      return name;
+    return nullptr;
+  }
+};
+
+/// Whether kernel node `n` runs one of this module's own kernels (namespace
+/// graft::cuda, so a mangled name starting `_ZN5graft4cuda`), which all
+/// begin with awaitUpstream() (Common.cuh). CUB's kernels compiled into
+/// this library, cuBLAS's and the NVRTC images' (extern "C") do not.
+bool awaitsUpstream(cudaGraphNode_t n) {
+  const char *name = KernelNamer::get().name(n);
+  return name && std::strncmp(name, "_ZN5graft4cuda", 14) == 0;
+}
+
+/// Makes every full edge between two of this module's kernels programmatic:
+/// the downstream kernel launches while the upstream one runs and waits in
+/// awaitUpstream for its end, so each link of a chain of small kernels no
+/// longer pays a launch after the end of the one before (docs/cuda-graphs.md,
+/// "Replay cost"). Counts the edges changed in `*changed`.
+cudaError_t overlapOwnKernels(cudaGraph_t g, uint32_t *changed) {
+  *changed = 0;
+  size_t n = 0;
+  if (cudaError_t e = cudaGraphGetEdges(g, nullptr, nullptr, nullptr, &n))
+    return e;
+  std::vector<cudaGraphNode_t> from(n), to(n);
+  std::vector<cudaGraphEdgeData> data(n);
+  if (cudaError_t e = cudaGraphGetEdges(g, from.data(), to.data(), data.data(), &n))
+    return e;
+  for (size_t i = 0; i < n; ++i) {
+    cudaGraphNodeType ft, tt;
+    if (cudaError_t e = cudaGraphNodeGetType(from[i], &ft))
+      return e;
+    if (cudaError_t e = cudaGraphNodeGetType(to[i], &tt))
+      return e;
+    const cudaGraphEdgeData &d = data[i];
+    if (ft != cudaGraphNodeTypeKernel || tt != cudaGraphNodeTypeKernel ||
+        d.type != cudaGraphDependencyTypeDefault || d.from_port != cudaGraphKernelNodePortDefault ||
+        !awaitsUpstream(from[i]) || !awaitsUpstream(to[i]))
+      continue;
+    if (cudaError_t e = cudaGraphRemoveDependencies(g, &from[i], &to[i], &data[i], 1))
+      return e;
+    cudaGraphEdgeData edge{};
+    edge.from_port = cudaGraphKernelNodePortProgrammatic;
+    edge.type = cudaGraphDependencyTypeProgrammatic;
+    if (cudaError_t e = cudaGraphAddDependencies(g, &from[i], &to[i], &edge, 1))
+      return e;
+    ++*changed;
+  }
+  return cudaSuccess;
+}
+
+/// Whether captured graphs overlap the module's kernels (GRAFT_CUDA_GRAPH_OVERLAP=0
+/// turns it off, to measure or rule it out; docs/cuda.md).
+bool overlapEnabled() {
+  static const bool on = [] {
+    const char *v = std::getenv("GRAFT_CUDA_GRAPH_OVERLAP");
+    return !v || std::strcmp(v, "0") != 0;
+  }();
+  return on;
+}
+
+/// `g` instantiated with its kernels overlapped where it can be; null when
+/// there is nothing to overlap or that fails (the caller then instantiates
+/// `g` as captured).
+cudaGraphExec_t instantiateOverlapped(cudaGraph_t g) {
+  cudaGraph_t copy = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  if (!overlapEnabled() || cudaGraphClone(&copy, g) != cudaSuccess) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  uint32_t changed = 0;
+  if (overlapOwnKernels(copy, &changed) != cudaSuccess || changed == 0 ||
+      cudaGraphInstantiate(&exec, copy, 0) != cudaSuccess) {
+    cudaGetLastError();
+    exec = nullptr;
+  }
+  cudaGraphDestroy(copy);
+  return exec;
+}
+
 int endCapture(int device, void *stream, void **graph, GraftCudaGraphNodes *nodes,
                GraftCudaError *err) {
   *graph = nullptr;
@@ -235,8 +359,8 @@ int endCapture(int device, void *stream, void **graph, GraftCudaGraphNodes *node
   }
   if (nodes)
     *nodes = countNodes(g);
-  cudaGraphExec_t exec = nullptr;
-  e = cudaGraphInstantiate(&exec, g, 0);
+  cudaGraphExec_t exec = instantiateOverlapped(g);
+  e = exec ? cudaSuccess : cudaGraphInstantiate(&exec, g, 0);
   cudaGraphDestroy(g);
   if (e != cudaSuccess) {
     cudaGetLastError();

@@ -55,6 +55,7 @@ struct RowParams {
 template <RowOp Op, class T, int ITEMS, int V>
 __global__ void __launch_bounds__(1024)
     rowKernel(const T *__restrict__ x, T *__restrict__ y, RowParams p) {
+  awaitUpstream();
   using A = Acc<T>;
   __shared__ A shared[32];
   const int64_t n = p.n;
@@ -151,6 +152,7 @@ __global__ void __launch_bounds__(1024)
 template <bool Log, class T>
 __global__ void __launch_bounds__(256)
     softmaxGeneral(Indexer<2> rows, const char *x, char *y, int64_t n, int64_t sx, int64_t sy) {
+  awaitUpstream();
   using A = Acc<T>;
   __shared__ A shared[32];
   int64_t off[2];

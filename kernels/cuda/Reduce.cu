@@ -65,6 +65,7 @@ template <Red Op, class T>
 __global__ void __launch_bounds__(kReduceThreads)
     reduceKernel(Indexer<2> kept, Indexer<1> inner, bool contiguous, int64_t n, const char *x,
                  char *y) {
+  awaitUpstream();
   using A = Compute<T>;
   using BlockReduce = cub::BlockReduce<Partial<A>, kReduceThreads>;
   __shared__ typename BlockReduce::TempStorage temp;
@@ -243,6 +244,7 @@ template <bool Max, class T, class I>
 __global__ void __launch_bounds__(kReduceThreads)
     argKernel(Indexer<2> kept, Indexer<1> inner, bool contiguous, int64_t n, const char *x,
               char *y) {
+  awaitUpstream();
   using C = Compute<T>;
   using BlockReduce = cub::BlockReduce<ArgPartial<C>, kReduceThreads>;
   __shared__ typename BlockReduce::TempStorage temp;
@@ -300,6 +302,7 @@ template <bool Sqrt, class T>
 __global__ void __launch_bounds__(kReduceThreads)
     varianceKernel(Indexer<2> kept, Indexer<1> inner, bool contiguous, int64_t n, const char *x,
                    char *y) {
+  awaitUpstream();
   constexpr bool kFloat = kIsFloat<T>;
   using A = std::conditional_t<kFloat, Compute<T>, double>;
   using BlockReduce = cub::BlockReduce<A, kReduceThreads>;

@@ -51,6 +51,7 @@ struct ScanGeom {
 
 template <class T, bool Prod>
 __global__ void scanPerThread(ScanGeom g, int64_t numRows, bool exclusive) {
+  awaitUpstream();
   using A = Compute<T>;
   int64_t r = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (r >= numRows)
@@ -71,6 +72,7 @@ __global__ void scanPerThread(ScanGeom g, int64_t numRows, bool exclusive) {
 
 /// Launch 1: the total of each chunk (blockIdx.x) of each row (blockIdx.y).
 template <class T, bool Prod> __global__ void chunkTotals(ScanGeom g, Compute<T> *totals) {
+  awaitUpstream();
   using A = Compute<T>;
   using Reduce = cub::BlockReduce<A, kScanThreads>;
   __shared__ typename Reduce::TempStorage temp;
@@ -101,6 +103,7 @@ template <class A, bool Prod> struct RunningPrefix {
 
 /// Launch 2: each row's chunk totals become exclusive prefixes, in place.
 template <class A, bool Prod> __global__ void scanTotals(A *totals, int64_t chunks) {
+  awaitUpstream();
   using Scan = cub::BlockScan<A, kScanThreads>;
   __shared__ typename Scan::TempStorage temp;
   A *row = totals + int64_t(blockIdx.x) * chunks;
@@ -118,6 +121,7 @@ template <class A, bool Prod> __global__ void scanTotals(A *totals, int64_t chun
 /// Launch 3: each chunk scanned from its prefix.
 template <class T, bool Prod>
 __global__ void scanChunks(ScanGeom g, const Compute<T> *prefixes, bool exclusive) {
+  awaitUpstream();
   using A = Compute<T>;
   using Scan = cub::BlockScan<A, kScanThreads>;
   __shared__ typename Scan::TempStorage temp;

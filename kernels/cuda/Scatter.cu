@@ -85,6 +85,7 @@ struct ScatterGeom {
 template <class K>
 __global__ void keysKernel(ScatterGeom g, int64_t n, K sentinel, K *keys, K *vals,
                            unsigned long long *bad) {
+  awaitUpstream();
   int64_t stride = int64_t(gridDim.x) * blockDim.x;
   for (int64_t u = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; u < n; u += stride) {
     int64_t rem = u, target = 0, ioff = 0, uoff = 0;
@@ -197,6 +198,7 @@ template <class K> __device__ inline int64_t lowerBound(const K *keys, int64_t n
 template <class T, class K>
 __global__ void foldThreadKernel(const K *keys, const K *vals, int64_t n, int64_t targets, Red op,
                                  bool includeSelf, const T *upd, T *out) {
+  awaitUpstream();
   int64_t stride = int64_t(gridDim.x) * blockDim.x;
   for (int64_t t = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; t < targets; t += stride) {
     int64_t j = lowerBound(keys, n, K(t));
@@ -223,6 +225,7 @@ template <class C> __device__ inline C shuffle(C v, int lane) {
 template <class T, class K>
 __global__ void foldWarpKernel(const K *keys, const K *vals, int64_t n, int64_t targets, Red op,
                                bool includeSelf, const T *upd, T *out) {
+  awaitUpstream();
   int lane = int(threadIdx.x & 31);
   int64_t warps = (int64_t(gridDim.x) * blockDim.x) / 32;
   for (int64_t t = (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32; t < targets; t += warps) {
@@ -576,6 +579,7 @@ __device__ inline int64_t lineBase(const ScatterGeom &g, int64_t line) {
 template <class K>
 __global__ void lineKeysKernel(ScatterGeom g, int64_t n, int64_t lineLen, K sentinel, K *keys,
                                K *vals, unsigned long long *bad) {
+  awaitUpstream();
   int64_t stride = int64_t(gridDim.x) * blockDim.x;
   for (int64_t u = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; u < n; u += stride) {
     int64_t rem = u, ioff = 0, uoff = 0, line = 0, lineMul = 1, at = 0;
@@ -604,6 +608,7 @@ __global__ void lineKeysKernel(ScatterGeom g, int64_t n, int64_t lineLen, K sent
 }
 
 __global__ void lineOffsets(int64_t *off, int64_t len, int64_t lines) {
+  awaitUpstream();
   int64_t stride = int64_t(gridDim.x) * blockDim.x;
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i <= lines; i += stride)
     off[i] = i * len;
@@ -614,6 +619,7 @@ template <class T, class K>
 __global__ void lineFoldThreadKernel(ScatterGeom g, const K *keys, const K *vals, int64_t lines,
                                      int64_t lineLen, Red op, bool includeSelf, const T *upd,
                                      T *out) {
+  awaitUpstream();
   int64_t total = lines * g.len, stride = int64_t(gridDim.x) * blockDim.x;
   for (int64_t t = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; t < total; t += stride) {
     int64_t line = t / g.len, k = t - line * g.len;
@@ -634,6 +640,7 @@ template <class T, class K>
 __global__ void lineFoldWarpKernel(ScatterGeom g, const K *keys, const K *vals, int64_t lines,
                                    int64_t lineLen, Red op, bool includeSelf, const T *upd,
                                    T *out) {
+  awaitUpstream();
   int lane = int(threadIdx.x & 31);
   int64_t total = lines * g.len, warps = (int64_t(gridDim.x) * blockDim.x) / 32;
   for (int64_t t = (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32; t < total; t += warps) {
@@ -755,6 +762,7 @@ template <class T> constexpr size_t tileSmemBytes() {
 template <class T>
 __global__ void __launch_bounds__(kTileThreads)
     tileKernel(TileArgs a, const T *upd, T *out, unsigned long long *bad) {
+  awaitUpstream();
   using V = typename BitsOf<sizeof(T)>::type;
   using Sort = TileSort<T>;
   extern __shared__ __align__(16) unsigned char tileSmem[];
@@ -904,6 +912,7 @@ template <class T, class I>
 __global__ void __launch_bounds__(kOwnerLines)
     ownerFoldKernel(OwnerArgs a, const T *upd, const T *out, Compute<T> *partAcc,
                     Compute<T> *partCount, uint8_t *partFlag, unsigned long long *bad) {
+  awaitUpstream();
   using C = Compute<T>;
   extern __shared__ __align__(16) unsigned char ownerSmem[];
   const ScatterGeom &g = a.g;
@@ -989,6 +998,7 @@ __global__ void __launch_bounds__(kOwnerLines)
 template <class T>
 __global__ void ownerCombineKernel(OwnerArgs a, const Compute<T> *partAcc,
                                    const Compute<T> *partCount, const uint8_t *partFlag, T *out) {
+  awaitUpstream();
   using C = Compute<T>;
   const ScatterGeom &g = a.g;
   const int64_t elems = g.len * kOwnerLines, total = a.tiles * elems,

@@ -47,6 +47,7 @@ template <class T> __device__ bool isNaNBits(KeyOf<T> b) {
 }
 
 template <class T> __global__ void toKeys(const T *x, KeyOf<T> *keys, int64_t n, bool descending) {
+  awaitUpstream();
   using U = KeyOf<T>;
   constexpr U sign = U(U(1) << (sizeof(U) * 8 - 1));
   int64_t stride = int64_t(gridDim.x) * blockDim.x;
@@ -71,6 +72,7 @@ template <class T> __global__ void toKeys(const T *x, KeyOf<T> *keys, int64_t n,
 
 template <class T>
 __global__ void fromKeys(const KeyOf<T> *keys, T *y, int64_t n, bool descending) {
+  awaitUpstream();
   using U = KeyOf<T>;
   constexpr U sign = U(U(1) << (sizeof(U) * 8 - 1));
   int64_t stride = int64_t(gridDim.x) * blockDim.x;
@@ -88,18 +90,21 @@ __global__ void fromKeys(const KeyOf<T> *keys, T *y, int64_t n, bool descending)
 }
 
 __global__ void iotaRows(int64_t *v, int64_t n, int64_t total) {
+  awaitUpstream();
   int64_t stride = int64_t(gridDim.x) * blockDim.x;
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += stride)
     v[i] = i % n;
 }
 
 __global__ void rowOffsets(int64_t *off, int64_t n, int64_t rows) {
+  awaitUpstream();
   int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i <= rows)
     off[i] = i * n;
 }
 
 template <class I> __global__ void castIndices(const int64_t *v, I *out, int64_t total) {
+  awaitUpstream();
   int64_t stride = int64_t(gridDim.x) * blockDim.x;
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += stride)
     out[i] = I(v[i]);
@@ -167,6 +172,7 @@ template <class U> __device__ inline U fromKey(U k, KeyKind kind, bool descendin
 template <class U, bool Arg, int Threads, int Items>
 __global__ void __launch_bounds__(Threads)
     blockSortRows(const U *x, void *y, int n, KeyKind kind, bool descending, bool int64Out) {
+  awaitUpstream();
   using Load = cub::BlockLoad<U, Threads, Items, cub::BLOCK_LOAD_TRANSPOSE>;
   using Sort = cub::BlockRadixSort<U, Threads, Items, std::conditional_t<Arg, int, cub::NullType>>;
   __shared__ union {
