@@ -404,6 +404,7 @@ const std::vector<GraftCudaKernel> &kernelTable() {
     addSortKernels(t);
     addIndexKernels(t);
     addScatterKernels(t);
+    addLateOpKernels(t);
     return t;
   }();
   return table;
