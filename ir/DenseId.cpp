@@ -100,3 +100,5 @@ void DenseId::release(uint32_t id) {
   pool.ids.push_back(id);
   pool.nonEmpty.store(true, std::memory_order_relaxed);
 }
+
+uint32_t DenseId::limit() { return nextFresh.load(std::memory_order_relaxed); }

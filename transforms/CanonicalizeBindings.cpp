@@ -353,7 +353,8 @@ public:
   }
 
   void visitVarDef(const VarNode *var, const BindingNode *) override {
-    if (inDataflow())
+    // Only a Var can become a DataflowVar.
+    if (inDataflow() && !var->isDataflow())
       definedInDataflow_.push_back(var);
   }
 
@@ -362,8 +363,8 @@ public:
       usedOutsideHome_.insert(var);
       return;
     }
-    auto it = defBlock_.find(var);
-    if (it != defBlock_.end() && it->second != block_)
+    const BindingBlockNode *home = defBlock_.lookup(var->id);
+    if (home && home != block_)
       usedOutsideHome_.insert(var);
   }
 
@@ -376,10 +377,10 @@ private:
     if (const auto *tgi = llvm::dyn_cast_or_null<TupleGetItemNode>(value.get())) {
       Expr tuple = tgi->tuple;
       while (const auto *v = llvm::dyn_cast<VarNode>(tuple.get())) {
-        auto it = known_.find(v);
-        if (it == known_.end())
+        const ExprNode *known = known_.lookup(v->id);
+        if (!known)
           break;
-        tuple = it->second;
+        tuple = Expr(known);
       }
       if (const auto *t = llvm::dyn_cast<TupleNode>(tuple.get()))
         if (tgi->index >= 0 && static_cast<size_t>(tgi->index) < t->fields.size())
@@ -398,9 +399,7 @@ private:
       const auto *field = llvm::dyn_cast<VarNode>(tuple.fields[i].get());
       if (!field)
         return nullptr;
-      auto it = known_.find(field);
-      const auto *tgi =
-          it == known_.end() ? nullptr : llvm::dyn_cast<TupleGetItemNode>(it->second.get());
+      const auto *tgi = llvm::dyn_cast_or_null<TupleGetItemNode>(known_.lookup(field->id));
       if (!tgi || tgi->index != static_cast<int>(i))
         return nullptr;
       const auto *t = llvm::dyn_cast<VarNode>(tgi->tuple.get());
@@ -425,8 +424,10 @@ private:
     if (inDataflow() && !var->isDataflow() && llvm::isa<VarBindingNode>(binding) &&
         llvm::isa_and_nonnull<DataflowVarNode>(binding->value.get()))
       hasOutputCopy_ = true;
-    known_[var] = std::move(value);
-    defBlock_[var] = block_;
+    // Only a var, tuple or tuple item is ever looked through.
+    if (llvm::isa_and_nonnull<VarNode, TupleNode, TupleGetItemNode>(value.get()))
+      known_[var->id] = value.get();
+    defBlock_[var->id] = block_;
   }
 
   Plan buildPlan() {
@@ -474,8 +475,11 @@ private:
   const BindingBlockNode *block_ = nullptr;
   unsigned depth_ = 0;
   bool hasOutputCopy_ = false;
-  llvm::DenseMap<const VarNode *, const BindingBlockNode *> defBlock_;
-  llvm::DenseMap<const VarNode *, Expr> known_;
+  // Keyed by DenseId: a pointer-keyed map of every var was megabytes probed
+  // at random per use at 200k bindings (docs/performance.md). The values
+  // are nodes of the function being planned, which outlives the planner.
+  DenseIdMap<const BindingBlockNode *> defBlock_;
+  DenseIdMap<const ExprNode *> known_;
   llvm::DenseMap<const VarNode *, Expr> constants_;
   std::vector<const VarNode *> trivialOrder_;
   llvm::DenseMap<const VarNode *, const VarNode *> trivial_;
@@ -487,51 +491,71 @@ private:
 // Step 2: applying the plan.
 //===----------------------------------------------------------------------===//
 
+/// Adds every DataflowVar an expression reads to a set. A DataflowVar the
+/// expression itself defines (in a nested function) may be added too: it is
+/// no binding of the block being folded, so it never matters there.
+class DataflowReads : public ExprVisitor {
+public:
+  explicit DataflowReads(DenseIdSet &out) : out_(out) {}
+  void visitVarUse(const VarNode *var) override {
+    if (var->isDataflow())
+      out_.insert(var->id);
+  }
+
+private:
+  DenseIdSet &out_;
+};
+
 /// `dfv = e; ...; out = dfv` with dfv read nowhere else becomes `out = e`
-/// (TVM's dataflow-block fold, applied after the plan).
+/// (TVM's dataflow-block fold, applied after the plan). The sets are keyed
+/// by DenseId (every var of the block is alive, so no two share one), and
+/// reads are marked by one visitor instead of a free-var list per binding:
+/// the fold looks at every binding of a 200k-binding block
+/// (docs/performance.md).
 BindingBlock foldOutputCopies(const BindingBlock &block, CanonicalizeBindingsStats &stats) {
-  llvm::DenseSet<const VarNode *> disqualified, copied;
-  llvm::DenseMap<const VarNode *, Expr> candidates;
+  DenseIdSet disqualified, copied;
+  DenseIdMap<const ExprNode *> candidates;
+  bool anyCandidate = false;
+  DataflowReads reads(disqualified);
   const std::vector<Binding> &bindings = block->bindings;
   for (size_t i = bindings.size(); i-- > 0;) {
     const BindingNode *b = bindings[i].get();
     const ExprNode *value = b->value.get();
     if (b->var->isDataflow()) {
-      for (const VarNode *v : freeVars(value))
-        if (v->isDataflow())
-          disqualified.insert(v);
-      if (!disqualified.count(b->var.get()) && copied.count(b->var.get()))
-        candidates[b->var.get()] = b->value;
+      reads.visitExpr(value);
+      uint32_t id = b->var->id;
+      if (!disqualified.contains(id) && copied.contains(id)) {
+        candidates[id] = value;
+        anyCandidate = true;
+      }
       continue;
     }
     // TVM folds a match_cast the same way, leaving a call as its value; the
     // parser would lift it out again, so graft folds plain copies only.
     const auto *src = llvm::dyn_cast_or_null<DataflowVarNode>(value);
     if (src && llvm::isa<VarBindingNode>(b)) {
-      if (!copied.insert(src).second)
-        disqualified.insert(src);
+      if (!copied.insert(src->id))
+        disqualified.insert(src->id);
       continue;
     }
-    for (const VarNode *v : freeVars(value))
-      if (v->isDataflow())
-        disqualified.insert(v);
+    reads.visitExpr(value);
   }
-  if (candidates.empty())
+  if (!anyCandidate)
     return block;
   std::vector<Binding> out;
   out.reserve(bindings.size());
   for (const Binding &b : bindings) {
-    if (b->var->isDataflow() && candidates.count(b->var.get()))
+    if (b->var->isDataflow() && candidates.lookup(b->var->id))
       continue;
     const auto *src = llvm::dyn_cast_or_null<DataflowVarNode>(b->value.get());
     bool copy = src && !b->var->isDataflow() && llvm::isa<VarBindingNode>(b.get());
-    auto it = copy ? candidates.find(src) : candidates.end();
-    if (it == candidates.end()) {
+    const ExprNode *folded = copy ? candidates.lookup(src->id) : nullptr;
+    if (!folded) {
       out.push_back(b);
       continue;
     }
     ++stats.foldedOutputCopies;
-    out.push_back(make<VarBindingNode>(b->var, it->second, b->loc));
+    out.push_back(make<VarBindingNode>(b->var, Expr(folded), b->loc));
   }
   return make<BindingBlockNode>(std::move(out), block->isDataflow, block->loc);
 }
