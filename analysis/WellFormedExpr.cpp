@@ -328,6 +328,9 @@ void Verifier::visitSInfo(const StructInfoNode *s, bool isDef) {
       visitSInfo(fs->ret.get(), isDef);
     return;
   }
+  case NodeKind::DTensorSInfo:
+    visitSInfo(llvm::cast<DTensorSInfoNode>(s)->tensor.get(), isDef);
+    return;
   default: // Object.
     return;
   }

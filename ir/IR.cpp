@@ -52,6 +52,53 @@ StructInfo graft::tensorSInfoNDim(int ndim, DataType dtype, VDevice vdevice) {
 StructInfo graft::tupleSInfo(std::vector<StructInfo> fields) {
   return make<TupleSInfoNode>(std::move(fields));
 }
+bool graft::sameDeviceMesh(const DeviceMeshNode *a, const DeviceMeshNode *b) {
+  if (a == b)
+    return true;
+  return a && b && a->shape == b->shape && a->deviceIds == b->deviceIds && a->range == b->range;
+}
+
+StructInfo graft::withDTensorView(const DTensorSInfoNode *d, const StructInfo &tensor) {
+  if (tensor.get() == d->tensor.get())
+    return StructInfo(d);
+  const auto *t = llvm::dyn_cast_or_null<TensorSInfoNode>(tensor.get());
+  if (!t)
+    return tensor;
+  return make<DTensorSInfoNode>(Ref<TensorSInfoNode>(t), d->mesh, d->placement);
+}
+
+std::string graft::placementText(const Placement &p) {
+  std::string out;
+  for (size_t i = 0; i < p.size(); ++i) {
+    if (i)
+      out += ", ";
+    out += p[i] == kReplica ? std::string("R") : "S[" + std::to_string(p[i]) + "]";
+  }
+  return out;
+}
+
+llvm::Optional<Placement> graft::parsePlacement(llvm::StringRef text) {
+  Placement out;
+  for (;;) {
+    text = text.ltrim(" ,");
+    if (text.empty())
+      return out;
+    if (text.consume_front("R")) {
+      out.push_back(kReplica);
+      continue;
+    }
+    unsigned axis = 0;
+    if (!text.consume_front("S["))
+      return llvm::None;
+    size_t close = text.find(']');
+    if (close == llvm::StringRef::npos || text.take_front(close).trim().getAsInteger(10, axis) ||
+        axis > 1024)
+      return llvm::None;
+    out.push_back(static_cast<int32_t>(axis));
+    text = text.drop_front(close + 1);
+  }
+}
+
 bool graft::isVoidSInfo(const StructInfoNode *s) {
   const auto *t = llvm::dyn_cast_or_null<TupleSInfoNode>(s);
   return t && t->fields.empty();

@@ -132,6 +132,9 @@ struct OpInfo {
   std::string name; ///< Full name: "relax.add", "relax.nn.softmax".
   std::vector<OpParam> params;
   InferFn infer = nullptr;
+  /// TVM's dist.FInferStructInfo: the inference for a call with DTensor
+  /// arguments; null: the generic rule of ir/ops/DistributedOps.cpp.
+  InferFn distInfer = nullptr;
   NormalizeFn normalize = nullptr;
   ValidateFn validate = nullptr;
 

@@ -12,6 +12,7 @@
 #include "ir/Op.h"
 #include "ir/StructInfoAnalysis.h"
 #include "ir/ops/OpDefs.h"
+#include "ir/ops/OpHelpers.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
@@ -61,6 +62,7 @@ void registerAllOps() {
   registerLayoutOps();
   registerConvOps();
   registerParityOps();
+  registerDistributedOps();
 }
 
 void ensureRegistered() {
@@ -213,6 +215,10 @@ llvm::Expected<StructInfo> graft::inferCallSInfo(const CallNode &call, const Inf
     if (info->unknown)
       return diagError(call.loc, "unknown op " + scriptSpelling(*info) +
                                      ": annotate the binding or register the op");
+    // TVM infers a call with a DTensor argument by the op's distributed rule.
+    for (const Expr &arg : call.args)
+      if (arg && llvm::isa_and_nonnull<DTensorSInfoNode>(arg->sinfo.get()))
+        return opdef::inferDistributedCall(call, *info, ctx);
     if (!info->infer)
       return diagError(call.loc, scriptSpelling(*info) + " has no struct info inference: "
                                                          "annotate the binding");

@@ -149,7 +149,19 @@ void printNested(llvm::raw_ostream &os, const TensorData &data, size_t dim, int6
 
 void ScriptPrinter::printConstant(llvm::raw_ostream &os, const ConstantNode &c) {
   const TensorData *data = c.data.get();
-  os << "R.const(";
+  // A distributed constant (TVM's R.dist.const) carries its DTensor struct
+  // info in place of the dtype.
+  const auto *dist = llvm::dyn_cast_or_null<DTensorSInfoNode>(c.sinfo.get());
+  os << (dist ? "R.dist.const(" : "R.const(");
+  auto finish = [&] {
+    if (dist) {
+      os << ", ";
+      printDTensorSInfo(os, *dist);
+      os << ')';
+    } else {
+      os << ", \"" << dtypeSpelling(data->dtype) << "\")";
+    }
+  };
   if (!data) {
     os << "0, \"int32\")";
     return;
@@ -164,7 +176,7 @@ void ScriptPrinter::printConstant(llvm::raw_ostream &os, const ConstantNode &c) 
     printElement(os, *data, 0);
   else
     printNested(os, *data, 0, 0, count, elemBytes);
-  os << ", \"" << dtypeSpelling(data->dtype) << "\")";
+  finish();
 }
 
 //===----------------------------------------------------------------------===//

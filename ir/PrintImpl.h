@@ -89,6 +89,9 @@ private:
 
 /// Writes `s` as a double-quoted Python string literal with escapes.
 void printQuoted(llvm::raw_ostream &os, llvm::StringRef s);
+/// `R.device_mesh((2, 2), <rangePrefix>Range(0, 4))` or with its device ids.
+void printDeviceMesh(llvm::raw_ostream &os, const DeviceMeshNode &mesh,
+                     llvm::StringRef rangePrefix);
 /// Shortest decimal text that reads back as exactly `v` (`1.0`, `0.1`,
 /// `1e-05`); `"inf"`, `"-inf"`, `"nan"` (quoted) for the non-finite values.
 void printDouble(llvm::raw_ostream &os, double v);
@@ -162,6 +165,10 @@ private:
   void printDim(llvm::raw_ostream &os, const PrimExprNode *e);
   void printTirVar(llvm::raw_ostream &os, const TirVarNode *v);
   void printVDevice(llvm::raw_ostream &os, const VDeviceNode &vd);
+  void printDTensorSInfo(llvm::raw_ostream &os, const DTensorSInfoNode &d);
+  /// `"mesh[0]"` for a mesh of the module's global infos, else the mesh
+  /// written out (`R.device_mesh((2,), R.Range(0, 2))`).
+  void printMeshRef(llvm::raw_ostream &os, const DeviceMeshNode *mesh);
 
   // PrintPrimFunc.cpp
   void printTirDim(llvm::raw_ostream &os, const PrimExprNode *e);

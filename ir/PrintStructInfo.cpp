@@ -132,6 +132,81 @@ void ScriptPrinter::printTensorSInfo(llvm::raw_ostream &os, const TensorSInfoNod
   os << ')';
 }
 
+void graft::printer::printDeviceMesh(llvm::raw_ostream &os, const DeviceMeshNode &mesh,
+                                     llvm::StringRef rangePrefix) {
+  os << "R.device_mesh((";
+  for (size_t i = 0; i < mesh.shape.size(); ++i)
+    os << (i ? ", " : "") << mesh.shape[i];
+  os << (mesh.shape.size() == 1 ? ",), " : "), ");
+  if (mesh.range) {
+    os << rangePrefix << "Range(" << mesh.range->first << ", " << mesh.range->second << "))";
+    return;
+  }
+  os << '[';
+  for (size_t i = 0; i < mesh.deviceIds.size(); ++i)
+    os << (i ? ", " : "") << mesh.deviceIds[i];
+  os << "])";
+}
+
+void ScriptPrinter::printMeshRef(llvm::raw_ostream &os, const DeviceMeshNode *mesh) {
+  if (!mesh) {
+    os << "None";
+    return;
+  }
+  // As TVM, by identity: a mesh written inline stays inline.
+  if (module_)
+    for (const auto &[key, infos] : module_->globalInfos)
+      for (size_t i = 0; i < infos.size(); ++i)
+        if (infos[i].get() == mesh) {
+          os << '"' << key << '[' << i << "]\"";
+          return;
+        }
+  printDeviceMesh(os, *mesh, "R.");
+}
+
+void ScriptPrinter::printDTensorSInfo(llvm::raw_ostream &os, const DTensorSInfoNode &d) {
+  // TVM's form: positional while shape and dtype are known, keywords after.
+  const TensorSInfoNode &t = *d.tensor;
+  bool kw = false;
+  os << "R.DTensor(";
+  if (const std::vector<PrimExpr> *dims = t.shapeValues()) {
+    os << '(';
+    for (size_t i = 0; i < dims->size(); ++i) {
+      if (i)
+        os << ", ";
+      printDim(os, (*dims)[i].get());
+    }
+    os << (dims->size() == 1 ? ",)" : ")");
+  } else if (t.shape) {
+    printExpr(os, t.shape.get());
+  } else {
+    kw = true;
+  }
+  bool first = kw;
+  auto field = [&](const char *name) {
+    if (!first)
+      os << ", ";
+    first = false;
+    if (kw)
+      os << name << '=';
+  };
+  if (!t.dtype.isVoid()) {
+    field("dtype");
+    os << '"' << t.dtype.str() << '"';
+  } else {
+    kw = true;
+  }
+  field("device_mesh");
+  printMeshRef(os, d.mesh.get());
+  field("placement");
+  os << '"' << placementText(d.placement) << '"';
+  if (!t.shape && t.ndim != -1) {
+    field("ndim");
+    os << t.ndim;
+  }
+  os << ')';
+}
+
 void ScriptPrinter::printFuncSInfo(llvm::raw_ostream &os, const FuncSInfoNode &f) {
   const StructInfoNode *ret = f.ret.get();
   bool retIsObject = !ret || llvm::isa<ObjectSInfoNode>(ret);
@@ -230,6 +305,9 @@ void ScriptPrinter::printSInfo(llvm::raw_ostream &os, const StructInfoNode *s) {
   case NodeKind::FuncSInfo:
     printFuncSInfo(os, *llvm::cast<FuncSInfoNode>(s));
     return;
+  case NodeKind::DTensorSInfo:
+    printDTensorSInfo(os, *llvm::cast<DTensorSInfoNode>(s));
+    return;
   default:
     os << "R.Object";
     return;
@@ -293,6 +371,12 @@ bool ScriptPrinter::sameSInfo(const StructInfoNode *a, const StructInfoNode *b) 
       if (!sameSInfo(x->fields[i].get(), y->fields[i].get()))
         return false;
     return true;
+  }
+  case NodeKind::DTensorSInfo: {
+    const auto *x = llvm::cast<DTensorSInfoNode>(a);
+    const auto *y = llvm::cast<DTensorSInfoNode>(b);
+    return x->mesh == y->mesh && x->placement == y->placement &&
+           sameSInfo(x->tensor.get(), y->tensor.get());
   }
   default:
     return false; // Callables never annotate call_tir outputs.

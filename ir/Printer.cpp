@@ -500,6 +500,10 @@ void ScriptPrinter::printModule(llvm::raw_ostream &os, const IRModule &m) {
       os << ": [";
       for (size_t i = 0; i < infos.size(); ++i) {
         os << (i ? ", " : "");
+        if (const auto *mesh = llvm::dyn_cast_or_null<DeviceMeshNode>(infos[i].get())) {
+          printDeviceMesh(os, *mesh, "I.");
+          continue;
+        }
         const auto *vd = llvm::dyn_cast_or_null<VDeviceNode>(infos[i].get());
         if (!vd) {
           os << "I.dummy_global_info()";

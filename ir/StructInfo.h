@@ -41,6 +41,32 @@ public:
 };
 using VDevice = Ref<VDeviceNode>;
 
+/// A relax.distributed device mesh (`R.device_mesh((2, 2), I.Range(0, 4))`), kept in a
+/// module's global infos and named by DTensor struct info as "mesh[0]".
+class DeviceMeshNode : public Node {
+public:
+  std::vector<int64_t> shape;
+  std::vector<int64_t> deviceIds;
+  /// `I.Range(begin, end)` when the mesh was written with one (TVM keeps it
+  /// and prints it instead of the ids).
+  llvm::Optional<std::pair<int64_t, int64_t>> range;
+  DeviceMeshNode(std::vector<int64_t> shape, std::vector<int64_t> deviceIds,
+                 llvm::Optional<std::pair<int64_t, int64_t>> range)
+      : Node(NodeKind::DeviceMesh), shape(std::move(shape)), deviceIds(std::move(deviceIds)),
+        range(range) {}
+  static bool classof(const Node *n) { return n->getKind() == NodeKind::DeviceMesh; }
+};
+using DeviceMesh = Ref<DeviceMeshNode>;
+
+/// A placement: per mesh dimension, the tensor axis sharded over it, or
+/// kReplica (TVM's `"S[0], R"`).
+using Placement = llvm::SmallVector<int32_t, 2>;
+inline constexpr int32_t kReplica = -1;
+/// TVM's Placement::ToString: `S[0], R`.
+std::string placementText(const Placement &p);
+/// TVM's Placement::FromText; None for text it rejects.
+llvm::Optional<Placement> parsePlacement(llvm::StringRef text);
+
 class StructInfoNode : public Node {
 public:
   static bool classof(const Node *n) {
@@ -119,6 +145,20 @@ public:
   static bool classof(const Node *n) { return n->getKind() == NodeKind::FuncSInfo; }
 };
 
+/// `R.DTensor((8, 4), "float16", "mesh[0]", "S[0]")`: a tensor distributed
+/// over a device mesh (relax.distributed's DTensorStructInfo). `tensor` is
+/// the global view.
+class DTensorSInfoNode : public StructInfoNode {
+public:
+  Ref<TensorSInfoNode> tensor;
+  DeviceMesh mesh;
+  Placement placement; ///< One entry per mesh dimension.
+  DTensorSInfoNode(Ref<TensorSInfoNode> tensor, DeviceMesh mesh, Placement placement)
+      : StructInfoNode(NodeKind::DTensorSInfo), tensor(std::move(tensor)), mesh(std::move(mesh)),
+        placement(std::move(placement)) {}
+  static bool classof(const Node *n) { return n->getKind() == NodeKind::DTensorSInfo; }
+};
+
 /// The name of the derive function ExternFunc's default struct info carries.
 inline constexpr const char *kInferBySInfoArgs = "tvm.relax.struct_info.infer_by_sinfo_args";
 
@@ -138,6 +178,11 @@ StructInfo tensorSInfoNDim(int ndim, DataType dtype, VDevice vdevice = nullptr);
 StructInfo tupleSInfo(std::vector<StructInfo> fields);
 
 bool isVoidSInfo(const StructInfoNode *s);
+/// Equal shape, device ids and range (TVM compares meshes structurally).
+bool sameDeviceMesh(const DeviceMeshNode *a, const DeviceMeshNode *b);
+/// `d` with its global view replaced by `tensor` (`d` itself when that is
+/// d's own; the tensor alone when `tensor` is not a TensorSInfo).
+StructInfo withDTensorView(const DTensorSInfoNode *d, const StructInfo &tensor);
 
 } // namespace graft
 

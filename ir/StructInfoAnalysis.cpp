@@ -62,6 +62,8 @@ public:
       return checkTuple(llvm::cast<TupleSInfoNode>(base), derived);
     case NodeKind::FuncSInfo:
       return checkFunc(llvm::cast<FuncSInfoNode>(base), derived);
+    case NodeKind::DTensorSInfo:
+      return checkDTensor(llvm::cast<DTensorSInfoNode>(base), derived);
     default:
       return BaseCheck::FailL0;
     }
@@ -139,6 +141,18 @@ private:
     if (!d->values)
       return BaseCheck::FailL2;
     return valuesMatch(*base->values, *d->values);
+  }
+
+  /// TVM's rule: the global views are checked as tensors; another mesh or
+  /// placement is only an L1 failure (a redistribution may reconcile it).
+  BaseCheck checkDTensor(const DTensorSInfoNode *base, const StructInfoNode *derived) {
+    const auto *d = llvm::dyn_cast<DTensorSInfoNode>(derived);
+    if (!d)
+      return kindMismatch(derived);
+    BaseCheck view = check(base->tensor.get(), d->tensor.get());
+    if (!sameDeviceMesh(base->mesh.get(), d->mesh.get()) || base->placement != d->placement)
+      return combine(view, BaseCheck::FailL1);
+    return view;
   }
 
   BaseCheck checkTensor(const TensorSInfoNode *base, const StructInfoNode *derived) {
@@ -391,6 +405,10 @@ StructInfo Eraser::run(const StructInfoNode *s) const {
   }
   case NodeKind::FuncSInfo:
     return func(llvm::cast<FuncSInfoNode>(s));
+  case NodeKind::DTensorSInfo: {
+    const auto *d = llvm::cast<DTensorSInfoNode>(s);
+    return withDTensorView(d, tensor(d->tensor.get()));
+  }
   default:
     return s;
   }
@@ -506,6 +524,9 @@ void forEachSInfoPrimExpr(const StructInfoNode *s, bool intoFunctions, Fn &fn) {
     for (const StructInfo &f : llvm::cast<TupleSInfoNode>(s)->fields)
       forEachSInfoPrimExpr(f.get(), intoFunctions, fn);
     return;
+  case NodeKind::DTensorSInfo:
+    forEachSInfoPrimExpr(llvm::cast<DTensorSInfoNode>(s)->tensor.get(), intoFunctions, fn);
+    return;
   case NodeKind::FuncSInfo: {
     if (!intoFunctions)
       return;
@@ -601,6 +622,12 @@ StructInfo graft::structInfoLCA(const StructInfoNode *a, const StructInfoNode *b
   }
   case NodeKind::FuncSInfo:
     return lcaFunc(llvm::cast<FuncSInfoNode>(a), llvm::cast<FuncSInfoNode>(b));
+  case NodeKind::DTensorSInfo: {
+    const auto *l = llvm::cast<DTensorSInfoNode>(a), *r = llvm::cast<DTensorSInfoNode>(b);
+    if (!sameDeviceMesh(l->mesh.get(), r->mesh.get()) || l->placement != r->placement)
+      return objectSInfo();
+    return withDTensorView(l, lcaTensor(l->tensor.get(), r->tensor.get()));
+  }
   default:
     return objectSInfo();
   }
@@ -688,6 +715,8 @@ StructInfo graft::substituteSInfo(const StructInfoNode *s, const TirVarMap &map)
     void collect(const StructInfoNode *x) {
       if (!x)
         return;
+      if (const auto *d = llvm::dyn_cast<DTensorSInfoNode>(x))
+        x = d->tensor.get();
       if (const auto *t = llvm::dyn_cast<TensorSInfoNode>(x)) {
         if (const auto *v = llvm::dyn_cast_or_null<VarNode>(t->shape.get()))
           set.insert(v);
@@ -817,6 +846,11 @@ bool graft::structInfoIdentical(const StructInfoNode *a, const StructInfoNode *b
       if (!structInfoIdentical((*l->params)[i].get(), (*r->params)[i].get()))
         return false;
     return true;
+  }
+  case NodeKind::DTensorSInfo: {
+    const auto *l = llvm::cast<DTensorSInfoNode>(a), *r = llvm::cast<DTensorSInfoNode>(b);
+    return sameDeviceMesh(l->mesh.get(), r->mesh.get()) && l->placement == r->placement &&
+           structInfoIdentical(l->tensor.get(), r->tensor.get());
   }
   default:
     return false;

@@ -152,6 +152,7 @@ private:
   bool sinfoArray(const char *name, llvm::ArrayRef<StructInfo> a, llvm::ArrayRef<StructInfo> b,
                   bool def);
   bool vdevice(const VDeviceNode *a, const VDeviceNode *b);
+  bool deviceMesh(const DeviceMeshNode *a, const DeviceMeshNode *b);
   bool prim(const PrimExprNode *a, const PrimExprNode *b, bool def);
   bool optPrim(const PrimExprNode *a, const PrimExprNode *b, bool def);
   bool primArray(const char *name, llvm::ArrayRef<PrimExpr> a, llvm::ArrayRef<PrimExpr> b,
@@ -425,6 +426,8 @@ bool Comparer::compareNode(const Node *a, const Node *b, bool def) {
     return primFunc(pf, llvm::cast<PrimFuncNode>(b));
   if (const auto *vd = llvm::dyn_cast<VDeviceNode>(a))
     return vdevice(vd, llvm::cast<VDeviceNode>(b));
+  if (const auto *dm = llvm::dyn_cast<DeviceMeshNode>(a))
+    return deviceMesh(dm, llvm::cast<DeviceMeshNode>(b));
   if (const auto *at = llvm::dyn_cast<AttrsNode>(a))
     return dictAttrs(at, llvm::cast<AttrsNode>(b));
   return fail();
@@ -683,9 +686,21 @@ bool Comparer::sinfo(const StructInfoNode *a, const StructInfoNode *b, bool def)
            scalar("derive_func", fa->deriveFunc, fb->deriveFunc) &&
            scalar("purity", fa->purity, fb->purity);
   }
+  case NodeKind::DTensorSInfo: {
+    const auto *da = llvm::cast<DTensorSInfoNode>(a), *db = llvm::cast<DTensorSInfoNode>(b);
+    return inField("device_mesh", [&] { return deviceMesh(da->mesh.get(), db->mesh.get()); }) &&
+           scalar("placement", placementText(da->placement), placementText(db->placement)) &&
+           inField("tensor_sinfo", [&] { return sinfo(da->tensor.get(), db->tensor.get(), def); });
+  }
   default:
     return fail();
   }
+}
+
+bool Comparer::deviceMesh(const DeviceMeshNode *a, const DeviceMeshNode *b) {
+  if (!a || !b)
+    return a == b || fail();
+  return sameDeviceMesh(a, b) || fail();
 }
 
 bool Comparer::vdevice(const VDeviceNode *a, const VDeviceNode *b) {

@@ -74,6 +74,7 @@ private:
   void binding(const BindingNode *b, bool def);
   void sinfo(const StructInfoNode *s, bool def);
   void vdevice(const VDeviceNode *vd);
+  void deviceMesh(const DeviceMeshNode *dm);
   void prim(const PrimExprNode *e, bool def);
   void primArray(llvm::ArrayRef<PrimExpr> a, bool def);
   void dict(const AttrDict &d);
@@ -198,6 +199,8 @@ void Hasher::node(const Node *n, bool def) {
     return primFunc(pf);
   if (const auto *vd = llvm::dyn_cast<VDeviceNode>(n))
     return vdevice(vd);
+  if (const auto *dm = llvm::dyn_cast<DeviceMeshNode>(n))
+    return deviceMesh(dm);
   if (const auto *at = llvm::dyn_cast<AttrsNode>(n))
     return dict(at->entries);
 }
@@ -398,9 +401,28 @@ void Hasher::sinfo(const StructInfoNode *s, bool def) {
     addStr(f->deriveFunc);
     return add(f->purity);
   }
+  case NodeKind::DTensorSInfo: {
+    const auto *d = llvm::cast<DTensorSInfoNode>(s);
+    if (d->mesh)
+      deviceMesh(d->mesh.get());
+    else
+      add(TagNull);
+    addStr(placementText(d->placement));
+    return node(d->tensor.get(), def);
+  }
   default:
     return;
   }
+}
+
+void Hasher::deviceMesh(const DeviceMeshNode *dm) {
+  add(dm->shape.size());
+  for (int64_t v : dm->shape)
+    add(static_cast<uint64_t>(v));
+  add(dm->deviceIds.size());
+  for (int64_t v : dm->deviceIds)
+    add(static_cast<uint64_t>(v));
+  add(dm->range.hasValue());
 }
 
 void Hasher::vdevice(const VDeviceNode *vd) {

@@ -180,6 +180,9 @@ void ExprVisitor::visitStructInfo(const StructInfoNode *s, bool isDefinitionSite
     visitStructInfo(f->ret.get(), /*isDefinitionSite=*/false);
     return;
   }
+  case NodeKind::DTensorSInfo:
+    visitStructInfo(llvm::cast<DTensorSInfoNode>(s)->tensor.get(), isDefinitionSite);
+    return;
   case NodeKind::ObjectSInfo:
     return;
 #define GRAFT_NODE(Kind, Class) case NodeKind::Kind:
@@ -540,6 +543,10 @@ StructInfo ExprMutator::rewriteStructInfo(const StructInfo &s) {
     if (!changed && ret.get() == f->ret.get())
       return s;
     return make<FuncSInfoNode>(std::move(params), std::move(ret), f->purity, f->deriveFunc);
+  }
+  case NodeKind::DTensorSInfo: {
+    const auto *d = llvm::cast<DTensorSInfoNode>(s.get());
+    return withDTensorView(d, rewriteStructInfo(StructInfo(d->tensor.get())));
   }
 #define GRAFT_NODE(Kind, Class) case NodeKind::Kind:
 #define GRAFT_SINFO_NODE(Kind, Class)

@@ -73,6 +73,7 @@ void detail::pushWalkChildren(const Node *n, llvm::SmallVectorImpl<const Node *>
 #include "ir/NodeKinds.def"
   case NodeKind::PrimFunc:
   case NodeKind::VDevice:
+  case NodeKind::DeviceMesh:
   case NodeKind::Attrs:
   case NodeKind::IndexMap:
   case NodeKind::Var:

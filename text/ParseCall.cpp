@@ -155,7 +155,7 @@ llvm::Expected<AttrValue> Parser::exprAttr(uint32_t n) {
   if (a.kind == AK::Call && ast_[kid(n, 0)].kind == AK::Name) {
     llvm::StringRef c = ast_[kid(n, 0)].text;
     if (c == "R.Tensor" || c == "R.Tuple" || c == "R.Shape" || c == "R.Prim" || c == "R.Callable" ||
-        c == "R.Object") {
+        c == "R.Object" || c == "R.DTensor" || c == "R.dist.DTensor") {
       auto s = toSInfo(n, SInfoCtx{});
       if (!s)
         return s.takeError();
@@ -533,19 +533,34 @@ llvm::Expected<Expr> Parser::constant(uint32_t n) {
     value = pos[0], hasValue = true;
   if (pos.size() > 1)
     dtypeNode = pos[1], hasDType = true;
+  // R.dist.const(value, R.DTensor(...)): the struct info stands for the dtype.
+  bool dist = ast_[kid(n, 0)].text == "R.dist.const";
+  llvm::StringRef fn = dist ? "R.dist.const" : "R.const";
   if (pos.size() > 2)
-    return astError(pos[2], "R.const takes at most two positional arguments");
+    return astError(pos[2], fn + " takes at most two positional arguments");
   for (uint32_t k : kw) {
     llvm::StringRef name = ast_[k].text;
     if (name == "value")
       value = kid(k, 0), hasValue = true;
-    else if (name == "dtype")
+    else if (name == (dist ? "struct_info" : "dtype"))
       dtypeNode = kid(k, 0), hasDType = true;
     else
-      return astError(k, "R.const got an unexpected keyword argument '" + name + "'");
+      return astError(k, fn + " got an unexpected keyword argument '" + name + "'");
   }
   if (!hasValue)
-    return astError(n, "R.const needs a value");
+    return astError(n, fn + " needs a value");
+  StructInfo distSInfo;
+  if (dist) {
+    if (!hasDType)
+      return astError(n, "R.dist.const needs a DTensor struct info");
+    auto s = toSInfo(dtypeNode, SInfoCtx{});
+    if (!s)
+      return s.takeError();
+    if (!llvm::isa<DTensorSInfoNode>(s->get()))
+      return astError(dtypeNode, "R.dist.const needs a DTensor struct info");
+    distSInfo = *s;
+    hasDType = false;
+  }
   // Flatten nested lists, recording the shape.
   std::vector<int64_t> shape;
   std::vector<uint32_t> leaves;
@@ -588,6 +603,8 @@ llvm::Expected<Expr> Parser::constant(uint32_t n) {
     if (!v->getDType().isVoid())
       dt = v->getDType();
   }
+  if (distSInfo && !llvm::cast<DTensorSInfoNode>(distSInfo.get())->tensor->dtype.isVoid())
+    dt = llvm::cast<DTensorSInfoNode>(distSInfo.get())->tensor->dtype;
   // Constant data is stored one element per whole byte: sub-byte ints (int4) have no layout here.
   bool byteWidth = dt.isBool() || dt.bits == 8 || dt.bits == 16 || dt.bits == 32 || dt.bits == 64;
   if (dt.isVoid() || dt.isHandle() || dt.lanes != 1 || !byteWidth)
@@ -609,7 +626,7 @@ llvm::Expected<Expr> Parser::constant(uint32_t n) {
       appendScalar(data->bytes, dt, *v, 0, false);
     }
   }
-  return Expr(make<ConstantNode>(std::shared_ptr<const TensorData>(std::move(data))));
+  return Expr(make<ConstantNode>(std::shared_ptr<const TensorData>(std::move(data)), distSInfo));
 }
 
 //===----------------------------------------------------------------------===//
@@ -619,6 +636,7 @@ llvm::Expected<Expr> Parser::constant(uint32_t n) {
 bool Parser::isBuiltinCall(llvm::StringRef name) {
   return llvm::StringSwitch<bool>(name)
       .Cases("R.const", "R.shape", "R.prim_value", "R.str", "R.ExternFunc", "R.dtype", true)
+      .Case("R.dist.const", true)
       .Cases("R.tuple", "R.call_packed", "R.emit_with_sinfo", true)
       .Cases("R.match_cast", "R.output", "R.func_attr", true)
       .Default(false);
@@ -627,7 +645,7 @@ bool Parser::isBuiltinCall(llvm::StringRef name) {
 llvm::Expected<Expr> Parser::builtinCall(uint32_t n, llvm::StringRef name, StructInfo annotation) {
   CallParts c{n, name, {}, {}};
   callArgs(n, c.pos, c.kw);
-  if (name == "R.const")
+  if (name == "R.const" || name == "R.dist.const")
     return constant(n);
   if (name == "R.shape") {
     auto a = soleArg(c, "a list of dims");
@@ -918,8 +936,10 @@ llvm::Expected<Expr> Parser::opCall(uint32_t n, const OpInfo *info, llvm::String
       return llvm::handleErrors(
           std::move(err), [&](const llvm::ErrorInfoBase &e) { return astError(n, e.message()); });
   // TVM's R.to_vdevice wrapper looks the vdevice up in the module being
-  // built (its global infos are parsed first); other ops infer without them.
-  if (!annotation && info->name == "relax.to_vdevice" && mod_ && !args.empty() && args[0]->sinfo) {
+  // built (its global infos are parsed first), and the relax.distributed
+  // wrappers their device mesh; other ops infer without them.
+  bool needsModule = info->name == "relax.to_vdevice" || info->distInfer;
+  if (!annotation && needsModule && mod_ && !args.empty() && args[0]->sinfo) {
     InferContext ctx;
     ctx.module = mod_;
     CallNode probe(getOp(info->name), args, at, sargs, nullptr);

@@ -513,13 +513,15 @@ VDevice Parser::resolveVDevice(llvm::StringRef spec) const {
 
 namespace {
 
-enum class SK { Object, Tensor, Shape, Prim, Tuple, Callable, None };
+enum class SK { Object, Tensor, DTensor, Shape, Prim, Tuple, Callable, None };
 
 SK sinfoKind(llvm::StringRef name) {
   if (name == "R.Object" || name == "R.Any")
     return SK::Object;
   if (name == "R.Tensor")
     return SK::Tensor;
+  if (name == "R.DTensor" || name == "R.dist.DTensor")
+    return SK::DTensor;
   if (name == "R.Shape")
     return SK::Shape;
   if (name == "R.Prim")
@@ -557,6 +559,8 @@ llvm::Expected<StructInfo> Parser::toSInfo(uint32_t n, const SInfoCtx &ctx) {
     return objectSInfo();
   case SK::Tensor:
     return tensorSInfoCall(c, ctx);
+  case SK::DTensor:
+    return dtensorSInfoCall(c, ctx);
   case SK::Shape:
     return shapeSInfoCall(c, ctx);
   case SK::Prim:
@@ -586,6 +590,8 @@ llvm::Expected<StructInfo> Parser::bareSInfo(uint32_t n) {
     return StructInfo(make<FuncSInfoNode>(llvm::None, objectSInfo(), false));
   case SK::Prim:
     return astError(n, "R.Prim needs a dtype or a value");
+  case SK::DTensor:
+    return astError(n, "R.DTensor needs a device mesh and a placement");
   case SK::None:
     break;
   }
@@ -702,6 +708,147 @@ llvm::Expected<StructInfo> Parser::tensorShapeSInfo(uint32_t shape, DataType dt,
   if (!llvm::isa<VarNode>(e->get()) || !llvm::isa_and_nonnull<ShapeSInfoNode>((*e)->sinfo.get()))
     return astError(shape, "R.Tensor shape must be a list of dims or a shape variable");
   return StructInfo(make<TensorSInfoNode>(*e, dt, -1, vd));
+}
+
+llvm::Expected<DeviceMesh> Parser::parseDeviceMesh(uint32_t call) {
+  llvm::SmallVector<uint32_t, 2> pos, kw;
+  callArgs(call, pos, kw);
+  if (pos.size() != 2 || !kw.empty())
+    return astError(call, "R.device_mesh expects a shape and a device range or list of ids");
+  auto ints = [&](uint32_t list) -> llvm::Expected<std::vector<int64_t>> {
+    if (node(list).kind != AK::Tuple && node(list).kind != AK::List)
+      return astError(list, "expected a list of integers");
+    std::vector<int64_t> out;
+    for (uint32_t i = 0; i < node(list).count; ++i) {
+      auto v = intValue(kid(list, i));
+      if (!v)
+        return v.takeError();
+      out.push_back(*v);
+    }
+    return out;
+  };
+  auto shape = ints(pos[0]);
+  if (!shape)
+    return shape.takeError();
+  int64_t devices = 1;
+  for (int64_t d : *shape) {
+    if (d < 1 || d > (int64_t(1) << 20))
+      return astError(pos[0], "a device mesh dimension must be positive");
+    devices *= d;
+    if (devices > (int64_t(1) << 20))
+      return astError(pos[0], "device mesh too large");
+  }
+  std::vector<int64_t> ids;
+  llvm::Optional<std::pair<int64_t, int64_t>> range;
+  uint32_t r = pos[1];
+  if (node(r).kind == AK::Call &&
+      (node(kid(r, 0)).text == "I.Range" || node(kid(r, 0)).text == "R.Range")) {
+    llvm::SmallVector<uint32_t, 2> rpos, rkw;
+    callArgs(r, rpos, rkw);
+    if (rpos.size() != 2 || !rkw.empty())
+      return astError(r, "Range expects a begin and an end");
+    auto begin = intValue(rpos[0]);
+    if (!begin)
+      return begin.takeError();
+    auto end = intValue(rpos[1]);
+    if (!end)
+      return end.takeError();
+    if (*end - *begin != devices)
+      return astError(r, "the device range holds " + llvm::Twine(*end - *begin) +
+                             " devices but the mesh shape needs " + llvm::Twine(devices));
+    range = std::make_pair(*begin, *end);
+    for (int64_t i = *begin; i < *end; ++i)
+      ids.push_back(i);
+  } else {
+    auto list = ints(r);
+    if (!list)
+      return list.takeError();
+    if (static_cast<int64_t>(list->size()) != devices)
+      return astError(r, "the mesh has " + llvm::Twine(list->size()) +
+                             " device ids but its shape needs " + llvm::Twine(devices));
+    ids = std::move(*list);
+  }
+  return make<DeviceMeshNode>(std::move(*shape), std::move(ids), range);
+}
+
+llvm::Expected<DeviceMesh> Parser::meshArg(uint32_t n) {
+  if (node(n).kind == AK::Call &&
+      (node(kid(n, 0)).text == "R.device_mesh" || node(kid(n, 0)).text == "R.dist.device_mesh"))
+    return parseDeviceMesh(n);
+  if (node(n).kind != AK::Str)
+    return astError(n, "a device mesh must be a string such as \"mesh[0]\" or R.device_mesh(...)");
+  llvm::StringRef spec = strValue(n);
+  auto [key, rest] = spec.split('[');
+  uint64_t index = 0;
+  if (rest.empty() || !rest.consume_back("]") || rest.getAsInteger(10, index))
+    return astError(n, "a device mesh reference must read \"name[index]\", got \"" + spec + "\"");
+  if (mod_)
+    for (const auto &[k, infos] : mod_->globalInfos)
+      if (k == key && index < infos.size())
+        if (auto *mesh = llvm::dyn_cast_or_null<DeviceMeshNode>(infos[index].get()))
+          return DeviceMesh(mesh);
+  return astError(n, "no device mesh \"" + spec + "\" in the module's global infos");
+}
+
+llvm::Expected<Placement> Parser::placementArg(uint32_t n, const DeviceMeshNode &mesh, int ndim) {
+  if (node(n).kind != AK::Str)
+    return astError(n, "a placement must be a string such as \"S[0], R\"");
+  llvm::Optional<Placement> p = parsePlacement(strValue(n));
+  if (!p)
+    return astError(n, "invalid placement \"" + strValue(n) + "\" (expected e.g. \"S[0], R\")");
+  if (p->size() != mesh.shape.size())
+    return astError(n, "placement \"" + strValue(n) + "\" has " + llvm::Twine(p->size()) +
+                           " entries but the device mesh has " + llvm::Twine(mesh.shape.size()) +
+                           " dimensions");
+  for (int32_t axis : *p)
+    if (axis != kReplica && ndim >= 0 && axis >= ndim)
+      return astError(n, "placement \"" + strValue(n) + "\" shards axis " + llvm::Twine(axis) +
+                             " of a tensor of " + llvm::Twine(ndim) + " dimensions");
+  return *p;
+}
+
+llvm::Expected<StructInfo> Parser::dtensorSInfoCall(const CallParts &c, const SInfoCtx &ctx) {
+  if (auto err = checkKeywords(c, {"shape", "dtype", "device_mesh", "placement", "ndim"}))
+    return err;
+  const auto &pos = c.pos;
+  if (pos.size() > 4)
+    return astError(pos[4], "R.DTensor takes at most four positional arguments");
+  int64_t slot[4] = {kwArg(c, "shape"), kwArg(c, "dtype"), kwArg(c, "device_mesh"),
+                     kwArg(c, "placement")};
+  static const char *const names[4] = {"shape", "dtype", "device_mesh", "placement"};
+  for (size_t i = 0; i < pos.size(); ++i) {
+    if (slot[i] >= 0)
+      return astError(pos[i], "R.DTensor got multiple values for '" + llvm::Twine(names[i]) + "'");
+    slot[i] = pos[i];
+  }
+  if (slot[2] < 0 || slot[3] < 0)
+    return astError(c.call, "R.DTensor needs a device mesh and a placement");
+  auto dt = dtypeArg(slot[1]);
+  if (!dt)
+    return dt.takeError();
+  auto ndim = ndimArg(kwArg(c, "ndim"));
+  if (!ndim)
+    return ndim.takeError();
+  StructInfo view;
+  if (slot[0] < 0 || node(slot[0]).kind == AK::None) {
+    view = tensorSInfoNDim(*ndim, *dt);
+  } else {
+    if (kwArg(c, "ndim") >= 0)
+      return astError(c.call, "R.DTensor cannot take both shape and ndim");
+    auto t = tensorShapeSInfo(static_cast<uint32_t>(slot[0]), *dt, nullptr, ctx);
+    if (!t)
+      return t.takeError();
+    view = *t;
+  }
+  auto mesh = meshArg(static_cast<uint32_t>(slot[2]));
+  if (!mesh)
+    return mesh.takeError();
+  const auto *tensor = llvm::cast<TensorSInfoNode>(view.get());
+  auto placement = placementArg(static_cast<uint32_t>(slot[3]), **mesh, tensor->ndim);
+  if (!placement)
+    return placement.takeError();
+  return StructInfo(make<DTensorSInfoNode>(Ref<TensorSInfoNode>(tensor), std::move(*mesh),
+                                           std::move(*placement)));
 }
 
 llvm::Expected<StructInfo> Parser::shapeSInfoCall(const CallParts &c, const SInfoCtx &ctx) {

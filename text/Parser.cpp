@@ -381,8 +381,16 @@ llvm::Error Parser::parseGlobalInfos(IRModule &mod, uint32_t call) {
         infos.push_back(Ref<Node>()); // The dummy info: a null entry.
         continue;
       }
+      if (node(item).kind == AK::Call && (node(kid(item, 0)).text == "R.device_mesh" ||
+                                          node(kid(item, 0)).text == "R.dist.device_mesh")) {
+        auto mesh = parseDeviceMesh(item);
+        if (!mesh)
+          return mesh.takeError();
+        infos.push_back(Ref<Node>(mesh->get()));
+        continue;
+      }
       if (node(item).kind != AK::Call || node(kid(item, 0)).text != "I.vdevice")
-        return astError(item, "unsupported global info (only I.vdevice and "
+        return astError(item, "unsupported global info (only I.vdevice, R.device_mesh and "
                               "I.dummy_global_info are supported)");
       llvm::SmallVector<uint32_t, 3> ipos, ikw;
       callArgs(item, ipos, ikw);

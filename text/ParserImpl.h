@@ -264,6 +264,13 @@ public:
   llvm::Expected<StructInfo> tensorShapeSInfo(uint32_t shape, DataType dt, VDevice vd,
                                               const SInfoCtx &ctx);
   llvm::Expected<StructInfo> shapeSInfoCall(const CallParts &c, const SInfoCtx &ctx);
+  llvm::Expected<StructInfo> dtensorSInfoCall(const CallParts &c, const SInfoCtx &ctx);
+  /// `R.device_mesh((2, 2), I.Range(0, 4))` (or with a list of device ids).
+  llvm::Expected<DeviceMesh> parseDeviceMesh(uint32_t call);
+  /// A DTensor's or a distribution attr's mesh: `"mesh[0]"` (a mesh of the
+  /// module's global infos) or a mesh written out.
+  llvm::Expected<DeviceMesh> meshArg(uint32_t n);
+  llvm::Expected<Placement> placementArg(uint32_t n, const DeviceMeshNode &mesh, int ndim);
   llvm::Expected<StructInfo> primSInfoCall(const CallParts &c, const SInfoCtx &ctx);
   llvm::Expected<StructInfo> tupleSInfoCall(const CallParts &c, const SInfoCtx &ctx);
   llvm::Expected<StructInfo> callableSInfoCall(const CallParts &c, const SInfoCtx &ctx);

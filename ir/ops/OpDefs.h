@@ -25,6 +25,7 @@ void registerLinalgOps();
 void registerLayoutOps();
 void registerConvOps();
 void registerParityOps();
+void registerDistributedOps();
 
 } // namespace graft
 

@@ -101,6 +101,8 @@ llvm::StringRef opdef::sinfoKindName(const StructInfoNode *s) {
     return "R.Tuple";
   case NodeKind::FuncSInfo:
     return "R.Callable";
+  case NodeKind::DTensorSInfo:
+    return "R.DTensor";
   default:
     return "an unknown struct info";
   }

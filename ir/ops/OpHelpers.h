@@ -131,6 +131,12 @@ StructInfo withDType(const TensorSInfoNode *t, DataType dtype);
 /// Tensor struct info from dims when known, else from ndim.
 StructInfo tensorFrom(const std::vector<PrimExpr> *dims, int ndim, DataType dtype, VDevice vdevice);
 
+/// The struct info of a call with DTensor arguments: the op's distInfer, else
+/// the op inferred on the global views with shardings propagated
+/// (ir/ops/DistributedOps.cpp).
+llvm::Expected<StructInfo> inferDistributedCall(const CallNode &call, const OpInfo &info,
+                                                const InferContext &ctx);
+
 /// The result of calls that take their struct info from sinfo_args:
 /// none -> R.Object, one -> it, several -> a Tuple of them.
 StructInfo sinfoFromSInfoArgs(const CallNode &call);

@@ -317,6 +317,15 @@ const char *const kUnloweredOps[] = {
     "nn.adaptive_avg_pool2d",
     "nn.adaptive_avg_pool3d",
     "nn.batch_norm",
+    "dist.annotate_sharding",
+    "dist.redistribute",
+    "dist.redistribute_replica_to_shard",
+    "dist.call_tir",
+    "dist.call_tir_local_view",
+    "ccl.allreduce",
+    "ccl.allgather",
+    "ccl.broadcast_from_worker0",
+    "ccl.scatter_from_worker0",
 };
 
 struct Table {
