@@ -1,9 +1,10 @@
 //===- ir/Module.h - IRModule and PrimFunc declarations ---------*- C++ -*-===//
 //
 // An IRModule maps GlobalVars to functions: Relax Functions, ExternFuncs and
-// PrimFunc declarations. graft does not model TIR bodies: a PrimFunc keeps
-// its signature, its leading T.func_attr/T.match_buffer statements and the
-// rest of its body as canonical tokens (docs/text-format.md, PrimFuncs).
+// PrimFuncs. A PrimFunc keeps its signature, its leading T.func_attr /
+// T.match_buffer statements and its body as a TIR statement tree
+// (ir/TirBody.h), or, for a body that tree does not model, as canonical
+// tokens (docs/text-format.md, PrimFuncs).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAFT_IR_MODULE_H
@@ -21,6 +22,10 @@
 #include <vector>
 
 namespace graft {
+
+namespace tir {
+struct Body;
+} // namespace tir
 
 /// One parameter of a PrimFunc.
 struct PrimParam {
@@ -40,8 +45,11 @@ public:
   bool isPrivate = false;
   bool checkWellFormed = true;
   bool isPure = true;
-  /// The body after the leading func_attr/match_buffer statements, as
-  /// canonical tokens (comments dropped, whitespace normalized).
+  /// The body after the leading func_attr/match_buffer statements as a
+  /// statement tree, shared and immutable; null when it is kept as tokens.
+  std::shared_ptr<const tir::Body> body;
+  /// Otherwise the body as canonical tokens (comments dropped, whitespace
+  /// normalized).
   std::vector<std::string> bodyTokens;
   /// For PrimFuncs graft generates (shape_func, compute_symbolic_expr): the
   /// value they compute, which the printer and the VM use instead of tokens.

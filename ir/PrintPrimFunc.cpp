@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ir/PrintImpl.h"
+#include "ir/TirBody.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -144,6 +145,10 @@ bool graft::printGeneratedPrimFuncBody(llvm::raw_ostream &os, const PrimFuncNode
 
 void ScriptPrinter::printPrimFuncBody(llvm::raw_ostream &os, const PrimFuncNode &pf,
                                       unsigned indent) {
+  if (pf.body) {
+    tir::print(os, *pf.body, indent, module_ ? llvm::StringRef(module_->name) : "Module");
+    return;
+  }
   if (pf.bodyTokens.empty()) {
     if (!printGeneratedPrimFuncBody(os, pf, indent))
       os.indent(indent * 4) << "T.evaluate(0)\n";

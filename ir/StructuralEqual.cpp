@@ -27,6 +27,7 @@
 #include "ir/Op.h"
 #include "ir/Printer.h"
 #include "ir/StructuralDetail.h"
+#include "ir/TirBody.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
@@ -353,6 +354,11 @@ bool Comparer::primFunc(const PrimFuncNode *a, const PrimFuncNode *b) {
   ok = ok && scalar("ret_type", a->retType, b->retType);
   ok = ok && inField("attrs", [&] { return dictAttrs(a->attrs.get(), b->attrs.get()); });
   ok = ok && scalar("private", a->isPrivate, b->isPrivate);
+  ok = ok && inField("body", [&] {
+         if (!a->body || !b->body)
+           return (!a->body && !b->body) || fail();
+         return tir::equal(*a->body, *b->body) || fail();
+       });
   ok = ok && array("body", llvm::ArrayRef<std::string>(a->bodyTokens),
                    llvm::ArrayRef<std::string>(b->bodyTokens),
                    [&](const std::string &x, const std::string &y) { return x == y || fail(); });

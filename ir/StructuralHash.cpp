@@ -18,6 +18,7 @@
 #include "ir/Op.h"
 #include "ir/StructuralDetail.h"
 #include "ir/StructuralEqual.h"
+#include "ir/TirBody.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -158,6 +159,7 @@ void Hasher::primFunc(const PrimFuncNode *pf) {
   addDType(pf->retType);
   dict(pf->attrs ? pf->attrs->entries : AttrDict());
   add(pf->isPrivate);
+  add(pf->body ? tir::hash(*pf->body) : TagNull);
   add(pf->bodyTokens.size());
   for (const std::string &tok : pf->bodyTokens)
     addStr(tok);

@@ -263,7 +263,7 @@ struct ExprGrammar {
         *e = constructorCall(t, kids);
       } else if (p.kind() == Tok::LBracket) {
         uint32_t t = static_cast<uint32_t>(p.pos_++);
-        auto idx = p.parseExprList();
+        auto idx = subscriptItems();
         if (!idx)
           return idx;
         if (auto err = p.expect(Tok::RBracket, "']'"))
@@ -293,6 +293,43 @@ struct ExprGrammar {
         return e;
       }
     }
+  }
+
+  /// The index of a subscript: one item, or a Tuple of several; an item is
+  /// an expression or a slice `a:b` (TIR's buffer regions).
+  llvm::Expected<uint32_t> subscriptItems() {
+    uint32_t t = static_cast<uint32_t>(p.pos_);
+    llvm::SmallVector<uint32_t, 4> kids;
+    bool comma = false;
+    for (;;) {
+      uint32_t it = static_cast<uint32_t>(p.pos_);
+      llvm::Optional<uint32_t> lo;
+      if (p.kind() != Tok::Colon) {
+        auto e = expr();
+        if (!e)
+          return e;
+        lo = *e;
+      }
+      if (p.consume(Tok::Colon)) {
+        uint32_t none = add(AK::None, it, {});
+        uint32_t hi = none;
+        if (p.kind() != Tok::Comma && p.kind() != Tok::RBracket) {
+          auto e = expr();
+          if (!e)
+            return e;
+          hi = *e;
+        }
+        kids.push_back(add(AK::Slice, it, {lo ? *lo : none, hi}));
+      } else {
+        kids.push_back(*lo);
+      }
+      if (!p.consume(Tok::Comma))
+        break;
+      comma = true;
+      if (p.kind() == Tok::RBracket)
+        break;
+    }
+    return kids.size() == 1 && !comma ? kids[0] : add(AK::Tuple, t, kids);
   }
 
   /// A call; the Relax node constructors TVM's tests call through `R`

@@ -54,6 +54,8 @@ bool Parser::parseGeneratedPrimBody(PrimFuncNode &f) {
   if (!heapForm && !isScalarSignature(f))
     return false;
   size_t start = pos_;
+  if (kind() == Tok::String && peekKind(1) == Tok::Newline)
+    pos_ += 2; // A docstring: TVM's parser drops it.
   auto fail = [&](llvm::Error err) {
     llvm::consumeError(std::move(err));
     pos_ = start;
@@ -183,6 +185,11 @@ llvm::Expected<NamedPrimFunc> Parser::parsePrimFunc(uint32_t decoAst) {
     f.attrs = make<AttrsNode>(std::move(decls->attrs));
 
   if (decls->vars.empty() && parseGeneratedPrimBody(f))
+    return NamedPrimFunc{std::move(name), pf.publish()};
+  llvm::Expected<bool> structured = parseStructuredPrimBody(f, *decls);
+  if (!structured)
+    return structured.takeError();
+  if (*structured)
     return NamedPrimFunc{std::move(name), pf.publish()};
   if (auto err = collectPrimBody(f, *decls))
     return err;

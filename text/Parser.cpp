@@ -328,7 +328,18 @@ llvm::Error Parser::parseModuleStatements(IRModule &mod, const std::vector<size_
 
 llvm::Error Parser::declareModuleFunctions(IRModule &mod, const std::vector<size_t> &items,
                                            ModuleEntries &entries) {
-  // Pass 2: declare every function (PrimFuncs are parsed whole).
+  // Pass 2: declare every function (PrimFuncs are parsed whole). A PrimFunc
+  // body may call a function defined after it: the names come first.
+  funcNames_.clear();
+  for (size_t item : items) {
+    if (tok(item).kind != Tok::At)
+      continue;
+    size_t j = item;
+    while (j < toks_.size() && !(tok(j).kind == Tok::Name && text(j) == "def"))
+      ++j;
+    if (tok(j + 1).kind == Tok::Name)
+      funcNames_.insert(text(j + 1));
+  }
   for (size_t i = 0; i < items.size(); ++i) {
     pos_ = items[i];
     if (kind() != Tok::At)

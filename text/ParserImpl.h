@@ -23,6 +23,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Allocator.h"
 
 #include <deque>
@@ -53,6 +54,7 @@ enum class AK : uint8_t {
   Unary,     ///< op = '-', '+', '~' or Name ('not'); kids[0].
   BoolOp,    ///< text = "and"/"or".
   Lambda,    ///< kids: the parameter Names, then the body.
+  Slice,     ///< `a:b` in a subscript (TIR regions); kids: begin, end (None if absent).
 };
 
 struct Ast {
@@ -416,6 +418,9 @@ public:
   TirVar primVarDecl(llvm::StringRef target, const CallParts &c);
   llvm::Error primMatchBuffer(PrimFuncNode &f, llvm::StringRef target, const CallParts &c,
                               const SInfoCtx &sctx);
+  /// The rest of a PrimFunc body as a TIR statement tree (ParseTir.cpp):
+  /// false, with nothing consumed, when the tree does not model it.
+  llvm::Expected<bool> parseStructuredPrimBody(PrimFuncNode &f, const PrimDecls &decls);
   /// The rest of a PrimFunc body as canonical tokens (bodyTokens).
   llvm::Error collectPrimBody(PrimFuncNode &f, const PrimDecls &decls);
   /// Python's block layout at the current token of a PrimFunc body kept as tokens.
@@ -457,6 +462,9 @@ public:
   IRModule *mod_ = nullptr;
   std::string modName_;
   llvm::StringMap<GlobalVar> gvars_;
+  /// Every function name of the module being parsed (PrimFunc bodies may
+  /// call one declared after them).
+  llvm::StringSet<> funcNames_;
   BlockBuilder *bb_ = nullptr;
   bool inDataflow_ = false;
   /// Name tokens of dataflow bindings whose var is an output (plain Var).

@@ -41,6 +41,7 @@ PrimFunc withSymbol(const PrimFuncNode &pf, const std::string &symbol) {
   f.isPrivate = false;
   f.checkWellFormed = pf.checkWellFormed;
   f.isPure = pf.isPure;
+  f.body = pf.body;
   f.bodyTokens = pf.bodyTokens;
   f.computed = pf.computed;
   f.heapStores = pf.heapStores;

@@ -4,10 +4,10 @@
 // `src/relax/transform/dead_code_elimination.cc`):
 //
 //  1. Functions not reachable from the entries through GlobalVar references
-//     are removed. Entries: the `entry-functions` option, every ExternFunc
-//     and every function with external linkage (a `global_symbol`). Nothing
-//     is removed when a reachable function refers to a GlobalVar the module
-//     lacks (the call graph is then incomplete).
+//     (a call in a PrimFunc's TIR body included) are removed. Entries: the `entry-functions`
+//     option, every ExternFunc and every function with external linkage (a `global_symbol`).
+//     Nothing is removed when a reachable function refers to a GlobalVar the module lacks (the call
+//     graph is then incomplete).
 //  2. In every Relax function (nested functions and `if` branches included),
 //     VarBindings whose var is unused are removed, to a fixpoint. Roots: vars
 //     read outside any VarBinding value (results, match_cast values) and the
@@ -26,6 +26,7 @@
 #include "analysis/Analyses.h"
 #include "analysis/Purity.h"
 #include "ir/AttrKeys.h"
+#include "ir/TirBody.h"
 #include "ir/Visitor.h"
 
 #include "llvm/ADT/StringSet.h"
@@ -84,11 +85,14 @@ unsigned removeUnreachable(IRModule &module, const llvm::StringSet<> &entries) {
   while (!work.empty() && reachable.size() < module.entries().size()) {
     std::string name = std::move(work.back());
     work.pop_back();
-    const FunctionNode *fn = module.lookup(name)->asFunction();
-    if (!fn)
-      continue; // PrimFunc bodies are opaque tokens; ExternFuncs call nothing.
+    const ModuleEntry *entry = module.lookup(name);
     GlobalRefCollector refs(module);
-    refs.visitExpr(fn);
+    if (const FunctionNode *fn = entry->asFunction())
+      refs.visitExpr(fn);
+    else if (const PrimFuncNode *pf = entry->asPrimFunc(); pf && pf->body)
+      // A PrimFunc body kept as tokens counts no use (docs/text-format.md).
+      tir::forEachCalledFunction(
+          *pf->body, [&](llvm::StringRef callee) { refs.names.push_back(callee.str()); });
     for (std::string &callee : refs.names) {
       if (!module.lookup(callee))
         return 0; // A callee outside the module: the graph is incomplete.

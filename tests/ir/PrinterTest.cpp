@@ -611,8 +611,11 @@ class Module:
         T.func_attr({"tir.noalias": True})
         n = T.int64()
         A = T.match_buffer(var_A, (n,), "float32")
+        # with T.block("root"):
         for i in range(4):
             with T.block("b"):
+                T.reads(A[i])
+                T.writes(B[i])
                 B[i] = A[i] + T.float32(1.5)
 
     @R.function

@@ -5,6 +5,7 @@
 #include "ir/Op.h"
 #include "ir/Printer.h"
 #include "ir/StructuralEqual.h"
+#include "ir/TirBody.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -159,10 +160,16 @@ TEST(ParserTest, CorpusParses) {
   ASSERT_TRUE(pf && pf->asPrimFunc());
   EXPECT_FALSE(pf->asPrimFunc()->isPure);
   EXPECT_TRUE(pf->asPrimFunc()->isPrivate);
-  const auto &toks = pf->asPrimFunc()->bodyTokens;
-  ASSERT_FALSE(toks.empty());
-  EXPECT_EQ(toks[0], "for");
-  EXPECT_EQ(std::count(toks.begin(), toks.end(), "<INDENT>"), 2);
+  // The body is a statement tree: the root block TVM adds, the loop in it.
+  const tir::Body *body = pf->asPrimFunc()->body.get();
+  ASSERT_TRUE(body);
+  EXPECT_TRUE(pf->asPrimFunc()->bodyTokens.empty());
+  const tir::TNode &top = body->node(body->root);
+  ASSERT_EQ(top.kids.size(), 1u);
+  const tir::TNode &root = body->node(top.kids[0]);
+  ASSERT_EQ(root.kind, tir::Kind::Block);
+  EXPECT_EQ(root.text, "root");
+  EXPECT_EQ(body->node(body->node(root.kids.back()).kids[0]).kind, tir::Kind::For);
   const FunctionNode *fn = m.lookup("main")->asFunction();
   ASSERT_TRUE(fn);
   const AttrValue *ni = fn->attr("num_input");
