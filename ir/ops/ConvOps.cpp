@@ -289,6 +289,15 @@ llvm::Expected<StructInfo> inferPool(const CallNode &call, const InferContext &)
     int64_t extra = (*padding)[i] + (*padding)[s + i] - span + (*ceil ? (*strides)[i] - 1 : 0);
     PrimExpr dim = primBinary(PrimOp::Add, d[2 + i], i64(extra));
     dim = primBinary(PrimOp::Add, primBinary(PrimOp::FloorDiv, dim, i64((*strides)[i])), i64(1));
+    if (*ceil) {
+      // TVM drops a last window that would start in the bottom padding:
+      // (raw - 1) * stride >= in + pad_before.
+      PrimExpr start =
+          primBinary(PrimOp::Mul, primBinary(PrimOp::Sub, dim, i64(1)), i64((*strides)[i]));
+      PrimExpr limit = primBinary(PrimOp::Add, d[2 + i], i64((*padding)[i]));
+      dim = make<PrimSelectNode>(primBinary(PrimOp::GE, start, limit),
+                                 primBinary(PrimOp::Sub, dim, i64(1)), dim);
+    }
     out.push_back(simplify(dim));
   }
   return tensorSInfo(fromCanonical(*outL, out, k.dataCanon), dtype, (*data)->vdevice);

@@ -71,6 +71,76 @@ std::string unsupportedEinsum(const CallNode &call) {
          "\" with an ellipsis, which graft.einsum does not take";
 }
 
+/// The convolution and pool kernels read each tensor through a permutation
+/// of its canonical axes (kernels/ConvGeometry.h); a packed sub-axis (the
+/// `4c` of NCHW4c) is no permutation.
+std::string unsupportedPackedLayout(const CallNode &call) {
+  std::string why = unsupportedOutDType(call);
+  if (!why.empty())
+    return why;
+  for (const char *name : {"data_layout", "kernel_layout", "layout", "out_layout"}) {
+    const AttrValue *v = call.attrs ? call.attrs->lookup(name) : nullptr;
+    if (!v || v->kind() != AttrValue::Kind::String)
+      continue;
+    llvm::StringRef layout = v->getString();
+    if (llvm::all_of(layout, [](char c) { return c >= 'A' && c <= 'Z'; }))
+      continue;
+    return "has " + std::string(name) + " \"" + layout.str() +
+           "\", a layout with a packed axis (the kernel takes permutations of the "
+           "canonical axes only)";
+  }
+  return "";
+}
+
+/// Convolutions, pools and batch_norm: floating-point data (and weight).
+void addConvRows(std::vector<Row> &r) {
+  std::vector<DTypeCheck> convTakes = {only(kFloatDTypes, "data"), only(kFloatDTypes, "weight"),
+                                       only(kFloatDTypes)};
+  std::vector<KernelAttr> convAttrs = {
+      fromAttr("strides"),     fromAttr("padding"),       fromAttr("dilation"),  fromAttr("groups"),
+      fromAttr("data_layout"), fromAttr("kernel_layout"), fromAttr("out_layout")};
+  std::vector<KernelAttr> transposeAttrs = convAttrs;
+  transposeAttrs.insert(transposeAttrs.begin() + 2, fromAttr("output_padding"));
+  std::vector<KernelAttr> poolAttrs = {fromAttr("pool_size"), fromAttr("strides"),
+                                       fromAttr("padding"),   fromAttr("dilation"),
+                                       fromAttr("ceil_mode"), fromAttr("count_include_pad"),
+                                       fromAttr("layout"),    fromAttr("out_layout")};
+  for (const char *name : {"nn.conv1d", "nn.conv2d", "nn.conv3d"})
+    r.push_back(
+        {name, {"data", "weight"}, convAttrs, convTakes, nullptr, false, unsupportedPackedLayout});
+  for (const char *name : {"nn.conv1d_transpose", "nn.conv2d_transpose"})
+    r.push_back({name,
+                 {"data", "weight"},
+                 transposeAttrs,
+                 convTakes,
+                 nullptr,
+                 false,
+                 unsupportedPackedLayout});
+  for (const char *name : {"nn.max_pool1d", "nn.max_pool2d", "nn.max_pool3d", "nn.avg_pool1d",
+                           "nn.avg_pool2d", "nn.avg_pool3d"})
+    r.push_back({name,
+                 {"data"},
+                 poolAttrs,
+                 {only(kFloatDTypes, "data")},
+                 nullptr,
+                 false,
+                 unsupportedPackedLayout});
+  for (const char *name :
+       {"nn.adaptive_avg_pool1d", "nn.adaptive_avg_pool2d", "nn.adaptive_avg_pool3d"})
+    r.push_back({name,
+                 {"data"},
+                 {fromAttr("layout"), fromAttr("out_layout")},
+                 {only(kFloatDTypes, "data")},
+                 nullptr,
+                 false,
+                 unsupportedPackedLayout});
+  r.push_back({"nn.batch_norm",
+               {"data", "gamma", "beta", "moving_mean", "moving_var"},
+               {fromAttr("axis"), fromAttr("epsilon"), fromAttr("center"), fromAttr("scale"),
+                fromAttr("momentum"), fromAttr("training")},
+               {only(kFloatDTypes, "data")}});
+}
+
 /// An op of the elementwise table (kernels/cpu/ElementwiseOps.def) and the
 /// dtype classes its kernel computes in: the output's dtype, which the op
 /// registry makes the operands' dtype for all but the comparisons and
@@ -261,6 +331,7 @@ std::vector<Row> rows() {
   // Gradient checkpoint markers are identities, as TVM's legalization.
   for (const char *name : {"grad.start_checkpoint", "grad.end_checkpoint"})
     r.push_back({name, {"input"}, {}, {}, nullptr, false, nullptr, /*forward=*/true});
+  addConvRows(r);
   return r;
 }
 
@@ -302,21 +373,6 @@ const char *const kRuntimeOps[] = {
 /// kernel computes yet.
 const char *const kUnloweredOps[] = {
     "layout_transform",
-    "nn.conv1d",
-    "nn.conv2d",
-    "nn.conv3d",
-    "nn.conv1d_transpose",
-    "nn.conv2d_transpose",
-    "nn.max_pool1d",
-    "nn.max_pool2d",
-    "nn.max_pool3d",
-    "nn.avg_pool1d",
-    "nn.avg_pool2d",
-    "nn.avg_pool3d",
-    "nn.adaptive_avg_pool1d",
-    "nn.adaptive_avg_pool2d",
-    "nn.adaptive_avg_pool3d",
-    "nn.batch_norm",
     "dist.annotate_sharding",
     "dist.redistribute",
     "dist.redistribute_replica_to_shard",

@@ -299,6 +299,7 @@ void addIndexKernels(std::vector<GraftCudaKernel> &out);
 void addScatterKernels(std::vector<GraftCudaKernel> &out);
 /// repeat, tile, flip, dynamic_strided_slice, quantize/dequantize, topk, einsum (LateOps.cu).
 void addLateOpKernels(std::vector<GraftCudaKernel> &out);
+void addConvKernels(std::vector<GraftCudaKernel> &out);
 /// The run-time compilation entries of the API (Rtc.cu).
 void addRtcApi(GraftCudaApi &api);
 /// Gives back what the files keep for the life of the process (cuBLAS

@@ -405,6 +405,7 @@ const std::vector<GraftCudaKernel> &kernelTable() {
     addIndexKernels(t);
     addScatterKernels(t);
     addLateOpKernels(t);
+    addConvKernels(t);
     return t;
   }();
   return table;

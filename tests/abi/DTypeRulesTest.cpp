@@ -174,6 +174,23 @@ std::vector<Probe> probes() {
   add("einsum", {"r = R.einsum((x, x), \"ij,kj->ik\")"});
   add("grad.start_checkpoint", {"r = R.grad.start_checkpoint(x)"});
   add("grad.end_checkpoint", {"r = R.grad.end_checkpoint(x)"});
+  for (const char *d : {"1", "2", "3"}) {
+    std::string n = d;
+    std::string spatial = n == "1" ? "4" : n == "2" ? "4, 4" : "2, 2, 2";
+    std::string ones = n == "1" ? "1" : n == "2" ? "1, 1" : "1, 1, 1";
+    std::string y = "y = R.ones((1, 3, " + spatial + "), \"{D}\")";
+    add(("nn.conv" + n + "d").c_str(),
+        {y, "w = R.ones((2, 3, " + ones + "), \"{D}\")", "r = R.nn.conv" + n + "d(y, w)"});
+    if (n != "3")
+      add(("nn.conv" + n + "d_transpose").c_str(), {y, "w = R.ones((3, 2, " + ones + "), \"{D}\")",
+                                                    "r = R.nn.conv" + n + "d_transpose(y, w)"});
+    for (const char *pool : {"max_pool", "avg_pool"})
+      add(("nn." + std::string(pool) + n + "d").c_str(),
+          {y, "r = R.nn." + std::string(pool) + n + "d(y, pool_size=2)"});
+    add(("nn.adaptive_avg_pool" + n + "d").c_str(),
+        {y, "r = R.nn.adaptive_avg_pool" + n + "d(y, output_size=1)"});
+  }
+  add("nn.batch_norm", {"g = R.ones((3,), \"{D}\")", "r = R.nn.batch_norm(x, g, g, g, g, axis=1)"});
   return p;
 }
 

@@ -908,3 +908,244 @@ def _arange(dt):
     return Frag([], ['r = R.arange(1, 10, 2, dtype="%s")' % dt,
                      's = R.arange(5, dtype="%s")' % dt], ["r", "s"],
                 lambda: [out(dt, np.arange(1, 10, 2)), out(dt, np.arange(5))])
+
+
+# --------------------------------------------------------------------------
+# convolutions, pools, batch_norm (numpy oracles in NC... layout; other
+# layouts are transposes of the same arrays)
+# --------------------------------------------------------------------------
+
+
+def _conv(x, w, strides, pad, dil, groups):
+    """x (N, C, *S), w (O, C / groups, *K): TVM's conv with padding
+    (before..., after...)."""
+    import itertools
+    s = x.ndim - 2
+    xp = np.pad(x, [(0, 0), (0, 0)] + [(pad[i], pad[s + i]) for i in range(s)])
+    ks = w.shape[2:]
+    outs = [(xp.shape[2 + i] - dil[i] * (ks[i] - 1) - 1) // strides[i] + 1 for i in range(s)]
+    o_ch, cg = w.shape[0], w.shape[1]
+    og = o_ch // groups
+    res = np.zeros((x.shape[0], o_ch) + tuple(outs))
+    for tap in itertools.product(*[range(k) for k in ks]):
+        sl = xp[(slice(None), slice(None)) + tuple(
+            slice(tap[i] * dil[i], tap[i] * dil[i] + strides[i] * (outs[i] - 1) + 1, strides[i])
+            for i in range(s))]
+        for g in range(groups):
+            res[:, g * og:(g + 1) * og] += np.einsum(
+                "nc...,oc->no...", sl[:, g * cg:(g + 1) * cg], w[g * og:(g + 1) * og, :, *tap])
+    return res
+
+
+def _conv_transpose(x, w, strides, pad, out_pad, dil, groups):
+    """x (N, C, *S), w (C, O / groups, *K): every input scatters its window."""
+    import itertools
+    s = x.ndim - 2
+    ks, ins = w.shape[2:], x.shape[2:]
+    full = [(ins[i] - 1) * strides[i] + dil[i] * (ks[i] - 1) + 1 for i in range(s)]
+    cg, og = x.shape[1] // groups, w.shape[1]
+    res = np.zeros((x.shape[0], og * groups) + tuple(f + out_pad[i] for i, f in enumerate(full)))
+    for tap in itertools.product(*[range(k) for k in ks]):
+        dst = (slice(None),) + tuple(
+            slice(tap[i] * dil[i], tap[i] * dil[i] + strides[i] * (ins[i] - 1) + 1, strides[i])
+            for i in range(s))
+        for g in range(groups):
+            part = np.einsum("nc...,co->no...", x[:, g * cg:(g + 1) * cg],
+                             w[g * cg:(g + 1) * cg, :, *tap])
+            res[(dst[0], slice(g * og, (g + 1) * og)) + dst[1:]] += part
+    lens = [full[i] - pad[i] - pad[s + i] + out_pad[i] for i in range(s)]
+    return res[(slice(None), slice(None)) + tuple(slice(pad[i], pad[i] + lens[i])
+                                                  for i in range(s))]
+
+
+@spec("nn.conv1d", FLOATS)
+def _nn_conv1d(dt):
+    x, w = gen(dt, (2, 4, 9)), gen(dt, (6, 2, 3))
+    return Frag([("x", dt, x), ("w", dt, w)],
+                ["r = R.nn.conv1d(x, w, strides=2, padding=[1, 2], dilation=2, groups=2)"], ["r"],
+                lambda: [out(dt, _conv(up(x, dt), up(w, dt), [2], [1, 2], [2], 2))], sym=True)
+
+
+@spec("nn.conv2d", FLOATS)
+def _nn_conv2d(dt):
+    x, w = gen(dt, (2, 3, 7, 6)), gen(dt, (4, 3, 3, 2))
+    xh, wh = np.transpose(x, (0, 2, 3, 1)), np.transpose(w, (2, 3, 1, 0))
+    return Frag([("x", dt, x), ("w", dt, w), ("xh", dt, xh), ("wh", dt, wh)],
+                ["r = R.nn.conv2d(x, w, strides=[2, 1], padding=[1, 0, 0, 1])",
+                 's = R.nn.conv2d(xh, wh, padding=1, dilation=[1, 2], data_layout="NHWC", '
+                 'kernel_layout="HWIO")'], ["r", "s"],
+                lambda: [out(dt, _conv(up(x, dt), up(w, dt), [2, 1], [1, 0, 0, 1], [1, 1], 1)),
+                         out(dt, np.transpose(_conv(up(x, dt), up(w, dt), [1, 1], [1, 1, 1, 1],
+                                                    [1, 2], 1), (0, 2, 3, 1)))], sym=True)
+
+
+@spec("nn.conv3d", FLOATS)
+def _nn_conv3d(dt):
+    x, w = gen(dt, (1, 2, 4, 5, 3)), gen(dt, (3, 2, 2, 3, 2))
+    return Frag([("x", dt, x), ("w", dt, w)],
+                ["r = R.nn.conv3d(x, w, strides=[1, 2, 1], padding=[0, 1, 1, 1, 0, 0])"], ["r"],
+                lambda: [out(dt, _conv(up(x, dt), up(w, dt), [1, 2, 1], [0, 1, 1, 1, 0, 0],
+                                       [1, 1, 1], 1))], sym=True)
+
+
+@spec("nn.conv1d_transpose", FLOATS)
+def _nn_conv1d_transpose(dt):
+    x, w = gen(dt, (2, 4, 5)), gen(dt, (4, 3, 3))
+    return Frag([("x", dt, x), ("w", dt, w)],
+                ["r = R.nn.conv1d_transpose(x, w, strides=2, padding=[1, 0], output_padding=1, "
+                 "groups=2)"], ["r"],
+                lambda: [out(dt, _conv_transpose(up(x, dt), up(w, dt), [2], [1, 0], [1], [1],
+                                                 2))], sym=True)
+
+
+@spec("nn.conv2d_transpose", FLOATS)
+def _nn_conv2d_transpose(dt):
+    x, w = gen(dt, (1, 3, 4, 3)), gen(dt, (3, 2, 3, 2))
+    return Frag([("x", dt, x), ("w", dt, w)],
+                ["r = R.nn.conv2d_transpose(x, w, strides=[2, 1], padding=[1, 1, 0, 0], "
+                 "dilation=[1, 2])"], ["r"],
+                lambda: [out(dt, _conv_transpose(up(x, dt), up(w, dt), [2, 1], [1, 1, 0, 0],
+                                                 [0, 0], [1, 2], 1))], sym=True)
+
+
+def _pool(x, kind, size, strides, pad, dil, ceil, include_pad):
+    """TVM's pools on x (N, C, *S): windows over the data padded by `pad`
+    (and, with ceil_mode, by stride - 1 more that never counts); a last
+    window starting in the bottom padding is dropped."""
+    import itertools
+    s = x.ndim - 2
+    ins = x.shape[2:]
+    outs = []
+    for i in range(s):
+        num = ins[i] + pad[i] + pad[s + i] - dil[i] * (size[i] - 1) - 1
+        if ceil:
+            num += strides[i] - 1
+        n = num // strides[i] + 1
+        if ceil and (n - 1) * strides[i] >= ins[i] + pad[i]:
+            n -= 1
+        outs.append(n)
+    extra = [strides[i] - 1 if ceil else 0 for i in range(s)]
+    widths = [(0, 0), (0, 0)] + [(pad[i], pad[s + i] + extra[i] + size[i] * dil[i])
+                                 for i in range(s)]
+    data = np.pad(x, widths)
+    real = np.pad(np.ones(x.shape), widths)
+    counted = np.ones(x.shape[:2] + tuple(ins[i] + pad[i] + pad[s + i] for i in range(s)))
+    counted = np.pad(counted, [(0, 0), (0, 0)] + [(0, extra[i] + size[i] * dil[i])
+                                                  for i in range(s)])
+    res = np.zeros(x.shape[:2] + tuple(outs))
+    for o in itertools.product(*[range(n) for n in outs]):
+        win = (slice(None), slice(None)) + tuple(
+            slice(o[i] * strides[i], o[i] * strides[i] + dil[i] * (size[i] - 1) + 1, dil[i])
+            for i in range(s))
+        at = (slice(None), slice(None)) + o
+        d, r = data[win].reshape(x.shape[:2] + (-1,)), real[win].reshape(x.shape[:2] + (-1,))
+        if kind == "max":
+            res[at] = np.where(r > 0, d, -np.inf).max(axis=-1)
+        else:
+            c = counted[win] if include_pad else real[win]
+            res[at] = d.sum(axis=-1) / np.maximum(c.reshape(x.shape[:2] + (-1,)).sum(axis=-1), 1)
+    return res
+
+
+def _pool_case(op, kind, shape, body, args):
+    @spec(op, FLOATS)
+    def build(dt):
+        x = gen(dt, shape)
+        xl = np.moveaxis(x, 1, -1)
+        return Frag([("x", dt, x), ("xl", dt, xl)], body, ["r", "s"],
+                    lambda: [out(dt, _pool(up(x, dt), kind, *args[0])),
+                             out(dt, np.moveaxis(_pool(up(x, dt), kind, *args[1]), 1, -1))],
+                    sym=True)
+
+
+_pool_case("nn.max_pool1d", "max", (2, 3, 9),
+           ["r = R.nn.max_pool1d(x, pool_size=3, strides=2, padding=1, ceil_mode=True)",
+            's = R.nn.max_pool1d(xl, pool_size=2, dilation=2, layout="NWC")'],
+           [([3], [2], [1, 1], [1], True, False), ([2], [1], [0, 0], [2], False, False)])
+_pool_case("nn.max_pool2d", "max", (1, 2, 7, 6),
+           ["r = R.nn.max_pool2d(x, pool_size=[3, 2], strides=2, padding=[1, 0, 1, 1])",
+            's = R.nn.max_pool2d(xl, pool_size=2, strides=2, ceil_mode=True, layout="NHWC")'],
+           [([3, 2], [2, 2], [1, 0, 1, 1], [1, 1], False, False),
+            ([2, 2], [2, 2], [0, 0, 0, 0], [1, 1], True, False)])
+_pool_case("nn.max_pool3d", "max", (1, 2, 4, 5, 3),
+           ["r = R.nn.max_pool3d(x, pool_size=2, strides=[1, 2, 1], padding=[0, 1, 0, 1, 0, 1])",
+            's = R.nn.max_pool3d(xl, pool_size=[2, 1, 2], layout="NDHWC")'],
+           [([2, 2, 2], [1, 2, 1], [0, 1, 0, 1, 0, 1], [1, 1, 1], False, False),
+            ([2, 1, 2], [1, 1, 1], [0] * 6, [1, 1, 1], False, False)])
+_pool_case("nn.avg_pool1d", "avg", (2, 3, 9),
+           ["r = R.nn.avg_pool1d(x, pool_size=3, strides=2, padding=1, ceil_mode=True)",
+            's = R.nn.avg_pool1d(xl, pool_size=3, padding=[2, 1], count_include_pad=False, '
+            'layout="NWC")'],
+           [([3], [2], [1, 1], [1], True, True), ([3], [1], [2, 1], [1], False, False)])
+_pool_case("nn.avg_pool2d", "avg", (1, 2, 7, 6),
+           ["r = R.nn.avg_pool2d(x, pool_size=3, strides=2, padding=1)",
+            's = R.nn.avg_pool2d(xl, pool_size=[2, 3], strides=2, padding=[1, 0, 0, 1], '
+            'ceil_mode=True, count_include_pad=True, layout="NHWC")'],
+           [([3, 3], [2, 2], [1, 1, 1, 1], [1, 1], False, False),
+            ([2, 3], [2, 2], [1, 0, 0, 1], [1, 1], True, True)])
+_pool_case("nn.avg_pool3d", "avg", (1, 2, 4, 5, 3),
+           ["r = R.nn.avg_pool3d(x, pool_size=2, strides=2, padding=1)",
+            's = R.nn.avg_pool3d(xl, pool_size=[3, 2, 2], dilation=[1, 2, 1], padding=1, '
+            'count_include_pad=False, layout="NDHWC")'],
+           [([2, 2, 2], [2, 2, 2], [1] * 6, [1, 1, 1], False, True),
+            ([3, 2, 2], [1, 1, 1], [1] * 6, [1, 2, 1], False, False)])
+
+
+def _adaptive(x, outs):
+    """Output o of n averages inputs [floor(o * in / n), ceil((o + 1) * in / n))."""
+    import itertools
+    s = x.ndim - 2
+    ins = x.shape[2:]
+    res = np.zeros(x.shape[:2] + tuple(outs))
+    for o in itertools.product(*[range(n) for n in outs]):
+        win = tuple(slice(o[i] * ins[i] // outs[i], -(-(o[i] + 1) * ins[i] // outs[i]))
+                    for i in range(s))
+        res[(slice(None), slice(None)) + o] = x[(slice(None), slice(None)) + win].mean(
+            axis=tuple(range(2, 2 + s)))
+    return res
+
+
+def _adaptive_case(op, shape, size_r, size_s, layout):
+    @spec(op, FLOATS)
+    def build(dt):
+        x = gen(dt, shape)
+        xl = np.moveaxis(x, 1, -1)
+        s_attr = "" if size_s is None else "output_size=%s, " % (size_s,)
+        outs_s = list(shape[2:]) if size_s is None else list(size_s)
+        return Frag([("x", dt, x), ("xl", dt, xl)],
+                    ["r = R.%s(x, output_size=%s)" % (op, size_r),
+                     's = R.%s(xl, %slayout="%s")' % (op, s_attr, layout)], ["r", "s"],
+                    lambda: [out(dt, _adaptive(up(x, dt), size_r)),
+                             out(dt, np.moveaxis(_adaptive(up(x, dt), outs_s), 1, -1))],
+                    sym=True)
+
+
+_adaptive_case("nn.adaptive_avg_pool1d", (2, 3, 7), [3], None, "NWC")
+_adaptive_case("nn.adaptive_avg_pool2d", (1, 2, 5, 7), [2, 3], [1, 1], "NHWC")
+_adaptive_case("nn.adaptive_avg_pool3d", (1, 2, 4, 5, 3), [2, 2, 3], None, "NDHWC")
+
+
+@spec("nn.batch_norm", FLOATS)
+def _nn_batch_norm(dt):
+    x, g, b = gen(dt, (2, 3, 4)), gen(dt, (3,)), gen(dt, (3,))
+    m, v = gen(dt, (3,)), gen(dt, (3,), "pos")
+    x2, g2 = gen(dt, (4, 2)), gen(dt, (2,))
+    m2, v2 = gen(dt, (2,)), gen(dt, (2,), "pos")
+
+    def expect():
+        X, G, B, M, V = (up(a, dt) for a in (x, g, b, m, v))
+        sh = (1, 3, 1)
+        inf = (X - M.reshape(sh)) / np.sqrt(V.reshape(sh) + 1e-5) * G.reshape(sh) + B.reshape(sh)
+        X2, G2, M2, V2 = (up(a, dt) for a in (x2, g2, m2, v2))
+        mean, var = X2.mean(axis=0), X2.var(axis=0)
+        tr = (X2 - mean) / np.sqrt(var + 1e-3) * G2
+        return [out(dt, inf), out(dt, M), out(dt, V), out(dt, tr),
+                out(dt, 0.75 * M2 + 0.25 * mean), out(dt, 0.75 * V2 + 0.25 * var)]
+    return Frag([("x", dt, x), ("g", dt, g), ("b", dt, b), ("m", dt, m), ("v", dt, v),
+                 ("x2", dt, x2), ("g2", dt, g2), ("m2", dt, m2), ("v2", dt, v2)],
+                ["t = R.nn.batch_norm(x, g, b, m, v, axis=1, training=False)",
+                 "r0 = t[0]", "r1 = t[1]", "r2 = t[2]",
+                 "u = R.nn.batch_norm(x2, g2, m2, m2, v2, axis=-1, epsilon=1e-3, center=False, "
+                 "momentum=0.25)",
+                 "s0 = u[0]", "s1 = u[1]", "s2 = u[2]"],
+                ["r0", "r1", "r2", "s0", "s1", "s2"], expect)
