@@ -20,6 +20,8 @@
 namespace graft::cuda {
 namespace {
 
+namespace conv = graft::kernels::conv;
+
 constexpr int kThreads = 256;
 
 template <class A> __device__ inline void storeAs(char *p, ScalarType t, A v) {
