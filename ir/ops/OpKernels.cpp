@@ -75,9 +75,6 @@ std::string unsupportedEinsum(const CallNode &call) {
 /// of its canonical axes (kernels/ConvGeometry.h); a packed sub-axis (the
 /// `4c` of NCHW4c) is no permutation.
 std::string unsupportedPackedLayout(const CallNode &call) {
-  std::string why = unsupportedOutDType(call);
-  if (!why.empty())
-    return why;
   for (const char *name : {"data_layout", "kernel_layout", "layout", "out_layout"}) {
     const AttrValue *v = call.attrs ? call.attrs->lookup(name) : nullptr;
     if (!v || v->kind() != AttrValue::Kind::String)
