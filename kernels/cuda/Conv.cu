@@ -66,6 +66,7 @@ enum class Kind { Conv, ConvTranspose, MaxPool, AvgPool, Adaptive };
 template <Kind K, class A>
 __global__ void __launch_bounds__(kThreads)
     windowKernel(conv::Geometry g, Tensors t, bool includePad, A lowest) {
+  awaitUpstream();
   int64_t total = g.outNumel();
   DeviceLoad<A> load{&t};
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total;
@@ -301,6 +302,7 @@ __device__ void restOffsets(const BatchNormParams &p, int64_t j, int64_t &xo, in
 }
 
 template <class A> __global__ void __launch_bounds__(kThreads) batchNormKernel(BatchNormParams p) {
+  awaitUpstream();
   __shared__ A shared[kThreads];
   __shared__ A stats[2];
   int64_t c = blockIdx.x;
