@@ -90,7 +90,8 @@ template <class C> void quantizeAs(const QdqPlan &p, bool toInt) {
   Loader<C> ld = loaderFor<C>(p.data.type), ls = loaderFor<C>(p.scale.type),
             lz = loaderFor<C>(p.zp.type);
   Storer<C> st = storerFor<C>(p.out.type);
-  auto [lo, hi] = rangeOf<C>(p.out.type);
+  const std::pair<C, C> range = rangeOf<C>(p.out.type);
+  const C lo = range.first, hi = range.second;
   forEach<4>(p.data.shape, {&p.out, &p.data, &p.scale, &p.zp}, [&](const std::array<char *, 4> &q) {
     C v = ld(q[1]) / ls(q[2]);
     if (toInt)
@@ -142,7 +143,8 @@ llvm::Error dequantizeKernel(const KernelArgs &args) {
                 sf = loaderFor<float>(p.scale.type);
   Storer<float> st = storerFor<float>(p.out.type);
   bool clip = p.out.type != ScalarType::Float32 && p.out.type != ScalarType::Float64;
-  auto [lo, hi] = rangeOf<float>(p.out.type);
+  const std::pair<float, float> range = rangeOf<float>(p.out.type);
+  const float lo = range.first, hi = range.second;
   forEach<4>(p.data.shape, {&p.out, &p.data, &p.scale, &p.zp}, [&](const std::array<char *, 4> &q) {
     float sub = intSub ? float(wrapSub(di(q[1]), zi(q[3]))) : df(q[1]) - zf(q[3]);
     float v = sub * sf(q[2]);
