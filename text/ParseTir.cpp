@@ -30,6 +30,8 @@
 
 #include "llvm/ADT/StringSwitch.h"
 
+#include <optional>
+
 using namespace graft;
 using namespace graft::parse;
 using tir::Kind;
@@ -186,6 +188,13 @@ private:
   int64_t blockPart(const CallParts &c, BlockCtx *block);
   /// `a, b` of a statement header's end (`:` then an indented block).
   bool headerEnd();
+  /// The expression that starts at the cursor, or none where the reader
+  /// gives up on it (the body then stays tokens).
+  std::optional<uint32_t> headerExpr();
+  /// `COND:` of an `if` or `while` header: the condition's node.
+  int64_t condition();
+  /// A statement sequence of KIDS (none: an `if` without `else`).
+  int64_t seq(llvm::ArrayRef<uint32_t> kids);
 
   int64_t expr(uint32_t ast, unsigned depth = 0);
   int64_t nameExpr(uint32_t ast);
@@ -638,12 +647,9 @@ int64_t TirReader::forStmt() {
   if (vars.empty() || !p_.isName("in"))
     return kGiveUp;
   ++p_.pos_;
-  p_.resetAst();
-  auto it = p_.parseExpr();
-  if (!it) {
-    llvm::consumeError(it.takeError());
+  std::optional<uint32_t> it = headerExpr();
+  if (!it)
     return kGiveUp;
-  }
   if (p_.node(*it).kind != AK::Call || !headerEnd())
     return kGiveUp;
   CallParts c{*it, p_.node(p_.kid(*it, 0)).text, {}, {}};
@@ -733,13 +739,8 @@ int64_t TirReader::forStmt() {
 
 int64_t TirReader::withStmt() {
   ++p_.pos_;
-  p_.resetAst();
-  auto e = p_.parseExpr();
-  if (!e) {
-    llvm::consumeError(e.takeError());
-    return kGiveUp;
-  }
-  if (p_.node(*e).kind != AK::Call)
+  std::optional<uint32_t> e = headerExpr();
+  if (!e || p_.node(*e).kind != AK::Call)
     return kGiveUp;
   uint32_t callAst = *e;
   llvm::StringRef callee = p_.node(p_.kid(callAst, 0)).text;
@@ -831,16 +832,35 @@ int64_t TirReader::blockStmt(uint32_t callAst) {
   return i;
 }
 
-int64_t TirReader::ifStmt() {
-  ++p_.pos_;
+std::optional<uint32_t> TirReader::headerExpr() {
   p_.resetAst();
-  auto cond = p_.parseExpr();
-  if (!cond) {
-    llvm::consumeError(cond.takeError());
-    return kGiveUp;
+  auto e = p_.parseExpr();
+  if (!e) {
+    llvm::consumeError(e.takeError());
+    return std::nullopt;
   }
+  return *e;
+}
+
+int64_t TirReader::condition() {
+  ++p_.pos_;
+  std::optional<uint32_t> cond = headerExpr();
+  if (!cond)
+    return kGiveUp;
   int64_t c = expr(*cond, 1);
-  if (c == kGiveUp || !headerEnd())
+  return c == kGiveUp || !headerEnd() ? kGiveUp : c;
+}
+
+int64_t TirReader::seq(llvm::ArrayRef<uint32_t> kids) {
+  TNode s;
+  s.kind = Kind::Seq;
+  s.kids.assign(kids.begin(), kids.end());
+  return add(std::move(s));
+}
+
+int64_t TirReader::ifStmt() {
+  int64_t c = condition();
+  if (c == kGiveUp)
     return kGiveUp;
   int64_t then = suite(nullptr);
   if (then == kGiveUp)
@@ -856,14 +876,9 @@ int64_t TirReader::ifStmt() {
     int64_t nested = ifStmt();
     if (nested == kGiveUp)
       return kGiveUp;
-    TNode seq;
-    seq.kind = Kind::Seq;
-    seq.kids = {static_cast<uint32_t>(nested)};
-    otherwise = add(std::move(seq));
+    otherwise = seq({static_cast<uint32_t>(nested)});
   } else {
-    TNode seq;
-    seq.kind = Kind::Seq;
-    otherwise = add(std::move(seq));
+    otherwise = seq({});
   }
   if (otherwise == kGiveUp)
     return kGiveUp;
@@ -875,15 +890,8 @@ int64_t TirReader::ifStmt() {
 }
 
 int64_t TirReader::whileStmt() {
-  ++p_.pos_;
-  p_.resetAst();
-  auto cond = p_.parseExpr();
-  if (!cond) {
-    llvm::consumeError(cond.takeError());
-    return kGiveUp;
-  }
-  int64_t c = expr(*cond, 1);
-  if (c == kGiveUp || !headerEnd())
+  int64_t c = condition();
+  if (c == kGiveUp)
     return kGiveUp;
   int64_t body = suite(nullptr);
   if (body == kGiveUp)
