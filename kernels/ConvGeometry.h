@@ -276,37 +276,11 @@ inline std::string poolGeometry(int spatial, bool adaptive, const TensorDesc &da
 // Per-element computations (host and device)
 //===----------------------------------------------------------------------===//
 
-/// One output element of a convolution: the sum over the group's input
-/// channels and the window. `load(tensor, offset)` reads element `offset`
-/// of the data (tensor 0) or the weight (tensor 1) as A.
-template <class A, class Load>
-GRAFT_HD A convAt(const Geometry &g, int64_t n, int64_t oc, const int64_t (&o)[kSlots], Load load) {
-  int64_t icPer = g.inC / g.groups, ocPer = g.outC / g.groups, grp = oc / ocPer;
-  A acc = A(0);
-  for (int64_t ic = 0; ic < icPer; ++ic) {
-    int64_t cin = grp * icPer + ic;
-    int64_t dBase = n * g.data[0] + cin * g.data[1];
-    int64_t wBase = oc * g.weight[0] + ic * g.weight[1];
-    for (int64_t k0 = 0; k0 < g.w[0].k; ++k0) {
-      int64_t i0 = o[0] * g.w[0].stride - g.w[0].padBefore + k0 * g.w[0].dil;
-      if (i0 < 0 || i0 >= g.w[0].in)
-        continue;
-      for (int64_t k1 = 0; k1 < g.w[1].k; ++k1) {
-        int64_t i1 = o[1] * g.w[1].stride - g.w[1].padBefore + k1 * g.w[1].dil;
-        if (i1 < 0 || i1 >= g.w[1].in)
-          continue;
-        for (int64_t k2 = 0; k2 < g.w[2].k; ++k2) {
-          int64_t i2 = o[2] * g.w[2].stride - g.w[2].padBefore + k2 * g.w[2].dil;
-          if (i2 < 0 || i2 >= g.w[2].in)
-            continue;
-          A x = load(0, dBase + i0 * g.data[2] + i1 * g.data[3] + i2 * g.data[4]);
-          A y = load(1, wBase + k0 * g.weight[2] + k1 * g.weight[3] + k2 * g.weight[4]);
-          acc += x * y;
-        }
-      }
-    }
-  }
-  return acc;
+/// The input index a convolution's output `o` reads through window tap `k`,
+/// or -1 when that tap lies in the padding.
+GRAFT_HD inline int64_t directSource(const Window &w, int64_t o, int64_t k) {
+  int64_t i = o * w.stride - w.padBefore + k * w.dil;
+  return i >= 0 && i < w.in ? i : -1;
 }
 
 /// The input index a transposed convolution's output `o` reads through
@@ -319,6 +293,49 @@ GRAFT_HD inline int64_t transposedSource(const Window &w, int64_t o, int64_t k) 
   return t < w.in ? t : -1;
 }
 
+/// Adds to `acc`, tap by tap in window order, the products of one data
+/// channel (at dBase) and one weight slice (at wBase) over the window.
+template <bool Transposed, class A, class Load>
+GRAFT_HD void accumulateWindow(const Geometry &g, const int64_t (&o)[kSlots], int64_t dBase,
+                               int64_t wBase, Load &load, A &acc) {
+  auto source = [&](int d, int64_t k) {
+    return Transposed ? transposedSource(g.w[d], o[d], k) : directSource(g.w[d], o[d], k);
+  };
+  for (int64_t k0 = 0; k0 < g.w[0].k; ++k0) {
+    int64_t i0 = source(0, k0);
+    if (i0 < 0)
+      continue;
+    for (int64_t k1 = 0; k1 < g.w[1].k; ++k1) {
+      int64_t i1 = source(1, k1);
+      if (i1 < 0)
+        continue;
+      for (int64_t k2 = 0; k2 < g.w[2].k; ++k2) {
+        int64_t i2 = source(2, k2);
+        if (i2 < 0)
+          continue;
+        A x = load(0, dBase + i0 * g.data[2] + i1 * g.data[3] + i2 * g.data[4]);
+        A y = load(1, wBase + k0 * g.weight[2] + k1 * g.weight[3] + k2 * g.weight[4]);
+        acc += x * y;
+      }
+    }
+  }
+}
+
+/// One output element of a convolution: the sum over the group's input
+/// channels and the window. `load(tensor, offset)` reads element `offset`
+/// of the data (tensor 0) or the weight (tensor 1) as A.
+template <class A, class Load>
+GRAFT_HD A convAt(const Geometry &g, int64_t n, int64_t oc, const int64_t (&o)[kSlots], Load load) {
+  int64_t icPer = g.inC / g.groups, ocPer = g.outC / g.groups, grp = oc / ocPer;
+  A acc = A(0);
+  for (int64_t ic = 0; ic < icPer; ++ic) {
+    int64_t cin = grp * icPer + ic;
+    accumulateWindow<false>(g, o, n * g.data[0] + cin * g.data[1],
+                            oc * g.weight[0] + ic * g.weight[1], load, acc);
+  }
+  return acc;
+}
+
 /// One output element of a transposed convolution (the gradient of conv
 /// with respect to its data): weight (C, O/groups, k...).
 template <class A, class Load>
@@ -329,26 +346,8 @@ GRAFT_HD A convTransposeAt(const Geometry &g, int64_t n, int64_t oc, const int64
   A acc = A(0);
   for (int64_t ic = 0; ic < icPer; ++ic) {
     int64_t cin = grp * icPer + ic;
-    int64_t dBase = n * g.data[0] + cin * g.data[1];
-    int64_t wBase = cin * g.weight[0] + ocl * g.weight[1];
-    for (int64_t k0 = 0; k0 < g.w[0].k; ++k0) {
-      int64_t i0 = transposedSource(g.w[0], o[0], k0);
-      if (i0 < 0)
-        continue;
-      for (int64_t k1 = 0; k1 < g.w[1].k; ++k1) {
-        int64_t i1 = transposedSource(g.w[1], o[1], k1);
-        if (i1 < 0)
-          continue;
-        for (int64_t k2 = 0; k2 < g.w[2].k; ++k2) {
-          int64_t i2 = transposedSource(g.w[2], o[2], k2);
-          if (i2 < 0)
-            continue;
-          A x = load(0, dBase + i0 * g.data[2] + i1 * g.data[3] + i2 * g.data[4]);
-          A y = load(1, wBase + k0 * g.weight[2] + k1 * g.weight[3] + k2 * g.weight[4]);
-          acc += x * y;
-        }
-      }
-    }
+    accumulateWindow<true>(g, o, n * g.data[0] + cin * g.data[1],
+                           cin * g.weight[0] + ocl * g.weight[1], load, acc);
   }
   return acc;
 }
