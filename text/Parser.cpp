@@ -953,7 +953,7 @@ llvm::Error Parser::parseBinding(BodyState &body, bool isLastInBranch) {
     return llvm::Error::success();
   }
   if (callee == "R.match_cast")
-    return parseMatchCast(targets[0], rhs, bindLoc, isLastInBranch);
+    return parseMatchCast(targets[0], rhs, bindLoc, isLastInBranch ? &body : nullptr);
   Cls cls = classify(rhs);
   Expr value;
   if ((cls == Cls::PyNum || cls == Cls::PyBool) &&
@@ -977,7 +977,7 @@ llvm::Error Parser::parseBinding(BodyState &body, bool isLastInBranch) {
   if (isLastInBranch) {
     if (targets.size() != 1)
       return astError(rhs, "an if/else branch must end with a binding to one name");
-    body.result = BranchResult{name.str(), value, bindLoc};
+    body.result = BranchResult{name.str(), value, bindLoc, StructInfo()};
     return llvm::Error::success();
   }
   return emitTargets(targets, value, bindLoc);
@@ -1047,7 +1047,7 @@ bool Parser::isModuleAlias(uint32_t rhs) const {
 }
 
 llvm::Error Parser::parseMatchCast(std::pair<llvm::StringRef, size_t> target, uint32_t rhs,
-                                   llvm::SMLoc bindLoc, bool isLastInBranch) {
+                                   llvm::SMLoc bindLoc, BodyState *branchEnd) {
   llvm::StringRef name = target.first;
   llvm::SmallVector<uint32_t, 2> pos, kw;
   callArgs(rhs, pos, kw);
@@ -1062,8 +1062,10 @@ llvm::Error Parser::parseMatchCast(std::pair<llvm::StringRef, size_t> target, ui
   auto nv = bb_->normalizeArgument(*v);
   if (!nv)
     return nv.takeError();
-  if (isLastInBranch)
-    return astError(rhs, "an if/else branch must end with a plain binding");
+  if (branchEnd) {
+    branchEnd->result = BranchResult{name.str(), *nv, bindLoc, *s};
+    return llvm::Error::success();
+  }
   bool df = inDataflow_ && !outputNameToks_.count(static_cast<uint32_t>(target.second));
   Var var = df ? Var(make<DataflowVarNode>(name.str(), *s, bindLoc))
                : make<VarNode>(name.str(), *s, bindLoc);
@@ -1288,8 +1290,15 @@ llvm::Error Parser::parseIf(size_t stmtTok) {
     if (!norm)
       return norm.takeError();
     Expr value = *norm;
-    // The branch yields a leaf or a tuple: anything else gets a var.
-    if (!isLeafOrTuple(value.get())) {
+    // The branch yields a leaf or a tuple: anything else gets a var, and a
+    // closing match cast stays a match cast (of the renamed var), as in TVM.
+    if (last.matchCast) {
+      Var v = make<VarNode>(last.name + suffix.str(), last.matchCast, last.loc);
+      bb_->freshName("gv");
+      if (auto err = bb_->emitBinding(make<MatchCastNode>(v, value, last.matchCast, last.loc)))
+        return err;
+      value = v;
+    } else if (!isLeafOrTuple(value.get())) {
       Var v = make<VarNode>(last.name + suffix.str(), value->sinfo, last.loc);
       bb_->freshName("gv");
       if (auto err = bb_->emitBinding(make<VarBindingNode>(v, value, last.loc)))

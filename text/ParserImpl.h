@@ -341,6 +341,9 @@ public:
     std::string name;
     Expr value;
     llvm::SMLoc loc;
+    /// Set when the branch ends with `x = R.match_cast(value, sinfo)`: the
+    /// branch's result is then a match cast, as TVM's parser makes it.
+    StructInfo matchCast;
   };
   /// The statements of one body (a function's, a branch's) as they are
   /// parsed: its closed binding blocks and the open one, and what the
@@ -396,8 +399,10 @@ public:
   llvm::Error defineSymVar(llvm::StringRef name, uint32_t rhs, llvm::StringRef callee);
   /// `cls = Module`: the right-hand side names the module being parsed.
   bool isModuleAlias(uint32_t rhs) const;
+  /// `x = R.match_cast(value, sinfo)`; the last one of a branch
+  /// (`branchEnd` set) becomes that branch's result.
   llvm::Error parseMatchCast(std::pair<llvm::StringRef, size_t> target, uint32_t rhs,
-                             llvm::SMLoc bindLoc, bool isLastInBranch);
+                             llvm::SMLoc bindLoc, BodyState *branchEnd);
   /// A Python number or bool bound as a value: R.const of int32, float32 or bool.
   llvm::Expected<Expr> pythonConstant(uint32_t rhs);
   /// Assignment targets: names and their tokens.

@@ -407,6 +407,11 @@ def collect_pass_cases(rel, tree, lines, out):
             modules = dict(top_modules)
             modules.update(module_classes(flat_statements(fn.body)))
             scan = PassScan(modules, helpers)
+            if is_xfail(fn):
+                # TVM's own output is not Expected here (the test says so).
+                n = sum(1 for _ in scan.scan(fn.body))
+                out.pass_skipped["in a test marked xfail (TVM does not give Expected)"] += n
+                continue
             for p, a, b, config in scan.scan(fn.body):
                 emit("%s:%d" % (rel, fn.lineno), p, modules[a[1]], modules[b[1]], config)
         elif isinstance(fn, ast.ClassDef) and fn.bases:

@@ -85,3 +85,13 @@ class Branches:
             r = a
         s = R.add(r, x)
         return s
+
+    @R.function
+    def match_cast_ends_branches(c: R.Tensor((), "bool"), x: R.Tensor(("n",), "float32")) -> R.Tensor(("n",), "float32"):
+        n = T.int64()
+        if c:
+            y = R.add(x, x)
+            r = R.match_cast(y, R.Tensor((n,), "float32"))
+        else:
+            r = R.match_cast(x, R.Tensor((n,), "float32"))
+        return r

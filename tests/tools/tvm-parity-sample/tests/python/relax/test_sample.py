@@ -110,3 +110,15 @@ def test_verdict():
             return x
 
     assert not relax.analysis.well_formed(ImpureInPure)
+
+
+@pytest.mark.xfail(reason="TVM keeps the copy")
+def test_canonicalize_xfail():
+    @I.ir_module
+    class Before:
+        @R.function
+        def main(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+            y = x
+            return y
+
+    verify(Before, Before)
