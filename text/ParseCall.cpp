@@ -963,7 +963,8 @@ llvm::Expected<OpArgMatch> Parser::matchOpArgs(uint32_t n, const OpInfo *info,
   m.given.assign(params.size(), false);
   TextForm form = info->textForm;
   if (form == TextForm::HintOnDevice && c.pos.size() >= 2 && ast_[c.pos[1]].kind == AK::Call)
-    hintOnDeviceArgs(info, c, m);
+    if (auto err = hintOnDeviceArgs(info, c, m))
+      return err;
   if (auto err = positionalOutSInfo(info, c, m))
     return err;
   size_t pi = 0;
@@ -983,8 +984,57 @@ llvm::Expected<OpArgMatch> Parser::matchOpArgs(uint32_t n, const OpInfo *info,
   return m;
 }
 
-void Parser::hintOnDeviceArgs(const OpInfo *info, CallParts &c, OpArgMatch &m) {
-  // R.hint_on_device(x, R.device(device_type=, index=), scope).
+namespace {
+
+/// The DLPack device type of a device constructor (`tvm.cuda`, `R.cpu`, ...)
+/// or of a device name given to `R.device("cuda", 0)`, as TVM's runtime
+/// spells them. The code is returned as literal text for a synthesized node.
+llvm::StringRef deviceTypeCode(llvm::StringRef name) {
+  return llvm::StringSwitch<llvm::StringRef>(name)
+      .Cases("cpu", "llvm", "c", "stackvm", "1")
+      .Cases("cuda", "gpu", "nvptx", "2")
+      .Cases("opencl", "cl", "4")
+      .Case("vulkan", "7")
+      .Case("metal", "8")
+      .Case("vpi", "9")
+      .Case("rocm", "10")
+      .Case("ext_dev", "12")
+      .Case("webgpu", "15")
+      .Case("hexagon", "16")
+      .Default("");
+}
+
+/// The device constructors TVMScript's R namespace and tvm export.
+bool isDeviceConstructor(llvm::StringRef name) {
+  return llvm::StringSwitch<bool>(name)
+      .Cases("cpu", "cuda", "opencl", "vulkan", "metal", true)
+      .Cases("vpi", "rocm", "ext_dev", "webgpu", "hexagon", true)
+      .Default(false);
+}
+
+/// `R.cuda` / `tvm.cuda` / `tvm.runtime.cuda` -> "cuda"; other names -> "".
+llvm::StringRef deviceCallee(llvm::StringRef callee) {
+  for (llvm::StringRef prefix : {"tvm.runtime.", "tvm.", "R."})
+    if (callee.consume_front(prefix))
+      return callee;
+  return "";
+}
+
+} // namespace
+
+uint32_t Parser::syntheticInt(uint32_t at, llvm::StringRef text) {
+  Ast a;
+  a.kind = AK::Int;
+  a.tok = ast_[at].tok;
+  a.text = text;
+  ast_.push_back(a);
+  return static_cast<uint32_t>(ast_.size() - 1);
+}
+
+llvm::Error Parser::hintOnDeviceArgs(const OpInfo *info, CallParts &c, OpArgMatch &m) {
+  // R.hint_on_device(x, device, scope), the device written R.device(1, 0),
+  // R.device(dev_type=, dev_id=), the printed R.device(device_type=, index=),
+  // R.device("cuda", 0), or a constructor: tvm.cpu(), tvm.cuda(0), R.opencl(2).
   const std::vector<OpParam> &params = info->params;
   uint32_t dev = c.pos[1];
   llvm::SmallVector<uint32_t, 2> dpos, dkw;
@@ -996,19 +1046,53 @@ void Parser::hintOnDeviceArgs(const OpInfo *info, CallParts &c, OpArgMatch &m) {
         m.given[i] = true;
       }
   };
-  if (dpos.size() > 0)
-    setAttr("device_type", dpos[0]);
-  if (dpos.size() > 1)
-    setAttr("index", dpos[1]);
-  for (uint32_t k : dkw) {
-    llvm::StringRef kn = ast_[k].text;
-    setAttr(kn == "dev_type" ? "device_type" : kn == "dev_id" ? "index" : kn, kid(k, 0));
+  llvm::StringRef callee = ast_[kid(dev, 0)].text;
+  llvm::StringRef ctor = deviceCallee(callee);
+  if (ctor != "device" && !isDeviceConstructor(ctor))
+    return astError(dev, "R.hint_on_device expects a device, R.device(type, index) or a "
+                         "constructor such as tvm.cpu() or tvm.cuda(0), got '" +
+                             callee + "(...)'");
+  if (ctor == "device") {
+    if (dpos.size() > 2)
+      return astError(dpos[2], "R.device takes a device type and an index");
+    if (!dpos.empty()) {
+      uint32_t type = dpos[0];
+      if (ast_[type].kind == AK::Str) {
+        llvm::StringRef code = deviceTypeCode(plainString(type));
+        if (code.empty())
+          return astError(type, "unknown device type '" + plainString(type) + "'");
+        type = syntheticInt(type, code);
+      }
+      setAttr("device_type", type);
+    }
+    if (dpos.size() > 1)
+      setAttr("index", dpos[1]);
+    for (uint32_t k : dkw) {
+      llvm::StringRef kn = ast_[k].text;
+      if (kn != "dev_type" && kn != "dev_id" && kn != "device_type" && kn != "index")
+        return astError(k, "R.device got an unexpected keyword argument '" + kn + "'");
+      setAttr(kn == "dev_type" ? "device_type" : kn == "dev_id" ? "index" : kn, kid(k, 0));
+    }
+  } else {
+    if (dpos.size() + dkw.size() > 1)
+      return astError(dev, callee + " takes one device index");
+    setAttr("device_type", syntheticInt(dev, deviceTypeCode(ctor)));
+    if (!dpos.empty())
+      setAttr("index", dpos[0]);
+    else if (!dkw.empty() && ast_[dkw[0]].text == "dev_id")
+      setAttr("index", kid(dkw[0], 0));
+    else if (!dkw.empty())
+      return astError(dkw[0],
+                      callee + " got an unexpected keyword argument '" + ast_[dkw[0]].text + "'");
+    else
+      setAttr("index", syntheticInt(dev, "0"));
   }
   c.pos.erase(c.pos.begin() + 1);
   if (c.pos.size() > 1) {
     setAttr("memory_scope", c.pos[1]);
     c.pos.erase(c.pos.begin() + 1);
   }
+  return llvm::Error::success();
 }
 
 namespace {

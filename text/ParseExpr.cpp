@@ -591,7 +591,8 @@ llvm::Expected<int64_t> Parser::intValue(uint32_t n) {
     return a.kind == AK::True ? 1 : 0;
   if (a.kind != AK::Int)
     return astError(n, "expected an integer");
-  auto v = literalMagnitude(text(a.tok));
+  // A synthesized literal (a device type code) carries its text.
+  auto v = literalMagnitude(a.text.empty() ? text(a.tok) : a.text);
   if (!v || *v > static_cast<uint64_t>(INT64_MAX))
     return astError(n, "integer literal out of range");
   return static_cast<int64_t>(*v);

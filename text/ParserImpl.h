@@ -220,7 +220,11 @@ public:
   llvm::Expected<Expr> packedCall(const CallParts &c, StructInfo annotation);
   llvm::Expected<Expr> emitWithSInfoCall(const CallParts &c, StructInfo annotation);
   llvm::Expected<OpArgMatch> matchOpArgs(uint32_t n, const OpInfo *info, llvm::StringRef name);
-  void hintOnDeviceArgs(const OpInfo *info, CallParts &c, OpArgMatch &m);
+  /// R.hint_on_device's device argument, `R.device(type, index)` or
+  /// `tvm.cpu()`, `R.cuda(1)`, ...: fills the device_type and index attrs.
+  llvm::Error hintOnDeviceArgs(const OpInfo *info, CallParts &c, OpArgMatch &m);
+  /// A synthesized integer literal located at `at` (text must outlive the parser).
+  uint32_t syntheticInt(uint32_t at, llvm::StringRef text);
   llvm::Error positionalOutSInfo(const OpInfo *info, CallParts &c, OpArgMatch &m);
   llvm::Error keywordOpArgs(const OpInfo *info, const CallParts &c, OpArgMatch &m);
   llvm::Expected<OpOperands> convertOpArgs(uint32_t n, const OpInfo *info, llvm::StringRef name,

@@ -328,6 +328,9 @@ std::vector<Row> rows() {
   // Gradient checkpoint markers are identities, as TVM's legalization.
   for (const char *name : {"grad.start_checkpoint", "grad.end_checkpoint"})
     r.push_back({name, {"input"}, {}, {}, nullptr, false, nullptr, /*forward=*/true});
+  // A device hint is an identity too: graft builds place every tensor on the
+  // target's device (no RealizeVDevice), so the hint has nothing to move.
+  r.push_back({"hint_on_device", {"data"}, {}, {}, nullptr, false, nullptr, /*forward=*/true});
   addConvRows(r);
   return r;
 }
@@ -362,7 +365,6 @@ const char *const kRuntimeOps[] = {
     "shape_to_tensor",
     "print",
     "assert_op",
-    "hint_on_device",
     "to_vdevice",
 };
 

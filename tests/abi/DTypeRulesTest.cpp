@@ -174,6 +174,7 @@ std::vector<Probe> probes() {
   add("einsum", {"r = R.einsum((x, x), \"ij,kj->ik\")"});
   add("grad.start_checkpoint", {"r = R.grad.start_checkpoint(x)"});
   add("grad.end_checkpoint", {"r = R.grad.end_checkpoint(x)"});
+  add("hint_on_device", {"r = R.hint_on_device(x, R.device(1, 0))"});
   for (const char *d : {"1", "2", "3"}) {
     std::string n = d;
     std::string spatial = n == "1" ? "4" : n == "2" ? "4, 4" : "2, 2, 2";

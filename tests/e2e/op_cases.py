@@ -846,6 +846,7 @@ def _einsum(dt):
 # Identities: legalize-ops forwards the value, as TVM does.
 for _op in ["grad.start_checkpoint", "grad.end_checkpoint"]:
     _layout(_op, ["r0 = R.%s(x)" % _op], lambda x: [x])
+_layout("hint_on_device", ["r0 = R.hint_on_device(x, R.device(1, 0))"], lambda x: [x])
 
 
 @spec("nonzero", ALL)

@@ -271,6 +271,46 @@ def main(x: R.Tensor((4,), dtype="float32")) -> R.Tensor((4,), dtype="float32"):
 )");
 }
 
+TEST(SugaredVsPrintedTest, DeviceSpellings) {
+  // TVM's tests write a device as a constructor (tvm.cpu(), tvm.cuda(0),
+  // R.opencl(2)), as R.device(type, index) or with a device name; each is
+  // the pair of device-type code and index the printer writes.
+  expectSame(R"(
+@R.function
+def main(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+    a = R.hint_on_device(x, tvm.cpu())
+    b = R.hint_on_device(a, tvm.cuda(0))
+    c = R.hint_on_device(b, R.opencl(2), "global.texture")
+    d = R.hint_on_device(c, R.device("cuda", 1))
+    e = R.hint_on_device(d, R.device(dev_type=1, dev_id=3))
+    f = R.hint_on_device(e, tvm.runtime.vulkan(dev_id=1))
+    return f
+)",
+             R"(
+@R.function
+def main(x: R.Tensor((4,), dtype="float32")) -> R.Tensor((4,), dtype="float32"):
+    a: R.Tensor((4,), dtype="float32") = R.hint_on_device(x, R.device(device_type=1, index=0), "global")
+    b: R.Tensor((4,), dtype="float32") = R.hint_on_device(a, R.device(device_type=2, index=0), "global")
+    c: R.Tensor((4,), dtype="float32") = R.hint_on_device(b, R.device(device_type=4, index=2), "global.texture")
+    d: R.Tensor((4,), dtype="float32") = R.hint_on_device(c, R.device(device_type=2, index=1), "global")
+    e: R.Tensor((4,), dtype="float32") = R.hint_on_device(d, R.device(device_type=1, index=3), "global")
+    f: R.Tensor((4,), dtype="float32") = R.hint_on_device(e, R.device(device_type=7, index=1), "global")
+    return f
+)");
+  expectDifferent(R"(
+@R.function
+def main(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+    a = R.hint_on_device(x, tvm.cpu())
+    return a
+)",
+                  R"(
+@R.function
+def main(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+    a = R.hint_on_device(x, tvm.cuda())
+    return a
+)");
+}
+
 TEST(SugaredVsPrintedTest, ObjectVersusAny) {
   expectSame(R"(
 @R.function
