@@ -12,7 +12,8 @@
 //   cumsum_f32/64M         graft.cumsum of the flattened 64M elements
 //   sort, argsort          16M float32 in one row, and 4096 rows of 4096
 //   matmul_*               graft.matmul against the same cublasGemmEx call
-//   BM_attention/*         graft.nn.attention, bf16 (4, 2048, 16, 128), causal and not
+//   BM_attention/*         graft.nn.attention, bf16 (4, 2048, 16, 128), causal and not;
+//                          v2_..v5_: the flash kernel's other forms (GRAFT_CUDA_ATTENTION)
 //   scatter_{sum,amax,mean}_f32_4096x1024_into_{512,4}_{default,global,lines,tile,owner}
 //   scatter_{sum,mean}_f32_4096x1024_into_{512,4}_owner_reorder
 //                          graft.scatter_elements along axis 0 with int64
@@ -510,23 +511,54 @@ BENCHMARK_CAPTURE(BM_fusedIndex, fused_concat_exp_bf16, BF16, "bfloat16", true)
 /// graft.nn.attention on bfloat16 (B, S, N, H) = (4, 2048, 16, 128) for
 /// query, key, value and output, as PyTorch's flash attention figure.
 /// TFLOP/s counts 4 B N S S_kv H (Q K^T and P V), halved with a causal mask.
-void BM_attention(benchmark::State &state, bool causal) {
+/// `variant` sets GRAFT_CUDA_ATTENTION (the flash kernel's form; "" the
+/// default).
+void BM_attention(benchmark::State &state, bool causal, const char *variant) {
   const int64_t b = 4, s = 2048, n = 16, h = 128;
   Buf q(BF16, {b, s, n, h}), k(BF16, {b, s, n, h}), v(BF16, {b, s, n, h}), o(BF16, {b, s, n, h});
   std::vector<AttrValue> attrs = {std::monostate(),
                                   causal ? AttrValue(std::string("BottomRight")) : std::monostate(),
                                   std::monostate()};
+  if (*variant)
+    setenv("GRAFT_CUDA_ATTENTION", variant, 1);
+  else
+    unsetenv("GRAFT_CUDA_ATTENTION");
   timeLaunches(state, 4 * q.bytes(), [&] {
     runGraft("graft.nn.attention", {&q.dl, &k.dl, &v.dl}, {&o.dl}, attrs);
   });
+  unsetenv("GRAFT_CUDA_ATTENTION");
   double flops = 4.0 * double(b * n) * double(s) * double(s) * double(h) / (causal ? 2 : 1);
   state.counters["TFLOP/s"] =
       benchmark::Counter(flops * double(state.iterations()) / 1e12, benchmark::Counter::kIsRate);
 }
-BENCHMARK_CAPTURE(BM_attention, bf16_4x2048x16x128, false)
+BENCHMARK_CAPTURE(BM_attention, bf16_4x2048x16x128, false, "")
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_attention, causal_bf16_4x2048x16x128, true)
+BENCHMARK_CAPTURE(BM_attention, causal_bf16_4x2048x16x128, true, "")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_attention, v2_bf16_4x2048x16x128, false, "v2")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_attention, v2_causal_bf16_4x2048x16x128, true, "v2")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_attention, v3_bf16_4x2048x16x128, false, "v3")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_attention, v3_causal_bf16_4x2048x16x128, true, "v3")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_attention, v4_bf16_4x2048x16x128, false, "v4")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_attention, v4_causal_bf16_4x2048x16x128, true, "v4")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_attention, v5_bf16_4x2048x16x128, false, "v5")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_attention, v5_causal_bf16_4x2048x16x128, true, "v5")
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 

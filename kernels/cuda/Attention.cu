@@ -18,6 +18,14 @@
 //   skipped and the blocks with the most tiles start first. With a positive
 //   scale the maximum is taken over the raw scores and each weight is one
 //   fused multiply-add and one exp2 (log2 e folded into the scale).
+//   GRAFT_CUDA_ATTENTION=v2|v3|v4 picks flashRowsKernel instead (tests and
+//   benchmarks compare them): 16 queries per warp with Q's fragments in
+//   registers, the next tile's keys and values requested a whole tile ahead
+//   (one barrier per tile); v2 64 queries per block of 4 warps, v3 the same
+//   with the next tile's scores computed before this tile's softmax, v4 v3
+//   with 128 queries per block of 8 warps. v5 is flashSmemQKernel: 16
+//   queries per warp, Q in shared memory, one buffer each for keys and
+//   values, 3 blocks per SM.
 // - rowKernel, for everything else (float32, float64, a bias, other head
 //   dims, strided rows): one block per query row, 128 keys at a time with
 //   the same online softmax, in float (double for float64).
@@ -27,6 +35,7 @@
 #include "kernels/cuda/Common.cuh"
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 namespace graft::cuda {
@@ -125,11 +134,11 @@ template <int HD> __device__ __forceinline__ int swz(int row, int col) {
 
 /// Copies `rows` rows of HD elements starting at global row `row0` (of
 /// `limit`) into a swizzled tile; rows past `limit` are zero-filled.
-template <class T, int HD>
+template <class T, int HD, int Threads = kThreads>
 __device__ __forceinline__ void loadTile(T *dst, const T *src, int64_t rowStride, int row0,
                                          int rows, int limit) {
   constexpr int kChunks = HD / 8;
-  for (int i = threadIdx.x; i < rows * kChunks; i += kThreads) {
+  for (int i = threadIdx.x; i < rows * kChunks; i += Threads) {
     int r = i / kChunks, c = (i % kChunks) * 8;
     bool ok = row0 + r < limit;
     const T *g = src + (ok ? int64_t(row0 + r) * rowStride : 0) + c;
@@ -360,11 +369,454 @@ template <class T, int HD, bool PosScale> int launchFlash(Ctx &ctx, const AttnPa
   return ctx.checkLaunch("flashKernel");
 }
 
-template <class T> int launchFlash(Ctx &ctx, const AttnParams &p, int b) {
-  if (p.scale > 0.f)
-    return p.h == 64 ? launchFlash<T, 64, true>(ctx, p, b) : launchFlash<T, 128, true>(ctx, p, b);
-  return p.h == 64 ? launchFlash<T, 64, false>(ctx, p, b) : launchFlash<T, 128, false>(ctx, p, b);
+//===----------------------------------------------------------------------===//
+// The flash kernel, 16 queries per warp (variants v2 to v5)
+//===----------------------------------------------------------------------===//
+
+__device__ __forceinline__ void ldmatrixX4At(uint32_t (&r)[4], uint32_t addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(addr));
 }
+__device__ __forceinline__ void ldmatrixX4TransAt(uint32_t (&r)[4], uint32_t addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(addr));
+}
+
+/// A lane's ldmatrix addresses in a swizzled tile of HD 16-bit columns, as
+/// byte offsets: the row's low three bits are the lane's, so chunk 8a + b
+/// (b < 8) lands at chunk 8a + (b ^ row), and the offset of column step i
+/// is off[i % 4] + (i / 4) * 128 plus a row offset: four registers per
+/// operand instead of one address per fragment.
+template <int HD> struct FragOffsets {
+  uint32_t off[4];
+  /// `row` the lane's row in a 16-row step, `half` which 8-column half of
+  /// a 16-column step it addresses.
+  __device__ __forceinline__ FragOffsets(int row, int half) {
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+      off[i] = uint32_t(row * HD + (((2 * i + half) ^ (row & 7)) << 3)) * 2;
+  }
+  /// Step `step` of 16 columns, `rowStep` of 16 rows.
+  __device__ __forceinline__ uint32_t at(uint32_t base, int rowStep, int step) const {
+    return base + off[step & 3] + (step >> 2) * 128 + rowStep * 16 * HD * 2;
+  }
+};
+
+/// Scores of one warp's 16 queries against a tile of kBN keys at shared
+/// address `tK`: S = Q K^T, Q's fragments held in registers.
+template <class T, int HD>
+__device__ __forceinline__ void scoreTile(float (&s)[kBN / 8][4], const uint32_t (&qf)[HD / 16][4],
+                                          uint32_t tK, const FragOffsets<HD> &kOff) {
+#pragma unroll
+  for (int j = 0; j < kBN / 8; ++j)
+#pragma unroll
+    for (int e = 0; e < 4; ++e)
+      s[j][e] = 0.f;
+#pragma unroll
+  for (int ks = 0; ks < HD / 16; ++ks)
+#pragma unroll
+    for (int np = 0; np < kBN / 16; ++np) {
+      uint32_t b[4];
+      ldmatrixX4At(b, kOff.at(tK, np, ks));
+      mma16816<T>(s[2 * np], qf[ks], b[0], b[1]);
+      mma16816<T>(s[2 * np + 1], qf[ks], b[2], b[3]);
+    }
+}
+
+/// Turns one tile's raw scores into softmax weights (in place) for the rows
+/// g and g + 8 of a warp's 16, whose first query is `row0`: masks keys past
+/// the end and above the diagonal to -inf, raises the running maxima `mx`
+/// (log2 units), adds the weights to `sum` and rescales `acc` when a
+/// maximum rose.
+template <bool PosScale, int HD>
+__device__ __forceinline__ void softmaxTile(float (&s)[kBN / 8][4], float (&acc)[HD / 8][4],
+                                            float (&mx)[2], float (&sum)[2], const AttnParams &p,
+                                            int key0, int64_t row0, float scaleLog2, int lane) {
+  constexpr int kNT = kBN / 8;
+  const int g = lane / 4, t = lane % 4;
+  const bool edge = key0 + kBN > p.skv || (p.causal && int64_t(key0) + kBN - 1 > row0 + p.offset);
+#pragma unroll
+  for (int j = 0; j < kNT; ++j)
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      float x = PosScale ? s[j][e] : s[j][e] * scaleLog2;
+      if (edge) {
+        int key = key0 + j * 8 + 2 * t + (e & 1);
+        int64_t row = row0 + g + (e >> 1) * 8;
+        if (key >= p.skv || (p.causal && key > row + p.offset))
+          x = -INFINITY;
+      }
+      s[j][e] = x;
+    }
+  float corrs[2];
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    float m = mx[r];
+#pragma unroll
+    for (int j = 0; j < kNT; ++j)
+      m = fmaxf(m, fmaxf(s[j][2 * r], s[j][2 * r + 1]));
+    m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 1));
+    m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 2));
+    if (PosScale)
+      m *= scaleLog2;
+    // A row that has seen only masked keys keeps -inf; exp2 of -inf is 0.
+    const float base = m == -INFINITY ? 0.f : m;
+    const float corr = exp2Approx(mx[r] - base);
+    mx[r] = m;
+    float rowSum = 0.f;
+#pragma unroll
+    for (int j = 0; j < kNT; ++j)
+#pragma unroll
+      for (int e = 2 * r; e < 2 * r + 2; ++e) {
+        float pe =
+            PosScale ? exp2Approx(fmaf(s[j][e], scaleLog2, -base)) : exp2Approx(s[j][e] - base);
+        s[j][e] = pe;
+        rowSum += pe;
+      }
+    sum[r] = sum[r] * corr + rowSum;
+    corrs[r] = corr;
+  }
+  if (__any_sync(0xffffffffu, corrs[0] != 1.f || corrs[1] != 1.f)) {
+#pragma unroll
+    for (int d = 0; d < HD / 8; ++d) {
+      acc[d][0] *= corrs[0];
+      acc[d][1] *= corrs[0];
+      acc[d][2] *= corrs[1];
+      acc[d][3] *= corrs[1];
+    }
+  }
+}
+
+/// O += P V for one warp's 16 queries, the values' tile at shared address
+/// `tV`: the weights' accumulator layout is the A operand's, so P never
+/// leaves the registers.
+template <class T, int HD>
+__device__ __forceinline__ void accumulateTile(float (&acc)[HD / 8][4],
+                                               const float (&s)[kBN / 8][4], uint32_t tV,
+                                               const FragOffsets<HD> &vOff) {
+#pragma unroll
+  for (int kk = 0; kk < kBN / 16; ++kk) {
+    uint32_t a[4];
+    a[0] = pack2<T>(s[2 * kk][0], s[2 * kk][1]);
+    a[1] = pack2<T>(s[2 * kk][2], s[2 * kk][3]);
+    a[2] = pack2<T>(s[2 * kk + 1][0], s[2 * kk + 1][1]);
+    a[3] = pack2<T>(s[2 * kk + 1][2], s[2 * kk + 1][3]);
+#pragma unroll
+    for (int dp = 0; dp < HD / 16; ++dp) {
+      uint32_t b[4];
+      ldmatrixX4TransAt(b, vOff.at(tV, kk, dp));
+      mma16816<T>(acc[2 * dp], a, b[0], b[1]);
+      mma16816<T>(acc[2 * dp + 1], a, b[2], b[3]);
+    }
+  }
+}
+
+/// One block of Warps warps per 16 * Warps queries of one head, each warp 16
+/// queries whose Q fragments stay in registers (half the accumulators of
+/// flashKernel's 32, so more warps fit an SM). Keys and values of the next
+/// tile are requested at the top of each tile, a whole tile ahead, so one
+/// barrier per tile suffices. With Pipe, the scores of tile j + 1 are
+/// computed before tile j's softmax, so the tensor cores have work issued
+/// while the softmax runs.
+template <class T, int HD, bool PosScale, int Warps, bool Pipe, int MinBlocks>
+__global__ void __launch_bounds__(Warps * 32, MinBlocks) flashRowsKernel(AttnParams p) {
+  awaitUpstream();
+  constexpr int BM = Warps * 16, kThr = Warps * 32, kTile = kBN * HD, kDT = HD / 8;
+  extern __shared__ __align__(128) unsigned char rowsSmem[];
+  T *sK = reinterpret_cast<T *>(rowsSmem); // two buffers
+  T *sV = sK + 2 * kTile;                  // two buffers
+  // Q passes through shared memory once. When it fits, it is staged in the
+  // second value buffer, whose first load is issued after the barrier that
+  // every warp reaches only once it holds Q in registers.
+  T *sQ = BM <= kBN ? sV + kTile : sV + 2 * kTile;
+
+  const int mb = p.causal ? gridDim.z - 1 - blockIdx.z : blockIdx.x;
+  const int head = p.causal ? blockIdx.x : blockIdx.y;
+  const int batch = p.causal ? blockIdx.y : blockIdx.z, kvHead = head / p.group;
+  const int m0 = mb * BM;
+  const T *q = static_cast<const T *>(p.q) + batch * p.qs.b + head * p.qs.n;
+  const T *k = static_cast<const T *>(p.k) + batch * p.ks.b + kvHead * p.ks.n;
+  const T *v = static_cast<const T *>(p.v) + batch * p.vs.b + kvHead * p.vs.n;
+  T *o = static_cast<T *>(p.o) + batch * p.os.b + head * p.os.n;
+
+  int tiles = (p.skv + kBN - 1) / kBN;
+  if (p.causal)
+    tiles = min(tiles, int((int64_t(m0) + BM - 1 + p.offset) / kBN) + 1);
+
+  loadTile<T, HD, kThr>(sQ, q, p.qs.s, m0, BM, p.s);
+  if (tiles > 0) {
+    loadTile<T, HD, kThr>(sK, k, p.ks.s, 0, kBN, p.skv);
+    loadTile<T, HD, kThr>(sV, v, p.vs.s, 0, kBN, p.skv);
+  }
+  if (Pipe && tiles > 1)
+    loadTile<T, HD, kThr>(sK + kTile, k, p.ks.s, kBN, kBN, p.skv);
+  cpAsyncCommit();
+  cpAsyncWait<0>();
+  __syncthreads();
+
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int64_t row0 = int64_t(m0) + warp * 16; // this warp's first query
+  const FragOffsets<HD> kOff((lane & 7) + (lane >> 4) * 8, (lane >> 3) & 1);
+  const FragOffsets<HD> vOff((lane & 7) + ((lane >> 3) & 1) * 8, lane >> 4);
+  const uint32_t aK = smemAddr(sK), aV = smemAddr(sV);
+  constexpr uint32_t kTileBytes = kTile * sizeof(T);
+  uint32_t qf[HD / 16][4];
+#pragma unroll
+  for (int ks = 0; ks < HD / 16; ++ks)
+    ldmatrixX4(qf[ks], sQ + swz<HD>(warp * 16 + (lane & 15), ks * 16 + (lane >> 4) * 8));
+
+  float acc[kDT][4];
+#pragma unroll
+  for (int d = 0; d < kDT; ++d)
+#pragma unroll
+    for (int e = 0; e < 4; ++e)
+      acc[d][e] = 0.f;
+  float mx[2] = {-INFINITY, -INFINITY}, sum[2] = {0.f, 0.f};
+  const float scaleLog2 = p.scale * 1.4426950408889634f;
+  float s[kBN / 8][4];
+  if (Pipe && tiles > 0)
+    scoreTile<T, HD>(s, qf, aK, kOff);
+
+  for (int kt = 0; kt < tiles; ++kt) {
+    // Everything requested so far has landed, and every warp is done with
+    // the buffers the next requests overwrite (and with Q's staging).
+    cpAsyncWait<0>();
+    __syncthreads();
+    const int buf = kt & 1;
+    if constexpr (Pipe) {
+      // Tile kt's keys were scored in the previous step: request the keys
+      // two tiles ahead and the values one tile ahead.
+      if (kt + 2 < tiles)
+        loadTile<T, HD, kThr>(sK + buf * kTile, k, p.ks.s, (kt + 2) * kBN, kBN, p.skv);
+      if (kt + 1 < tiles)
+        loadTile<T, HD, kThr>(sV + (buf ^ 1) * kTile, v, p.vs.s, (kt + 1) * kBN, kBN, p.skv);
+      cpAsyncCommit();
+      float next[kBN / 8][4];
+      if (kt + 1 < tiles)
+        scoreTile<T, HD>(next, qf, aK + (buf ^ 1) * kTileBytes, kOff);
+      softmaxTile<PosScale, HD>(s, acc, mx, sum, p, kt * kBN, row0, scaleLog2, lane);
+      accumulateTile<T, HD>(acc, s, aV + buf * kTileBytes, vOff);
+      if (kt + 1 < tiles)
+#pragma unroll
+        for (int j = 0; j < kBN / 8; ++j)
+#pragma unroll
+          for (int e = 0; e < 4; ++e)
+            s[j][e] = next[j][e];
+    } else {
+      if (kt + 1 < tiles) {
+        loadTile<T, HD, kThr>(sK + (buf ^ 1) * kTile, k, p.ks.s, (kt + 1) * kBN, kBN, p.skv);
+        loadTile<T, HD, kThr>(sV + (buf ^ 1) * kTile, v, p.vs.s, (kt + 1) * kBN, kBN, p.skv);
+      }
+      cpAsyncCommit();
+      scoreTile<T, HD>(s, qf, aK + buf * kTileBytes, kOff);
+      softmaxTile<PosScale, HD>(s, acc, mx, sum, p, kt * kBN, row0, scaleLog2, lane);
+      accumulateTile<T, HD>(acc, s, aV + buf * kTileBytes, vOff);
+    }
+  }
+  cpAsyncWait<0>();
+
+  const int g = lane / 4, t = lane % 4;
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    float l = sum[r];
+    l += __shfl_xor_sync(0xffffffffu, l, 1);
+    l += __shfl_xor_sync(0xffffffffu, l, 2);
+    const float inv = l > 0.f ? 1.f / l : 0.f; // no keys: 0
+    const int64_t row = row0 + g + r * 8;
+    if (row >= p.s)
+      continue;
+    T *orow = o + row * p.os.s;
+#pragma unroll
+    for (int d = 0; d < kDT; ++d)
+      *reinterpret_cast<uint32_t *>(orow + d * 8 + 2 * t) =
+          pack2<T>(acc[d][2 * r] * inv, acc[d][2 * r + 1] * inv);
+  }
+}
+
+/// Scores of one warp's 16 queries against a tile of kBN keys, Q's
+/// fragments read from its swizzled shared tile at `tQ` at each step.
+template <class T, int HD>
+__device__ __forceinline__ void scoreTileSmemQ(float (&s)[kBN / 8][4], uint32_t tQ,
+                                               const FragOffsets<HD> &qOff, uint32_t tK,
+                                               const FragOffsets<HD> &kOff) {
+#pragma unroll
+  for (int j = 0; j < kBN / 8; ++j)
+#pragma unroll
+    for (int e = 0; e < 4; ++e)
+      s[j][e] = 0.f;
+#pragma unroll
+  for (int ks = 0; ks < HD / 16; ++ks) {
+    uint32_t a[4];
+    ldmatrixX4At(a, qOff.at(tQ, 0, ks));
+#pragma unroll
+    for (int np = 0; np < kBN / 16; ++np) {
+      uint32_t b[4];
+      ldmatrixX4At(b, kOff.at(tK, np, ks));
+      mma16816<T>(s[2 * np], a, b[0], b[1]);
+      mma16816<T>(s[2 * np + 1], a, b[2], b[3]);
+    }
+  }
+}
+
+/// v5: 16 queries per warp, 64 per block of 4 warps, with Q left in shared
+/// memory and one buffer each for keys and values (48 KiB), so the
+/// registers (at most 168) and shared memory let 3 blocks share an SM: 12
+/// warps against flashKernel's 8. The values of tile j load while its
+/// scores and softmax run, the keys of tile j + 1 while its P V runs.
+template <class T, int HD, bool PosScale>
+__global__ void __launch_bounds__(128, 3) flashSmemQKernel(AttnParams p) {
+  awaitUpstream();
+  constexpr int BM = 64, kThr = 128, kDT = HD / 8;
+  extern __shared__ __align__(128) unsigned char smemQ[];
+  T *sQ = reinterpret_cast<T *>(smemQ);
+  T *sK = sQ + BM * HD;
+  T *sV = sK + kBN * HD;
+
+  const int mb = p.causal ? gridDim.z - 1 - blockIdx.z : blockIdx.x;
+  const int head = p.causal ? blockIdx.x : blockIdx.y;
+  const int batch = p.causal ? blockIdx.y : blockIdx.z, kvHead = head / p.group;
+  const int m0 = mb * BM;
+  const T *q = static_cast<const T *>(p.q) + batch * p.qs.b + head * p.qs.n;
+  const T *k = static_cast<const T *>(p.k) + batch * p.ks.b + kvHead * p.ks.n;
+  const T *v = static_cast<const T *>(p.v) + batch * p.vs.b + kvHead * p.vs.n;
+  T *o = static_cast<T *>(p.o) + batch * p.os.b + head * p.os.n;
+
+  int tiles = (p.skv + kBN - 1) / kBN;
+  if (p.causal)
+    tiles = min(tiles, int((int64_t(m0) + BM - 1 + p.offset) / kBN) + 1);
+
+  loadTile<T, HD, kThr>(sQ, q, p.qs.s, m0, BM, p.s);
+  if (tiles > 0)
+    loadTile<T, HD, kThr>(sK, k, p.ks.s, 0, kBN, p.skv);
+  cpAsyncCommit();
+
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int64_t row0 = int64_t(m0) + warp * 16; // this warp's first query
+  const FragOffsets<HD> qOff(lane & 15, lane >> 4);
+  const FragOffsets<HD> kOff((lane & 7) + (lane >> 4) * 8, (lane >> 3) & 1);
+  const FragOffsets<HD> vOff((lane & 7) + ((lane >> 3) & 1) * 8, lane >> 4);
+  const uint32_t aQ = smemAddr(sQ) + uint32_t(warp * 16 * HD * sizeof(T));
+  const uint32_t aK = smemAddr(sK), aV = smemAddr(sV);
+
+  float acc[kDT][4];
+#pragma unroll
+  for (int d = 0; d < kDT; ++d)
+#pragma unroll
+    for (int e = 0; e < 4; ++e)
+      acc[d][e] = 0.f;
+  float mx[2] = {-INFINITY, -INFINITY}, sum[2] = {0.f, 0.f};
+  const float scaleLog2 = p.scale * 1.4426950408889634f;
+
+  for (int kt = 0; kt < tiles; ++kt) {
+    // This tile's keys (and Q) have landed; every warp is done with the
+    // previous tile's values.
+    cpAsyncWait<0>();
+    __syncthreads();
+    loadTile<T, HD, kThr>(sV, v, p.vs.s, kt * kBN, kBN, p.skv);
+    cpAsyncCommit();
+    float s[kBN / 8][4];
+    scoreTileSmemQ<T, HD>(s, aQ, qOff, aK, kOff);
+    softmaxTile<PosScale, HD>(s, acc, mx, sum, p, kt * kBN, row0, scaleLog2, lane);
+    // The values have landed; every warp is done with this tile's keys.
+    cpAsyncWait<0>();
+    __syncthreads();
+    if (kt + 1 < tiles)
+      loadTile<T, HD, kThr>(sK, k, p.ks.s, (kt + 1) * kBN, kBN, p.skv);
+    cpAsyncCommit();
+    accumulateTile<T, HD>(acc, s, aV, vOff);
+  }
+  cpAsyncWait<0>();
+
+  const int g = lane / 4, t = lane % 4;
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    float l = sum[r];
+    l += __shfl_xor_sync(0xffffffffu, l, 1);
+    l += __shfl_xor_sync(0xffffffffu, l, 2);
+    const float inv = l > 0.f ? 1.f / l : 0.f; // no keys: 0
+    const int64_t row = row0 + g + r * 8;
+    if (row >= p.s)
+      continue;
+    T *orow = o + row * p.os.s;
+#pragma unroll
+    for (int d = 0; d < kDT; ++d)
+      *reinterpret_cast<uint32_t *>(orow + d * 8 + 2 * t) =
+          pack2<T>(acc[d][2 * r] * inv, acc[d][2 * r + 1] * inv);
+  }
+}
+
+template <class T, int HD, bool PosScale>
+int launchFlashSmemQ(Ctx &ctx, const AttnParams &p, int b) {
+  constexpr int BM = 64;
+  constexpr size_t smemBytes = size_t(BM + 2 * kBN) * HD * sizeof(T);
+  auto *kernel = flashSmemQKernel<T, HD, PosScale>;
+  static const cudaError_t attrErr =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smemBytes));
+  if (attrErr != cudaSuccess)
+    return ctx.failCuda("cudaFuncSetAttribute", attrErr);
+  const unsigned mblocks = unsigned((p.s + BM - 1) / BM);
+  dim3 grid = p.causal ? dim3(p.n, b, mblocks) : dim3(mblocks, p.n, b);
+  kernel<<<grid, 128, smemBytes, ctx.stream()>>>(p);
+  return ctx.checkLaunch("flashSmemQKernel");
+}
+
+template <class T, int HD, bool PosScale, int Warps, bool Pipe, int MinBlocks>
+int launchFlashRows(Ctx &ctx, const AttnParams &p, int b) {
+  constexpr int BM = Warps * 16;
+  constexpr size_t smemBytes = size_t(4 * kBN + (BM <= kBN ? 0 : BM)) * HD * sizeof(T);
+  auto *kernel = flashRowsKernel<T, HD, PosScale, Warps, Pipe, MinBlocks>;
+  static const cudaError_t attrErr =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smemBytes));
+  if (attrErr != cudaSuccess)
+    return ctx.failCuda("cudaFuncSetAttribute", attrErr);
+  const unsigned mblocks = unsigned((p.s + BM - 1) / BM);
+  dim3 grid = p.causal ? dim3(p.n, b, mblocks) : dim3(mblocks, p.n, b);
+  kernel<<<grid, Warps * 32, smemBytes, ctx.stream()>>>(p);
+  return ctx.checkLaunch("flashRowsKernel");
+}
+
+template <class T, int HD, bool PosScale>
+int launchFlashVariant(Ctx &ctx, const AttnParams &p, int b, int variant) {
+  switch (variant) {
+  case 2:
+    return launchFlashRows<T, HD, PosScale, 4, false, 2>(ctx, p, b);
+  case 3:
+    return launchFlashRows<T, HD, PosScale, 4, true, 2>(ctx, p, b);
+  case 4:
+    return launchFlashRows<T, HD, PosScale, 8, true, 1>(ctx, p, b);
+  case 5:
+    return launchFlashSmemQ<T, HD, PosScale>(ctx, p, b);
+  default:
+    return launchFlash<T, HD, PosScale>(ctx, p, b);
+  }
+}
+
+template <class T> int launchFlash(Ctx &ctx, const AttnParams &p, int b, int variant) {
+  if (p.scale > 0.f)
+    return p.h == 64 ? launchFlashVariant<T, 64, true>(ctx, p, b, variant)
+                     : launchFlashVariant<T, 128, true>(ctx, p, b, variant);
+  return p.h == 64 ? launchFlashVariant<T, 64, false>(ctx, p, b, variant)
+                   : launchFlashVariant<T, 128, false>(ctx, p, b, variant);
+}
+
+/// GRAFT_CUDA_ATTENTION picks the flash kernel's form (tests and benchmarks
+/// compare them): unset, empty or "v1" flashKernel; "v2" 64 queries per
+/// block of 4 warps; "v3" the same with the next tile's scores computed
+/// before this tile's softmax; "v4" v3 with 128 queries per block of 8
+/// warps; "v5" flashSmemQKernel. 0 for any other value.
+int flashVariantFromEnv() {
+  const char *v = std::getenv("GRAFT_CUDA_ATTENTION");
+  if (!v || !*v)
+    return 1;
+  if (v[0] == 'v' && v[1] >= '1' && v[1] <= '5' && v[2] == 0)
+    return v[1] - '0';
+  return 0;
+}
+
+/// Queries per block of each variant.
+int flashBlockRows(int variant) { return variant == 1 || variant == 4 ? 128 : 64; }
 
 //===----------------------------------------------------------------------===//
 // The row kernel
@@ -559,6 +1011,10 @@ template <bool BiasOp> int attention(const GraftCudaKernelArgs *args, GraftCudaE
   }
   if (ctx.hasAttr(2))
     return ctx.fail("sliding-window attention (window_size) is not supported");
+  const int variant = flashVariantFromEnv();
+  if (variant == 0)
+    return ctx.fail(std::string("GRAFT_CUDA_ATTENTION must be v1, v2, v3, v4 or v5, got \"") +
+                    std::getenv("GRAFT_CUDA_ATTENTION") + "\"");
   if (b == 0 || s == 0 || n == 0 || hv == 0)
     return 0;
   if (s > 2147483647 || skv > 2147483647 || h > 65536 || hv > 65536)
@@ -575,12 +1031,13 @@ template <bool BiasOp> int attention(const GraftCudaKernelArgs *args, GraftCudaE
   const bool flash = (t == ScalarType::BFloat16 || t == ScalarType::Float16) && h == hv &&
                      (h == 64 || h == 128) && ctx.numInputs() == 3 && flashLayout(q, p.qs) &&
                      flashLayout(k, p.ks) && flashLayout(v, p.vs) && flashLayout(out, p.os) &&
-                     b <= 65535 && n <= 65535 && (s + kBM - 1) / kBM <= 65535;
+                     b <= 65535 && n <= 65535 &&
+                     (s + flashBlockRows(variant) - 1) / flashBlockRows(variant) <= 65535;
   return dispatch(t, [&](auto tag) -> int {
     using T = decltype(tag);
     if constexpr (kIsHalf<T>) {
       if (flash)
-        return launchFlash<T>(ctx, p, int(b));
+        return launchFlash<T>(ctx, p, int(b), variant);
     }
     if constexpr (kIsFloat<T>)
       return launchRows<T>(ctx, p, int(b));

@@ -6,6 +6,8 @@
 // 128, grouped-query heads, every float dtype. float16/bfloat16 at head dim
 // 64/128 take the flash kernel; a bias, float32 and float64 the row kernel.
 //
+// The flash cases run every form GRAFT_CUDA_ATTENTION selects.
+//
 // Bounds: bfloat16 2 ulp + 8e-3, float16 2 ulp + 2e-3 (the flash kernel
 // rounds the softmax weights to the input dtype before P V, as flash
 // attention does); float32 128 ulp + 1e-5; float64 64 ulp + 1e-13.
@@ -59,18 +61,36 @@ void check(DLDataType t, const Shape &c, AttrValue causal, std::mt19937_64 &rng,
 
 const std::vector<AttrValue> kMasks = {kNone, std::string("TopLeft"), std::string("BottomRight")};
 
+/// The flash kernel's forms GRAFT_CUDA_ATTENTION selects ("" the default).
+const char *const kVariants[] = {"", "v1", "v2", "v3", "v4", "v5"};
+
+/// Sets GRAFT_CUDA_ATTENTION for one scope; unset again after it.
+struct VariantScope {
+  explicit VariantScope(const char *v) {
+    if (*v)
+      setenv("GRAFT_CUDA_ATTENTION", v, 1);
+    else
+      unsetenv("GRAFT_CUDA_ATTENTION");
+  }
+  ~VariantScope() { unsetenv("GRAFT_CUDA_ATTENTION"); }
+};
+
 TEST(CudaAttention, FlashKernelEveryKeyCountAndMask) {
   GRAFT_REQUIRE_GPU();
   std::mt19937_64 rng(11);
-  for (DLDataType t : {BF16, F16})
-    for (int64_t h : {64, 128})
-      for (int64_t skv : {1, 33, 80, 96})
-        for (const AttrValue &mask : kMasks) {
-          // Fewer queries than keys, and more queries than one block of 128
-          // (BottomRight then offsets by |S - S_kv| both ways).
-          check(t, {2, 33, skv, 4, 4, h}, mask, rng);
-          check(t, {1, 130, skv, 2, 1, h}, mask, rng);
-        }
+  for (const char *variant : kVariants) {
+    SCOPED_TRACE(std::string("variant '") + variant + "'");
+    VariantScope scope(variant);
+    for (DLDataType t : {BF16, F16})
+      for (int64_t h : {64, 128})
+        for (int64_t skv : {1, 33, 80, 96})
+          for (const AttrValue &mask : kMasks) {
+            // Fewer queries than keys, and more queries than one block of
+            // 128 (BottomRight then offsets by |S - S_kv| both ways).
+            check(t, {2, 33, skv, 4, 4, h}, mask, rng);
+            check(t, {1, 130, skv, 2, 1, h}, mask, rng);
+          }
+  }
 }
 
 TEST(CudaAttention, FlashKernelScalesAndManyTiles) {
@@ -80,34 +100,40 @@ TEST(CudaAttention, FlashKernelScalesAndManyTiles) {
   // that most leave every row's maximum where it was.
   GRAFT_REQUIRE_GPU();
   std::mt19937_64 rng(14);
-  for (DLDataType t : {BF16, F16})
-    for (int64_t h : {64, 128}) {
-      for (double scale : {0.25, 0.0, -0.2})
-        check(t, {1, 40, 70, 2, 2, h}, kNone, rng, scale);
-      for (const AttrValue &mask : kMasks)
-        check(t, {2, 300, 333, 3, 3, h}, mask, rng);
-    }
+  for (const char *variant : kVariants) {
+    SCOPED_TRACE(std::string("variant '") + variant + "'");
+    VariantScope scope(variant);
+    for (DLDataType t : {BF16, F16})
+      for (int64_t h : {64, 128}) {
+        for (double scale : {0.25, 0.0, -0.2})
+          check(t, {1, 40, 70, 2, 2, h}, kNone, rng, scale);
+        for (const AttrValue &mask : kMasks)
+          check(t, {2, 300, 333, 3, 3, h}, mask, rng);
+      }
+  }
 }
 
 TEST(CudaAttention, OneKeyIsItsValueExactly) {
   // The weight of a single key is exactly 1: no zero-filled padding key of
   // the 64-key tile may enter the softmax.
   GRAFT_REQUIRE_GPU();
-  for (DLDataType t : {BF16, F16, F32, F64}) {
-    SCOPED_TRACE(typeName(t));
-    std::vector<double> qv(2 * 128), kv(128, 0.5), vv(128);
-    for (size_t i = 0; i < vv.size(); ++i)
-      vv[i] = double(i % 7) - 3;
-    for (size_t i = 0; i < qv.size(); ++i)
-      qv[i] = 1;
-    TestTensor q(t, {1, 2, 1, 128}, qv), k(t, {1, 1, 1, 128}, kv), v(t, {1, 1, 1, 128}, vv);
-    TestTensor o(t, {1, 2, 1, 128});
-    ASSERT_EQ(runCuda("graft.nn.attention", {&q, &k, &v}, {&o}, {kNone, kNone, kNone}), "");
-    std::vector<double> want;
-    for (int r = 0; r < 2; ++r)
-      want.insert(want.end(), vv.begin(), vv.end());
-    EXPECT_EQ(o.values(), want);
-  }
+  for (const char *variant : kVariants)
+    for (DLDataType t : {BF16, F16, F32, F64}) {
+      SCOPED_TRACE(typeName(t) + " variant '" + variant + "'");
+      VariantScope scope(variant);
+      std::vector<double> qv(2 * 128), kv(128, 0.5), vv(128);
+      for (size_t i = 0; i < vv.size(); ++i)
+        vv[i] = double(i % 7) - 3;
+      for (size_t i = 0; i < qv.size(); ++i)
+        qv[i] = 1;
+      TestTensor q(t, {1, 2, 1, 128}, qv), k(t, {1, 1, 1, 128}, kv), v(t, {1, 1, 1, 128}, vv);
+      TestTensor o(t, {1, 2, 1, 128});
+      ASSERT_EQ(runCuda("graft.nn.attention", {&q, &k, &v}, {&o}, {kNone, kNone, kNone}), "");
+      std::vector<double> want;
+      for (int r = 0; r < 2; ++r)
+        want.insert(want.end(), vv.begin(), vv.end());
+      EXPECT_EQ(o.values(), want);
+    }
 }
 
 TEST(CudaAttention, RowKernelDTypesBiasAndScale) {
@@ -150,6 +176,9 @@ TEST(CudaAttention, Errors) {
   TestTensor k3(BF16, {1, 3, 3, 64}), v3(BF16, {1, 3, 3, 64});
   EXPECT_EQ(runCuda("graft.nn.attention", {&q, &k3, &v3}, {&o}, {kNone, kNone, kNone}),
             "graft.nn.attention: the query's 4 heads are not a multiple of the key's 3");
+  VariantScope scope("v9");
+  EXPECT_EQ(runCuda("graft.nn.attention", {&q, &k, &v}, {&o}, {kNone, kNone, kNone}),
+            "graft.nn.attention: GRAFT_CUDA_ATTENTION must be v1, v2, v3, v4 or v5, got \"v9\"");
 }
 
 } // namespace
