@@ -7,12 +7,13 @@
 namespace graft::bench {
 namespace {
 
-/// Three pointers and `Pad` unused bytes: the parameter block's size is
-/// what a launch copies into the kernel's constant bank.
+/// Three pointers, the element count and `Pad` unused bytes: the parameter
+/// block's size is what a launch copies into the kernel's constant bank.
 template <int Pad> struct Params {
   float *a;
   float *b;
   const float *w;
+  long long n;
   char pad[Pad > 0 ? Pad : 1];
 };
 
@@ -28,27 +29,63 @@ __device__ inline void releaseDependents() {
 #endif
 }
 
-template <int Pad, bool Add, bool Wait, bool Trigger> __global__ void tiny(Params<Pad> p) {
+/// The add as graft's flat elementwise kernel runs it: a 64-bit
+/// grid-stride loop over 16-byte vectors, then one over the tail.
+__device__ inline void loopAdd(const float *__restrict__ a, const float *__restrict__ w,
+                               float *__restrict__ b, long long n) {
+  long long stride = (long long)gridDim.x * blockDim.x;
+  long long first = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  long long nv = n / 4;
+  for (long long i = first; i < nv; i += stride) {
+    float4 x = reinterpret_cast<const float4 *>(a)[i], y = reinterpret_cast<const float4 *>(w)[i];
+    reinterpret_cast<float4 *>(b)[i] = make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w);
+  }
+  for (long long i = nv * 4 + first; i < n; i += stride)
+    b[i] = a[i] + w[i];
+}
+
+/// Body: 0 empty, 1 the add in thread 0, 2 one element per thread behind a
+/// 32-bit bound with read-only loads through __restrict__, 3 the add as
+/// graft's flat kernel.
+template <int Pad, int Body, bool Wait, bool Trigger> __global__ void tiny(Params<Pad> p) {
   if constexpr (Trigger)
     releaseDependents();
   if constexpr (Wait)
     waitForUpstream();
-  if constexpr (Add)
+  if constexpr (Body == 1) {
     if (threadIdx.x == 0)
       p.b[0] = p.a[0] + p.w[0];
+  } else if constexpr (Body == 2) {
+    const float *__restrict__ a = p.a, *__restrict__ w = p.w;
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < unsigned(p.n))
+      p.b[i] = a[i] + w[i];
+  } else if constexpr (Body == 3) {
+    loopAdd(p.a, p.w, p.b, p.n);
+  }
 }
 
-template <int Pad, bool Add, bool Wait> const void *pickTrigger(bool trigger) {
-  return trigger ? reinterpret_cast<const void *>(tiny<Pad, Add, Wait, true>)
-                 : reinterpret_cast<const void *>(tiny<Pad, Add, Wait, false>);
+template <int Pad, int Body, bool Wait> const void *pickTrigger(bool trigger) {
+  return trigger ? reinterpret_cast<const void *>(tiny<Pad, Body, Wait, true>)
+                 : reinterpret_cast<const void *>(tiny<Pad, Body, Wait, false>);
 }
 
-template <int Pad, bool Add> const void *pickWait(const ChainForm &f) {
-  return f.wait ? pickTrigger<Pad, Add, true>(f.trigger) : pickTrigger<Pad, Add, false>(f.trigger);
+template <int Pad, int Body> const void *pickWait(const ChainForm &f) {
+  return f.wait ? pickTrigger<Pad, Body, true>(f.trigger)
+                : pickTrigger<Pad, Body, false>(f.trigger);
 }
 
 template <int Pad> const void *pickAdd(const ChainForm &f) {
-  return f.add ? pickWait<Pad, true>(f) : pickWait<Pad, false>(f);
+  if (!f.add)
+    return pickWait<Pad, 0>(f);
+  switch (f.body) {
+  case AddBody::Restrict:
+    return pickWait<Pad, 2>(f);
+  case AddBody::Loop:
+    return pickWait<Pad, 3>(f);
+  default:
+    return pickWait<Pad, 1>(f);
+  }
 }
 
 /// One link of the chain: the kernel and its parameter block.
@@ -65,6 +102,7 @@ template <int Pad> Link makeLink(const ChainForm &f, float *from, float *to, con
   p.a = from;
   p.b = to;
   p.w = w;
+  p.n = 1;
   l.params.resize(sizeof p);
   __builtin_memcpy(l.params.data(), &p, sizeof p);
   return l;

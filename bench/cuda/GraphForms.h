@@ -14,8 +14,15 @@
 
 namespace graft::bench {
 
+/// How an add link is written: thread 0 alone with plain loads; one
+/// element per thread behind a 32-bit bound, loading through __restrict__
+/// pointers (the read-only path graft's flat kernels take); or as graft's
+/// flat kernel, 64-bit grid-stride loops over 16-byte vectors and the tail.
+enum class AddBody { Thread0, Restrict, Loop };
+
 struct ChainForm {
-  bool add = false;       ///< b[0] = a[0] + w[0] (else an empty body).
+  bool add = false; ///< b[0] = a[0] + w[0] (else an empty body).
+  AddBody body = AddBody::Thread0;
   int threads = 1;        ///< Threads of the one block.
   int padBytes = 0;       ///< Unused parameter bytes after the three pointers.
   bool wait = false;      ///< The kernel waits for its programmatic upstream first.

@@ -24,9 +24,11 @@
 //                          graft.where(mask, src, out), the masked copy after
 //                          fuse-masked-copy (PyTorch's index + index_put is
 //                          the bar, docs/performance.md)
-//   graph_replay/{add,permute,alternate,add1,add1_plain,add1_forced}/{1,99}
+//   graph_replay/{add,add_flat,permute,alternate,add1,add1_flat,add1_plain,
+//                 add1_forced}/{1,99}
 //                          one replay of a captured chain of 1 or 99 kernels
-//                          (the per-kernel replay cost, docs/cuda-graphs.md)
+//                          (the per-kernel replay cost, docs/cuda-graphs.md;
+//                          _flat: the adds without the tiny kernel)
 //   BM_graphReplayForm/<form>/{1,99}
 //                          the same replay with the benchmark's own tiny
 //                          kernels in each form a graph can take (body,
@@ -603,12 +605,17 @@ BENCHMARK_CAPTURE(BM_maskedCopy, where_f32_16K, 128, 128)
 /// every kernel edge of that graph programmatic itself (what the module's
 /// endCapture should have done: compare with add1). The add1 kinds check
 /// the chain's result after timing (counter result_over_n: 1 when right).
+/// The adds on 16x16 and one element take the tiny elementwise kernel
+/// (kernels/cuda/Elementwise.cuh); "add_flat" and "add1_flat" capture the
+/// same chains with it off (GRAFT_CUDA_TINY=0 while capturing: the flat
+/// kernel, as before it), so one run compares both.
 /// us per kernel = (time at 99 - time at 1) / 98.
 void BM_graphReplay(benchmark::State &state, const char *kind) {
   int64_t n = state.range(0);
   std::string k = kind;
   bool own = k == "add1_plain" || k == "add1_forced";
-  bool one = k == "add1" || own;
+  bool flat = k == "add_flat" || k == "add1_flat";
+  bool one = k == "add1" || k == "add1_flat" || own;
   std::vector<int64_t> shape = one ? std::vector<int64_t>{1} : std::vector<int64_t>{16, 16};
   Buf a(F32, shape), b(F32, shape), w(F32, shape);
   std::vector<AttrValue> axes = {std::vector<int64_t>{1, 0}};
@@ -618,6 +625,8 @@ void BM_graphReplay(benchmark::State &state, const char *kind) {
     CHECK_CUDA(cudaStreamBeginCapture(stream(), cudaStreamCaptureModeThreadLocal));
   else if (api.beginCapture(0, stream(), &err))
     return state.SkipWithError(err.message);
+  if (flat)
+    setenv("GRAFT_CUDA_TINY", "0", 1);
   for (int64_t i = 0; i < n; ++i) {
     DLTensor *x = i % 2 ? &b.dl : &a.dl, *y = i % 2 ? &a.dl : &b.dl;
     if (k == "permute" || (k == "alternate" && i % 2 == 0))
@@ -625,6 +634,7 @@ void BM_graphReplay(benchmark::State &state, const char *kind) {
     else
       runGraft("graft.add", {x, &w.dl}, {y});
   }
+  unsetenv("GRAFT_CUDA_TINY");
   cudaGraphExec_t exec = nullptr;
   GraftCudaGraphNodes nodes{};
   if (own) {
@@ -661,6 +671,11 @@ BENCHMARK_CAPTURE(BM_graphReplay, add, "add")
     ->Arg(99)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_graphReplay, add_flat, "add_flat")
+    ->Arg(1)
+    ->Arg(99)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_graphReplay, permute, "permute")
     ->Arg(1)
     ->Arg(99)
@@ -672,6 +687,11 @@ BENCHMARK_CAPTURE(BM_graphReplay, alternate, "alternate")
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_graphReplay, add1, "add1")
+    ->Arg(1)
+    ->Arg(99)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_graphReplay, add1_flat, "add1_flat")
     ->Arg(1)
     ->Arg(99)
     ->UseManualTime()
@@ -690,9 +710,11 @@ BENCHMARK_CAPTURE(BM_graphReplay, add1_forced, "add1_forced")
 /// The forms a chain of tiny kernels can take in a graph (GraphForms.cu),
 /// to split BM_graphReplay's per-node cost into its causes: device time of
 /// one replay of 1 or 99 kernels of one block. Body: `empty` (no code) or
-/// `add1` (b[0] = a[0] + w[0], the previous link's result). Form:
+/// `add1` (b[0] = a[0] + w[0], the previous link's result), written in
+/// thread 0, or `_restrict` one element per thread with read-only loads,
+/// or `_loop` as graft's flat kernel (64-bit grid-stride loops). Form:
 /// `_t256` 256 threads (graft's block; else 1), `_p1k`/`_p4k` 1 KiB / 4 KiB
-/// of unused parameter bytes (else 32 bytes, as graft's flat add),
+/// of unused parameter bytes (else 40 bytes; graft's adds take 28 and 32),
 /// `_nodes` built with cudaGraphAddKernelNode (else stream capture),
 /// `_stream` the same launches on the stream without a graph, `_pdl`
 /// captured launches with programmatic stream serialization whose kernels
@@ -751,9 +773,11 @@ void BM_graphReplayForm(benchmark::State &state, graft::bench::ChainForm form, B
 }
 
 graft::bench::ChainForm chainForm(bool add, int threads = 1, int pad = 0, bool pdl = false,
-                                  bool trigger = false, bool wait = false) {
+                                  bool trigger = false, bool wait = false,
+                                  graft::bench::AddBody body = graft::bench::AddBody::Thread0) {
   graft::bench::ChainForm f;
   f.add = add;
+  f.body = body;
   f.threads = threads;
   f.padBytes = pad;
   f.pdlLaunch = pdl;
@@ -787,6 +811,12 @@ GRAPH_FORM(add1_stream_pdl_trigger, chainForm(true, 1, 0, true, true), Build::St
 GRAPH_FORM(add1_edges, chainForm(true, 1, 0, false, false, true), Build::CaptureEdges);
 GRAPH_FORM(add1_edges_trigger, chainForm(true, 1, 0, false, true, true), Build::CaptureEdges);
 GRAPH_FORM(add1_t256_edges_trigger, chainForm(true, 256, 0, false, true, true),
+           Build::CaptureEdges);
+GRAPH_FORM(add1_t256_edges_trigger_restrict,
+           chainForm(true, 256, 0, false, true, true, graft::bench::AddBody::Restrict),
+           Build::CaptureEdges);
+GRAPH_FORM(add1_t256_edges_trigger_loop,
+           chainForm(true, 256, 0, false, true, true, graft::bench::AddBody::Loop),
            Build::CaptureEdges);
 
 /// The first launch of a freshly instantiated graph of graft's 99 one-element

@@ -1,9 +1,13 @@
 //===- kernels/cuda/Elementwise.cuh - Elementwise kernels from the op table -*- CUDA -*-===//
 //
-// Two kernels per (op, dtype): a flat one for compact operands of one
-// dtype and one shape, which moves 16 bytes per load and store, and a
-// general one over byte strides that broadcasts, follows any layout and
-// loads operands of another dtype (a bool operand of an arithmetic op).
+// Three kernels per (op, dtype): a flat one for compact operands of one
+// dtype and one shape, which moves 16 bytes per load and store; a tiny
+// one for the same operands when they are few, one element per thread and
+// nothing else (what a replayed graph of small kernels waits on, below);
+// and a general one over byte strides that broadcasts, follows any layout
+// and loads operands of another dtype (a bool operand of an arithmetic op).
+// The tiny and flat kernels compute each element with the same conversions,
+// so they give the same bits.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAFT_KERNELS_CUDA_ELEMENTWISE_CUH
@@ -78,6 +82,40 @@ __global__ void __launch_bounds__(kThreads)
   for (int64_t i = nv * V + first; i < n; i += stride)
     storeC(&out[i], Op::apply(loadC<C>(&a[i]), loadC<C>(&b[i])));
 }
+
+/// Operands of at most this many elements take the tiny kernels (16 blocks).
+constexpr int64_t kTinyElems = 16 * kThreads;
+
+/// Whether the tiny kernels are on: GRAFT_CUDA_TINY=0 sends those operands
+/// to the flat kernels instead. Read on every call, so that one benchmark
+/// process can capture both (graft-bench-cuda's BM_graphReplay).
+bool tinyEnabled();
+
+// The tiny kernels. In a replayed graph of small kernels each node costs
+// the time from the end of the kernel before (awaitUpstream returns) to
+// its own end, so everything after the wait is on that path: a 32-bit
+// index, one element per thread, no loop (the flat kernels' grid-stride
+// loops and 64-bit trip counts cost more than the element), 28 bytes of
+// parameters, and plain loads.
+template <class Op, class T, class OutT, class C>
+__global__ void __launch_bounds__(kThreads) unaryTiny(const T *x, OutT *out, unsigned n) {
+  awaitUpstream();
+  unsigned i = blockIdx.x * kThreads + threadIdx.x;
+  if (i < n)
+    storeC(&out[i], Op::apply(loadC<C>(&x[i])));
+}
+
+template <class Op, class T, class OutT, class C>
+__global__ void __launch_bounds__(kThreads)
+    binaryTiny(const T *a, const T *b, OutT *out, unsigned n) {
+  awaitUpstream();
+  unsigned i = blockIdx.x * kThreads + threadIdx.x;
+  if (i < n)
+    storeC(&out[i], Op::apply(loadC<C>(&a[i]), loadC<C>(&b[i])));
+}
+
+/// Blocks of a tiny kernel over n elements.
+inline unsigned tinyGrid(int64_t n) { return unsigned((n + kThreads - 1) / kThreads); }
 
 /// Operand pointers, runtime dtypes and byte strides of the general path.
 template <int N> struct Operands {

@@ -2,6 +2,9 @@
 
 #include "kernels/cuda/Elementwise.cuh"
 
+#include <cstdlib>
+#include <cstring>
+
 namespace graft::cuda {
 namespace {
 
@@ -62,8 +65,15 @@ template <class Op> int runBinary(const GraftCudaKernelArgs *args, GraftCudaErro
       using C = OpCompute<Op::rule, T>;
       using OutT = OpOut<Op::rule, T>;
       constexpr int V = vecWidth<T>();
-      if (at == dt && bt == dt && flatOperands(out, ins, 2) && aligned(dataOf(a), sizeof(T) * V) &&
-          aligned(dataOf(b), sizeof(T) * V) && aligned(dataOf(out), sizeof(OutT) * V)) {
+      bool flat = at == dt && bt == dt && flatOperands(out, ins, 2);
+      if (flat && n <= kTinyElems && tinyEnabled()) {
+        binaryTiny<Op, T, OutT, C><<<tinyGrid(n), kThreads, 0, ctx.stream()>>>(
+            reinterpret_cast<const T *>(dataOf(a)), reinterpret_cast<const T *>(dataOf(b)),
+            reinterpret_cast<OutT *>(dataOf(out)), unsigned(n));
+        return ctx.checkLaunch("binaryTiny");
+      }
+      if (flat && aligned(dataOf(a), sizeof(T) * V) && aligned(dataOf(b), sizeof(T) * V) &&
+          aligned(dataOf(out), sizeof(OutT) * V)) {
         binaryFlat<Op, T, OutT, C, V><<<gridFor(n / V + 1, kThreads), kThreads, 0, ctx.stream()>>>(
             reinterpret_cast<const T *>(dataOf(a)), reinterpret_cast<const T *>(dataOf(b)),
             reinterpret_cast<OutT *>(dataOf(out)), n);
@@ -82,6 +92,11 @@ template <class Op> GraftCudaKernel binaryKernel() {
 }
 
 } // namespace
+
+bool tinyEnabled() {
+  const char *v = std::getenv("GRAFT_CUDA_TINY");
+  return !v || std::strcmp(v, "0") != 0;
+}
 
 void addBinaryKernels(std::vector<GraftCudaKernel> &out) {
 #define GRAFT_BINARY_OP(Name, ...) out.push_back(binaryKernel<ops::Name>());

@@ -32,8 +32,14 @@ template <class Op> int runUnary(const GraftCudaKernelArgs *args, GraftCudaError
       using C = OpCompute<Op::rule, T>;
       using OutT = OpOut<Op::rule, T>;
       constexpr int V = vecWidth<T>();
-      if (flatOperands(out, ins, 1) && aligned(dataOf(x), sizeof(T) * V) &&
-          aligned(dataOf(out), sizeof(OutT) * V)) {
+      bool flat = flatOperands(out, ins, 1);
+      if (flat && n <= kTinyElems && tinyEnabled()) {
+        unaryTiny<Op, T, OutT, C><<<tinyGrid(n), kThreads, 0, ctx.stream()>>>(
+            reinterpret_cast<const T *>(dataOf(x)), reinterpret_cast<OutT *>(dataOf(out)),
+            unsigned(n));
+        return ctx.checkLaunch("unaryTiny");
+      }
+      if (flat && aligned(dataOf(x), sizeof(T) * V) && aligned(dataOf(out), sizeof(OutT) * V)) {
         unaryFlat<Op, T, OutT, C, V><<<gridFor(n / V + 1, kThreads), kThreads, 0, ctx.stream()>>>(
             reinterpret_cast<const T *>(dataOf(x)), reinterpret_cast<OutT *>(dataOf(out)), n);
         return ctx.checkLaunch("unaryFlat");

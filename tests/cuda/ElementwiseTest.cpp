@@ -3,7 +3,8 @@
 // Each unary and binary op of the elementwise op table, in every dtype,
 // against its CPU kernel: a long compact tensor (the vectorized path, with
 // a tail), a transposed input and a broadcast (the general path), and a
-// bool operand mixed into an arithmetic op. Where the CPU kernel refuses a
+// bool operand mixed into an arithmetic op; small compact tensors (the
+// tiny kernels) bit for bit against the flat kernel. Where the CPU kernel refuses a
 // dtype, the CUDA kernel must refuse it too.
 //
 // Bounds: integer and bool results are exact; float results of the
@@ -107,6 +108,88 @@ TEST(CudaElementwise, EveryBinaryOpEveryDType) {
       EXPECT_EQ(check(row, {&m, &x}, cm, gm), "");
     }
   }
+}
+
+/// The bytes of a compact host tensor.
+std::string bytesOf(TestTensor &t) {
+  const DLTensor &d = *t.dl();
+  return std::string(static_cast<const char *>(d.data),
+                     size_t(t.numel()) * size_t((d.dtype.bits + 7) / 8));
+}
+
+/// Runs `row` on `ins` twice, with the tiny kernels (compact operands of
+/// one shape and dtype, at most 4096 elements) and without them
+/// (GRAFT_CUDA_TINY=0: the flat kernel); "" when both give the same bytes
+/// and the CPU's values.
+std::string tinyAgainstFlat(const OpRow &row, std::vector<TestTensor *> ins, DLDataType ot,
+                            const std::vector<int64_t> &shape) {
+  TestTensor cpu(ot, shape), tiny(ot, shape), flat(ot, shape);
+  std::string why = check(row, ins, cpu, tiny);
+  if (!why.empty())
+    return "tiny: " + why;
+  if (!runKernel(row.symbol, ins, {&cpu}).empty())
+    return ""; // Both refuse the dtype (check).
+  setenv("GRAFT_CUDA_TINY", "0", 1);
+  std::string err = runCuda(row.symbol, ins, {&flat});
+  unsetenv("GRAFT_CUDA_TINY");
+  if (!err.empty())
+    return "flat: " + err;
+  return bytesOf(tiny) == bytesOf(flat) ? "" : "the tiny and the flat kernel differ";
+}
+
+// Small compact operands take the tiny kernels: the same bits as the flat
+// kernel for every op and dtype, from one element to the largest tiny size
+// (4096, one 16-block grid) and one past it.
+TEST(CudaElementwise, TinyKernelsGiveTheFlatKernelsBits) {
+  GRAFT_REQUIRE_GPU();
+  std::mt19937_64 rng(3);
+  for (const OpRow &row : opTable())
+    for (DLDataType t : kAllTypes) {
+      DLDataType ot = boolResult(row) ? BOOL : t;
+      for (int64_t n : {int64_t(1), int64_t(37), int64_t(256), int64_t(4096), int64_t(4097)}) {
+        SCOPED_TRACE(std::string(row.symbol) + " " + typeName(t) + " n=" + std::to_string(n));
+        std::vector<int64_t> shape = n == 256 ? std::vector<int64_t>{16, 16} : std::vector{n};
+        TestTensor a = randomTensor(t, shape, rng), b = randomTensor(t, shape, rng);
+        if (row.binary)
+          EXPECT_EQ(tinyAgainstFlat(row, {&a, &b}, ot, shape), "");
+        else
+          EXPECT_EQ(tinyAgainstFlat(row, {&a}, ot, shape), "");
+      }
+    }
+}
+
+// Small operands that are not compact and of one shape and dtype keep the
+// general kernel: the tiny one would read the smaller operand past its
+// end, the transposed one in the wrong order and the bool as the other
+// dtype, so the CPU's values tell.
+TEST(CudaElementwise, SmallBroadcastsKeepTheGeneralKernel) {
+  GRAFT_REQUIRE_GPU();
+  std::mt19937_64 rng(4);
+  for (const char *sym : {"graft.add", "graft.subtract", "graft.maximum", "graft.less"}) {
+    const OpRow &row =
+        *llvm::find_if(opTable(), [&](const OpRow &r) { return llvm::StringRef(r.symbol) == sym; });
+    for (DLDataType t : {F32, F16, BF16, I32}) {
+      SCOPED_TRACE(std::string(sym) + " " + typeName(t));
+      DLDataType ot = boolResult(row) ? BOOL : t;
+      TestTensor col = randomTensor(t, {16, 1}, rng), r = randomTensor(t, {1, 16}, rng);
+      TestTensor c(ot, {16, 16}), g(ot, {16, 16});
+      EXPECT_EQ(check(row, {&col, &r}, c, g), "");
+      TestTensor s = randomTensor(t, {}, rng), m = randomTensor(t, {16, 16}, rng);
+      TestTensor cs(ot, {16, 16}), gs(ot, {16, 16});
+      EXPECT_EQ(check(row, {&m, &s}, cs, gs), "");
+      TestTensor tr = randomTensor(t, {16, 16}, rng, -4, 4, {1, 0});
+      TestTensor ct(ot, {16, 16}), gt(ot, {16, 16});
+      EXPECT_EQ(check(row, {&tr, &m}, ct, gt), "");
+      TestTensor mask = randomTensor(BOOL, {16, 16}, rng);
+      TestTensor cm(ot, {16, 16}), gm(ot, {16, 16});
+      EXPECT_EQ(check(row, {&mask, &m}, cm, gm), "");
+    }
+  }
+  TestTensor xt = randomTensor(F32, {16, 16}, rng, -4, 4, {1, 0});
+  TestTensor ce(F32, {16, 16}), ge(F32, {16, 16});
+  const OpRow &negative = *llvm::find_if(
+      opTable(), [](const OpRow &r) { return llvm::StringRef(r.symbol) == "graft.negative"; });
+  EXPECT_EQ(check(negative, {&xt}, ce, ge), "");
 }
 
 TEST(CudaElementwise, IntegerEdgeCases) {
