@@ -14,6 +14,7 @@
 
 #include "codegen/Constants.h"
 
+#include "ir/IndexMap.h"
 #include "ir/OpKernels.h"
 #include "ir/Printer.h"
 #include "ir/ops/OpHandles.h"
@@ -102,6 +103,13 @@ llvm::Expected<kernels::AttrValue> convertAttr(const AttrValue &a, const SymEnv 
       list.push_back(v.getInt());
     }
     return kernels::AttrValue(std::move(list));
+  }
+  case AttrValue::Kind::IndexMap: {
+    std::vector<int64_t> program;
+    std::string why = indexMapProgram(*a.getIndexMap(), program);
+    if (!why.empty())
+      return unsupported("an index map that " + why);
+    return kernels::AttrValue(std::move(program));
   }
   default:
     break;

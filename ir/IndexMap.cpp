@@ -142,3 +142,89 @@ llvm::Optional<std::vector<PrimExpr>> graft::mapShape(const IndexMapNode &m,
   }
   return out;
 }
+
+std::string graft::indexMapProgram(const IndexMapNode &m, std::vector<int64_t> &program) {
+  enum : int64_t { kEnd, kVar, kConst, kAdd, kSub, kMul, kFloorDiv, kFloorMod };
+  program = {int64_t(m.initial.size()), int64_t(m.final.size())};
+  llvm::DenseMap<const TirVarNode *, int64_t> params;
+  for (size_t i = 0; i < m.initial.size(); ++i)
+    params[m.initial[i].get()] = int64_t(i);
+  // Postfix order with a work list: a binary node is pushed back as its
+  // token after its operands.
+  struct Item {
+    const PrimExprNode *e;
+    int64_t token;     ///< kEnd: visit e; else emit this token.
+    int64_t value = 0; ///< kConst's operand.
+  };
+  for (const PrimExpr &index : m.final) {
+    std::vector<Item> work{{index.get(), kEnd}};
+    while (!work.empty()) {
+      Item item = work.back();
+      work.pop_back();
+      if (item.token == kConst) {
+        program.insert(program.end(), {kConst, item.value});
+        continue;
+      }
+      if (item.token != kEnd) {
+        program.push_back(item.token);
+        continue;
+      }
+      const PrimExprNode *e = item.e;
+      while (const auto *cast = llvm::dyn_cast<PrimCastNode>(e)) {
+        if (!cast->dtype.isInt() && !cast->dtype.isUInt())
+          break;
+        e = cast->value.get();
+      }
+      if (const auto *imm = llvm::dyn_cast<IntImmNode>(e)) {
+        program.insert(program.end(), {kConst, imm->value});
+        continue;
+      }
+      if (const auto *v = llvm::dyn_cast<TirVarNode>(e)) {
+        auto it = params.find(v);
+        if (it == params.end())
+          return "reads '" + v->name + "', which is not a parameter of the map";
+        program.insert(program.end(), {kVar, it->second});
+        continue;
+      }
+      const auto *b = llvm::dyn_cast<PrimBinaryNode>(e);
+      int64_t token = kEnd;
+      if (b) {
+        switch (b->op) {
+        case PrimOp::Add:
+          token = kAdd;
+          break;
+        case PrimOp::Sub:
+          token = kSub;
+          break;
+        case PrimOp::Mul:
+          token = kMul;
+          break;
+        case PrimOp::FloorDiv:
+          token = kFloorDiv;
+          break;
+        case PrimOp::FloorMod:
+          token = kFloorMod;
+          break;
+        default:
+          break;
+        }
+      }
+      if (token == kEnd)
+        return "has an index other than +, -, *, // and % of the parameters and integer "
+               "constants";
+      work.push_back({nullptr, token});
+      // The kernel takes a divisor only as the constant pushed last.
+      if (token == kFloorDiv || token == kFloorMod) {
+        auto c = asConstInt(simplify(b->b).get());
+        if (!c || *c <= 0)
+          return "divides by something other than a positive constant";
+        work.push_back({nullptr, kConst, *c});
+      } else {
+        work.push_back({b->b.get(), kEnd});
+      }
+      work.push_back({b->a.get(), kEnd});
+    }
+    program.push_back(kEnd);
+  }
+  return "";
+}

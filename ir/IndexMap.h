@@ -17,6 +17,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <string>
 #include <vector>
 
 namespace graft {
@@ -52,6 +53,16 @@ void printIndexMap(llvm::raw_ostream &os, const IndexMapNode &m,
 /// positive constants of such sums).
 llvm::Optional<std::vector<PrimExpr>> mapShape(const IndexMapNode &m,
                                                llvm::ArrayRef<PrimExpr> shape);
+
+/// The map as graft.layout_transform's `index_map` attribute: the header
+/// [number of parameters, number of indices], then each index as a postfix
+/// program ending in 0, with tokens 1 (parameter, its position follows),
+/// 2 (constant, its value follows), 3 +, 4 -, 5 *, 6 //, 7 %
+/// (kernels/IndexMapPlan.h reads it). "" on success, else why the map has
+/// no such form ("divides by ...": an index that is not integer arithmetic
+/// over the parameters, or a `//` or `%` whose divisor is not a positive
+/// constant).
+std::string indexMapProgram(const IndexMapNode &m, std::vector<int64_t> &program);
 
 } // namespace graft
 

@@ -30,6 +30,7 @@
 #include "transforms/LoweringSupport.h"
 #include "transforms/Passes.h"
 
+#include "ir/IndexMap.h"
 #include "ir/OpKernels.h"
 #include "ir/Printer.h"
 #include "ir/Visitor.h"
@@ -200,6 +201,16 @@ private:
                          "has a list attribute of " + std::string("other values"));
         dims.push_back(intImm(v.getInt()));
       }
+      return shapeExpr(std::move(dims));
+    }
+    case AttrValue::Kind::IndexMap: {
+      std::vector<int64_t> program;
+      std::string why = indexMapProgram(*value.getIndexMap(), program);
+      if (!why.empty())
+        return failure(call, "attributes its kernel takes", "has an index map that " + why);
+      std::vector<PrimExpr> dims;
+      for (int64_t v : program)
+        dims.push_back(intImm(v));
       return shapeExpr(std::move(dims));
     }
     default:

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ir/OpKernels.h"
+#include "ir/IndexMap.h"
 #include "ir/StructInfo.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -86,6 +87,38 @@ std::string unsupportedPackedLayout(const CallNode &call) {
            "\", a layout with a packed axis (the kernel takes permutations of the "
            "canonical axes only)";
   }
+  return "";
+}
+
+/// graft.layout_transform runs the index map as a program of at most 128
+/// slots over at most 8 indices (kernels/IndexMapPlan.h), and writes one
+/// flat buffer: axis separators (a physical layout of several flat memory
+/// axes, for TIR's lowering) are not something its output can have.
+std::string unsupportedLayoutTransform(const CallNode &call) {
+  for (const char *name : {"axis_separators", "input_axis_separators"}) {
+    const AttrValue *v = call.attrs ? call.attrs->lookup(name) : nullptr;
+    if (!v || v->kind() != AttrValue::Kind::Array || v->getArray().empty())
+      continue;
+    std::string list;
+    for (const AttrValue &e : v->getArray())
+      list += (list.empty() ? "" : ", ") +
+              (e.kind() == AttrValue::Kind::Int ? std::to_string(e.getInt()) : std::string("?"));
+    return "has " + std::string(name) + " [" + list +
+           "]; graft.layout_transform writes one flat buffer and takes no axis separators";
+  }
+  const AttrValue *map = call.attrs ? call.attrs->lookup("index_map") : nullptr;
+  if (!map || map->kind() != AttrValue::Kind::IndexMap)
+    return "";
+  std::vector<int64_t> program;
+  std::string why = indexMapProgram(*map->getIndexMap(), program);
+  if (!why.empty())
+    return "has an index map that " + why;
+  if (program[0] > 8 || program[1] > 8)
+    return "has an index map of " + std::to_string(program[0]) + " parameters and " +
+           std::to_string(program[1]) + " indices; graft.layout_transform takes at most 8 of each";
+  if (program.size() - 2 > 128)
+    return "has an index map whose program takes " + std::to_string(program.size() - 2) +
+           " slots; graft.layout_transform takes at most 128";
   return "";
 }
 
@@ -294,6 +327,13 @@ std::vector<Row> rows() {
   r.push_back({"repeat", {"data"}, {fromAttr("repeats"), fromAttr("axis")}});
   r.push_back({"tile", {"data"}, {fromAttr("repeats")}});
   r.push_back({"flip", {"data"}, {fromAttr("axis")}});
+  r.push_back({"layout_transform",
+               {"x"},
+               {fromAttr("index_map"), fromAttr("pad_value")},
+               {},
+               nullptr,
+               false,
+               unsupportedLayoutTransform});
   r.push_back({"dynamic_strided_slice",
                {"x", "begin", "end", "strides"},
                {},
@@ -371,7 +411,6 @@ const char *const kRuntimeOps[] = {
 /// Ops registered for TVM parity (parsed, inferred, printed) that no
 /// kernel computes yet.
 const char *const kUnloweredOps[] = {
-    "layout_transform",
     "dist.annotate_sharding",
     "dist.redistribute",
     "dist.redistribute_replica_to_shard",

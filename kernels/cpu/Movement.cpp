@@ -1,15 +1,18 @@
-//===- kernels/cpu/Movement.cpp - repeat, tile, flip, dynamic_strided_slice ===//
+//===- kernels/cpu/Movement.cpp - repeat, tile, flip, layout_transform, dynamic_strided_slice -===//
 //
 // Data movement without dtype conversion, as TOPI's repeat, tile, flip and
-// dynamic_strided_slice. dynamic_strided_slice's output shape depends on the
+// dynamic_strided_slice, and relax.layout_transform. dynamic_strided_slice's output shape depends on the
 // values of begin/end/strides, so it runs as a host form (docs/kernels.md,
 // "Data-dependent kernels"): `graft.host.dynamic_strided_slice_count` writes
 // the output's shape, the caller allocates, the fill kernel copies.
 //
 //===----------------------------------------------------------------------===//
 
+#include "kernels/IndexMapPlan.h"
 #include "kernels/cpu/CpuKernels.h"
 #include "kernels/cpu/TensorIter.h"
+
+#include <cstring>
 
 namespace graft::kernels::cpu {
 namespace {
@@ -110,6 +113,100 @@ llvm::Error flipKernel(const KernelArgs &args) {
   return llvm::Error::success();
 }
 
+/// Scratch of layout_transform: one mark per output element.
+size_t layoutTransformWorkspace(const KernelArgs &args) {
+  if (args.outputs.size() != 1 || !args.outputs[0])
+    return 0;
+  const DLTensor &t = *args.outputs[0];
+  int64_t n = 1;
+  for (int d = 0; d < t.ndim; ++d)
+    n *= t.shape[d];
+  return size_t(n);
+}
+
+/// The pad value in the output's dtype: the attribute's int, float or bool,
+/// else 0 (TVM's legalization pads with 0 when pad_value is unset).
+void storePad(Ctx &ctx, char *p) {
+  const AttrValue *v = ctx.hasAttr(1) ? ctx.attr(1) : nullptr;
+  ScalarType t = ctx.outType(0);
+  if (v && std::holds_alternative<double>(*v))
+    storerFor<double>(t)(p, std::get<double>(*v));
+  else if (v && std::holds_alternative<bool>(*v))
+    storerFor<int64_t>(t)(p, std::get<bool>(*v) ? 1 : 0);
+  else
+    storerFor<int64_t>(t)(p, v && std::holds_alternative<int64_t>(*v) ? std::get<int64_t>(*v) : 0);
+}
+
+/// layout_transform(index_map, pad_value): the element at input index x
+/// goes to output index index_map(x); output elements no input maps to get
+/// pad_value. The map runs forward, input by input (a scatter), and a mark
+/// per output element records what was written: the forward map is what the
+/// IR holds (its inverse exists only where the map is a bijection onto the
+/// output box, and finding it takes TVM's iterator-map analysis), the
+/// unmarked elements are exactly the padding, and a second write to one
+/// element shows a map that is not injective, which TVM refuses as well.
+llvm::Error layoutTransformKernel(const KernelArgs &args) {
+  Ctx ctx(args, "graft.layout_transform");
+  if (!ctx.checkArity(1, 1) || !sameType(ctx))
+    return ctx.error();
+  Dims program = ctx.intListAttr(0, "index_map");
+  if (!ctx.ok())
+    return ctx.error();
+  if (ctx.hasAttr(1) && std::holds_alternative<std::string>(*ctx.attr(1)))
+    return ctx.reject("pad_value must be a number");
+  indexmap::IndexMapPlan plan;
+  std::string why = indexmap::decodePlan(program.data(), program.size(), plan);
+  if (!why.empty())
+    return ctx.reject(why);
+  View in = ctx.inView(0), out = ctx.outView(0);
+  if (plan.numIn != in.ndim() || plan.numOut != out.ndim())
+    return ctx.reject("the index map takes " + llvm::Twine(plan.numIn) + " indices to " +
+                      llvm::Twine(plan.numOut) + ", but the input has rank " +
+                      llvm::Twine(in.ndim()) + " and the output rank " + llvm::Twine(out.ndim()));
+  if (!ctx.needWorkspace(layoutTransformWorkspace(args)))
+    return ctx.error();
+  auto *marks = static_cast<uint8_t *>(args.workspace.data);
+  int64_t total = out.numel();
+  if (total)
+    std::memset(marks, 0, size_t(total));
+  int64_t size = in.elemSize();
+  int64_t src[indexmap::kMaxRank] = {}, dst[indexmap::kMaxRank] = {};
+  bool ok = true;
+  forEachIndex(in.shape, [&](llvm::ArrayRef<int64_t> idx) {
+    if (!ok)
+      return;
+    std::copy(idx.begin(), idx.end(), src);
+    indexmap::applyPlan(plan, src, dst);
+    int64_t flat = 0;
+    for (int64_t d = 0; d < out.ndim(); ++d) {
+      if (dst[d] < 0 || dst[d] >= out.shape[d]) {
+        ok = ctx.fail("the index map sends input index " + shapeStr(idx) + " to " +
+                      shapeStr(llvm::ArrayRef<int64_t>(dst, out.ndim())) +
+                      ", outside the output shape " + shapeStr(out.shape));
+        return;
+      }
+      flat = flat * out.shape[d] + dst[d];
+    }
+    if (marks[flat]) {
+      ok = ctx.fail("the index map sends two input indices to output index " +
+                    shapeStr(llvm::ArrayRef<int64_t>(dst, out.ndim())) +
+                    " (the second is " + shapeStr(idx) + "); it must be injective");
+      return;
+    }
+    marks[flat] = 1;
+    std::memcpy(out.ptr(llvm::ArrayRef<int64_t>(dst, out.ndim())), in.ptr(idx), size);
+  });
+  if (!ok)
+    return ctx.error();
+  alignas(8) char pad[8];
+  storePad(ctx, pad);
+  RowMajorCursor cursor(out);
+  for (int64_t i = 0; i < total; ++i, cursor.next())
+    if (!marks[i])
+      std::memcpy(cursor.get(), pad, size);
+  return llvm::Error::success();
+}
+
 /// dynamic_strided_slice's view of the data: begin/end/strides are 1-D
 /// integer tensors of one length (at most the rank); the dims they do not
 /// cover are kept whole, as TOPI does.
@@ -178,6 +275,7 @@ llvm::Error dynamicSliceKernel(const KernelArgs &args) {
 const llvm::StringRef kRepeatAttrs[] = {"repeats", "axis"};
 const llvm::StringRef kTileAttrs[] = {"repeats"};
 const llvm::StringRef kFlipAttrs[] = {"axis"};
+const llvm::StringRef kLayoutTransformAttrs[] = {"index_map", "pad_value"};
 
 } // namespace
 
@@ -186,6 +284,8 @@ void registerMovementKernels() {
       {"graft.repeat", 1, 1, kRepeatAttrs, &repeatKernel},
       {"graft.tile", 1, 1, kTileAttrs, &tileKernel},
       {"graft.flip", 1, 1, kFlipAttrs, &flipKernel},
+      {"graft.layout_transform", 1, 1, kLayoutTransformAttrs, &layoutTransformKernel,
+       &layoutTransformWorkspace},
       {"graft.host.dynamic_strided_slice", 4, 1, {}, &dynamicSliceKernel},
       {"graft.host.dynamic_strided_slice_count", 4, 1, {}, &dynamicSliceShapeKernel},
   };

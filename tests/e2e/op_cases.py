@@ -746,6 +746,23 @@ _layout("flip", ["r0 = R.flip(x, axis=1)", "r1 = R.flip(x, axis=-1)"],
         lambda x: [np.flip(x, 1), np.flip(x, -1)])
 
 
+def _split_pad(x):
+    """(a, b, c) -> (a, b // 2, c, b % 2) of a (2, 3, 4) input: b = 3 is
+    padding, which pad_value's default fills with 0."""
+    o = np.zeros((2, 2, 4, 2), x.dtype)
+    for b in range(3):
+        o[:, b // 2, :, b % 2] = x[:, b, :]
+    return o
+
+
+_layout("layout_transform", [
+    "r0 = R.layout_transform(x, index_map=lambda a, b, c: (a, c, b))",
+    "r1 = R.layout_transform(x, index_map=lambda a, b, c: (a, b // 2, c, b % 2))",
+    "r2 = R.layout_transform(x, index_map=T.index_map(lambda a, b, c: (a * 3 + b, c), "
+    "index_dtype=\"int32\"))"],
+    lambda x: [x.transpose(0, 2, 1), _split_pad(x), x.reshape(6, 4)])
+
+
 # The output's shape comes from the values of begin/end/strides: a host form.
 @spec("dynamic_strided_slice", ALL)
 def _dynamic_strided_slice(dt):
