@@ -7,6 +7,9 @@
 //  - repeat and tile: one thread per output element maps its index back to
 //    the input's (i / repeats along the axis; i % extent for tile);
 //  - flip: a strided view with a negative step, copied as strided_slice's;
+//  - layout_transform: the index map's plan (kernels/IndexMapPlan.h) runs
+//    forward, one thread per input element scattering it to its output
+//    element, after a fill with the pad value when the output is larger;
 //  - dynamic_strided_slice: a host form; both kernels read begin/end/strides
 //    back (the count kernel writes the output's shape, the fill kernel
 //    copies the view they describe);
@@ -23,12 +26,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "kernels/IndexMapPlan.h"
 #include "kernels/cuda/Elementwise.cuh"
 
 #include <algorithm>
 #include <array>
 #include <cfloat>
 #include <cmath>
+#include <cstring>
 #include <tuple>
 
 namespace graft::cuda {
@@ -682,6 +687,167 @@ int topk(const GraftCudaKernelArgs *args, GraftCudaError *err) {
 }
 
 //===----------------------------------------------------------------------===//
+// layout_transform
+//===----------------------------------------------------------------------===//
+
+namespace indexmap = graft::kernels::indexmap;
+
+/// The index map's plan (kernels/IndexMapPlan.h, checked on the host) and
+/// both tensors' extents and byte strides.
+struct LayoutTransformPlan {
+  indexmap::IndexMapPlan map;
+  int inNdim, outNdim;
+  int64_t inShape[kMaxDims], inStride[kMaxDims];
+  int64_t outShape[kMaxDims], outStride[kMaxDims];
+};
+
+/// Byte offset of row-major flat index i of a strided tensor.
+__device__ inline int64_t stridedOffset(int64_t i, int ndim, const int64_t *shape,
+                                        const int64_t *stride) {
+  int64_t off = 0;
+  for (int d = ndim - 1; d >= 0; --d) {
+    int64_t q = i / shape[d];
+    off += (i - q * shape[d]) * stride[d];
+    i = q;
+  }
+  return off;
+}
+
+/// Every output element gets the pad value (its bits, `pad`); the scatter
+/// that follows on the stream overwrites the elements the map reaches.
+template <class U>
+__global__ void padFillKernel(LayoutTransformPlan p, char *out, U pad, int64_t n) {
+  awaitUpstream();
+  int64_t stride = int64_t(gridDim.x) * blockDim.x;
+  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    *reinterpret_cast<U *>(out + stridedOffset(i, p.outNdim, p.outShape, p.outStride)) = pad;
+}
+
+/// One thread per input element: its index through the map gives the
+/// output element it is copied to. An index outside the output (a map that
+/// does not fit the output's shape) is skipped.
+template <class U>
+__global__ void layoutScatterKernel(LayoutTransformPlan p, const char *in, char *out, int64_t n) {
+  awaitUpstream();
+  int64_t stride = int64_t(gridDim.x) * blockDim.x;
+  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    int64_t src[kMaxDims], dst[kMaxDims], rest = i, from = 0;
+    for (int d = p.inNdim - 1; d >= 0; --d) {
+      int64_t q = rest / p.inShape[d];
+      src[d] = rest - q * p.inShape[d];
+      from += src[d] * p.inStride[d];
+      rest = q;
+    }
+    indexmap::applyPlan(p.map, src, dst);
+    int64_t to = 0;
+    bool inside = true;
+    for (int d = 0; d < p.outNdim; ++d) {
+      inside = inside && dst[d] >= 0 && dst[d] < p.outShape[d];
+      to += dst[d] * p.outStride[d];
+    }
+    if (inside)
+      *reinterpret_cast<U *>(out + to) = *reinterpret_cast<const U *>(in + from);
+  }
+}
+
+/// pad_value (an int, float or bool attr; unset: 0) as `T`.
+template <class T> T padAs(const Ctx &ctx) {
+  bool isFloat = ctx.hasAttr(1) && ctx.attr(1).kind == GRAFT_CUDA_ATTR_FLOAT;
+  double f = isFloat ? ctx.attr(1).f : 0.0;
+  int64_t i = !isFloat && ctx.hasAttr(1) ? ctx.attr(1).i : 0;
+  if constexpr (std::is_same_v<T, bool>)
+    return isFloat ? f != 0.0 : i != 0;
+  else if constexpr (std::is_same_v<T, __half>)
+    return __double2half(isFloat ? f : double(i));
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>)
+    return __double2bfloat16(isFloat ? f : double(i));
+  else if constexpr (std::is_floating_point_v<T>)
+    return T(isFloat ? f : double(i));
+  else
+    return isFloat ? T(f) : T(i);
+}
+
+template <class U> int launchLayoutTransform(Ctx &ctx, const LayoutTransformPlan &p, U pad) {
+  const DLTensor &x = ctx.in(0), &out = ctx.out(0);
+  int64_t nIn = numel(x), nOut = numel(out);
+  // Without padding an injective map reaches every output element.
+  if (nOut > nIn) {
+    padFillKernel<U><<<gridFor(nOut, kThreads), kThreads, 0, ctx.stream()>>>(p, dataOf(out), pad,
+                                                                             nOut);
+    if (int rc = ctx.checkLaunch("padFillKernel"))
+      return rc;
+  }
+  if (nIn == 0)
+    return 0;
+  layoutScatterKernel<U><<<gridFor(nIn, kThreads), kThreads, 0, ctx.stream()>>>(p, dataOf(x),
+                                                                                dataOf(out), nIn);
+  return ctx.checkLaunch("layoutScatterKernel");
+}
+
+/// The CPU kernel's semantics (kernels/cpu/Movement.cpp) by the same forward
+/// scatter: the pad value first (only when the output has more elements
+/// than the input), then one thread per input element. A map that sends
+/// two inputs to one output element is refused by the CPU kernel (which
+/// marks what it writes); here the later write wins.
+int layoutTransform(const GraftCudaKernelArgs *args, GraftCudaError *err) {
+  Ctx ctx(args, "graft.layout_transform", err);
+  if (ctx.checkArity(1, 1) || ctx.checkRank(ctx.in(0), "input") ||
+      ctx.checkRank(ctx.out(0), "output") || sameDType(ctx))
+    return 1;
+  std::vector<int64_t> program;
+  bool set = false;
+  if (!ctx.intsAttr(0, "index_map", program, set))
+    return 1;
+  if (!set)
+    return ctx.fail("attr 'index_map' is not set");
+  if (ctx.hasAttr(1) && ctx.attr(1).kind != GRAFT_CUDA_ATTR_INT &&
+      ctx.attr(1).kind != GRAFT_CUDA_ATTR_FLOAT && ctx.attr(1).kind != GRAFT_CUDA_ATTR_BOOL)
+    return ctx.fail("pad_value must be a number");
+  LayoutTransformPlan p{};
+  std::string why = indexmap::decodePlan(program.data(), program.size(), p.map);
+  if (!why.empty())
+    return ctx.fail(why);
+  const DLTensor &x = ctx.in(0), &out = ctx.out(0);
+  if (p.map.numIn != x.ndim || p.map.numOut != out.ndim)
+    return ctx.fail("the index map takes " + std::to_string(p.map.numIn) + " indices to " +
+                    std::to_string(p.map.numOut) + ", but the input has rank " +
+                    std::to_string(x.ndim) + " and the output rank " + std::to_string(out.ndim));
+  p.inNdim = x.ndim;
+  p.outNdim = out.ndim;
+  elementStrides(x, p.inStride);
+  elementStrides(out, p.outStride);
+  for (int d = 0; d < x.ndim; ++d) {
+    p.inShape[d] = x.shape[d];
+    p.inStride[d] *= elemBytes(x);
+  }
+  for (int d = 0; d < out.ndim; ++d) {
+    p.outShape[d] = out.shape[d];
+    p.outStride[d] *= elemBytes(out);
+  }
+  return dispatch(scalarTypeOf(x.dtype), [&](auto tag) -> int {
+    using T = decltype(tag);
+    T pad = padAs<T>(ctx);
+    if constexpr (sizeof(T) == 1) {
+      uint8_t bits;
+      std::memcpy(&bits, &pad, 1);
+      return launchLayoutTransform<uint8_t>(ctx, p, bits);
+    } else if constexpr (sizeof(T) == 2) {
+      uint16_t bits;
+      std::memcpy(&bits, &pad, 2);
+      return launchLayoutTransform<uint16_t>(ctx, p, bits);
+    } else if constexpr (sizeof(T) == 4) {
+      uint32_t bits;
+      std::memcpy(&bits, &pad, 4);
+      return launchLayoutTransform<uint32_t>(ctx, p, bits);
+    } else {
+      uint64_t bits;
+      std::memcpy(&bits, &pad, 8);
+      return launchLayoutTransform<uint64_t>(ctx, p, bits);
+    }
+  });
+}
+
+//===----------------------------------------------------------------------===//
 // einsum
 //===----------------------------------------------------------------------===//
 
@@ -902,6 +1068,7 @@ int einsum(const GraftCudaKernelArgs *args, GraftCudaError *err) {
 const char *const kRepeatAttrs[] = {"repeats", "axis"};
 const char *const kTileAttrs[] = {"repeats"};
 const char *const kFlipAttrs[] = {"axis"};
+const char *const kLayoutTransformAttrs[] = {"index_map", "pad_value"};
 const char *const kQdqAttrs[] = {"axis"};
 const char *const kTopkAttrs[] = {"k", "axis", "ret_type", "largest"};
 const char *const kEinsumAttrs[] = {"subscripts"};
@@ -912,6 +1079,8 @@ void addLateOpKernels(std::vector<GraftCudaKernel> &out) {
   out.push_back({"graft.repeat", 1, 1, kRepeatAttrs, 2, repeat, nullptr});
   out.push_back({"graft.tile", 1, 1, kTileAttrs, 1, tile, nullptr});
   out.push_back({"graft.flip", 1, 1, kFlipAttrs, 1, flip, nullptr});
+  out.push_back(
+      {"graft.layout_transform", 1, 1, kLayoutTransformAttrs, 2, layoutTransform, nullptr});
   out.push_back({"graft.host.dynamic_strided_slice", 4, 1, nullptr, 0, dynamicSliceFill, nullptr});
   out.push_back(
       {"graft.host.dynamic_strided_slice_count", 4, 1, nullptr, 0, dynamicSliceShape, nullptr});

@@ -7,7 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ir/IndexMap.h"
 #include "ir/OpKernels.h"
+#include "kernels/IndexMapPlan.h"
 #include "kernels/Kernel.h"
 
 #include <gtest/gtest.h>
@@ -128,6 +130,43 @@ TEST(OpKernels, EveryKernelIsReached) {
   }
   for (const kernels::KernelInfo *info : kernels::allKernels())
     EXPECT_TRUE(reached.count(info->symbol.str())) << info->symbol.str() << " is never emitted";
+}
+
+} // namespace
+
+namespace {
+
+/// legalize-ops writes the index map with ir/IndexMap.h's indexMapProgram;
+/// the kernels read it with kernels/IndexMapPlan.h: the token numbers and
+/// the order must agree.
+TEST(OpKernels, TheIndexMapProgramIsWhatTheKernelsRead) {
+  using namespace graft::kernels::indexmap;
+  TirVar n = make<TirVarNode>("n", DataType::int64()), c = make<TirVarNode>("c", DataType::int64());
+  IndexMapNode m({n, c}, {primBinary(PrimOp::FloorDiv, c, intImm(4)),
+                          primBinary(PrimOp::Add, primBinary(PrimOp::Mul, n, intImm(2)),
+                                     primBinary(PrimOp::Sub, c, intImm(1))),
+                          primBinary(PrimOp::FloorMod, c, primBinary(PrimOp::Add, intImm(1),
+                                                                     intImm(3)))});
+  std::vector<int64_t> program;
+  ASSERT_EQ(indexMapProgram(m, program), "");
+  std::vector<int64_t> expected = {2, 3};
+  for (std::vector<int64_t> index :
+       {std::vector<int64_t>{kVar, 1, kConst, 4, kFloorDiv},
+        {kVar, 0, kConst, 2, kMul, kVar, 1, kConst, 1, kSub, kAdd},
+        {kVar, 1, kConst, 4, kFloorMod}}) {
+    expected.insert(expected.end(), index.begin(), index.end());
+    expected.push_back(kEnd);
+  }
+  EXPECT_EQ(program, expected);
+  IndexMapPlan plan;
+  ASSERT_EQ(decodePlan(program.data(), program.size(), plan), "");
+  int64_t in[2] = {5, 7}, out[3];
+  applyPlan(plan, in, out);
+  EXPECT_EQ(out[0], 1);
+  EXPECT_EQ(out[1], 16);
+  EXPECT_EQ(out[2], 3);
+  IndexMapNode bad({n}, {primBinary(PrimOp::FloorDiv, n, n)});
+  EXPECT_EQ(indexMapProgram(bad, program), "divides by something other than a positive constant");
 }
 
 } // namespace

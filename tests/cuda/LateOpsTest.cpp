@@ -66,6 +66,41 @@ TEST(CudaLateOps, RepeatAndFlipOfAStridedInput) {
   }
 }
 
+/// `lambda n, c, h, w: (n, c // 4, h, w, c % 4)`, a transpose and a 1-D
+/// split (kernels/IndexMapPlan.h's tokens: 1 parameter, 2 constant, 3 +,
+/// 5 *, 6 //, 7 %, 0 end of an index).
+const std::vector<int64_t> kNCHW4c = {4, 5, 1, 0, 0, 1, 1, 2, 4, 6, 0, 1, 2, 0,
+                                      1, 3, 0, 1, 1, 2, 4, 7, 0};
+const std::vector<int64_t> kSwapLast = {3, 3, 1, 0, 0, 1, 2, 0, 1, 1, 0};
+const std::vector<int64_t> kSplit4 = {1, 2, 1, 0, 2, 4, 6, 0, 1, 0, 2, 4, 7, 0};
+
+TEST(CudaLateOps, LayoutTransformPadsTransposesAndSplits) {
+  GRAFT_REQUIRE_GPU();
+  std::mt19937_64 rng(47);
+  for (DLDataType t : kAllTypes) {
+    SCOPED_TRACE(typeName(t));
+    AttrValue pad = isFloat(t) ? AttrValue(0.5) : AttrValue(int64_t(3));
+    // C = 6: the last two channels of the second block are padding.
+    TestTensor x = randomTensor(t, {2, 6, 3, 5}, rng, -50, 50);
+    TestTensor c(t, {2, 2, 3, 5, 4}), g(t, {2, 2, 3, 5, 4});
+    expectSame("graft.layout_transform", {&x}, {&c}, {&g}, {kNCHW4c, pad});
+    TestTensor cu(t, {2, 2, 3, 5, 4}), gu(t, {2, 2, 3, 5, 4});
+    expectSame("graft.layout_transform", {&x}, {&cu}, {&gu}, {kNCHW4c, std::monostate()});
+    // A transposed input into an output stored in another order.
+    TestTensor s = randomTensor(t, {3, 4, 5}, rng, -50, 50, {2, 0, 1});
+    TestTensor ct(t, {3, 5, 4}, {}, {1, 2, 0}), gt(t, {3, 5, 4}, {}, {1, 2, 0});
+    expectSame("graft.layout_transform", {&s}, {&ct}, {&gt}, {kSwapLast, std::monostate()});
+    TestTensor v = randomTensor(t, {1001}, rng, -50, 50);
+    TestTensor cs(t, {251, 4}), gs(t, {251, 4});
+    expectSame("graft.layout_transform", {&v}, {&cs}, {&gs}, {kSplit4, pad});
+  }
+  TestTensor x(F32, {4}), o(F32, {2, 2});
+  EXPECT_EQ(runCuda("graft.layout_transform", {&x}, {&o},
+                    {std::vector<int64_t>{1, 2, 1, 0, 1, 0, 6, 0, 1, 0, 0}, std::monostate()}),
+            runKernel("graft.layout_transform", {&x}, {&o},
+                      {std::vector<int64_t>{1, 2, 1, 0, 1, 0, 6, 0, 1, 0, 0}, std::monostate()}));
+}
+
 TEST(CudaLateOps, DynamicStridedSliceShapeAndFill) {
   GRAFT_REQUIRE_GPU();
   std::mt19937_64 rng(43);
