@@ -48,9 +48,9 @@ enum Token : int64_t {
   kFloorMod = 7,
 };
 
-constexpr int kMaxRank = 8;     ///< Inputs and outputs of the map (CUDA's kMaxDims).
-constexpr int kMaxCode = 128;   ///< Slots of all programs together.
-constexpr int kMaxStack = 16;   ///< Values a program holds at once.
+constexpr int kMaxRank = 8;   ///< Inputs and outputs of the map (CUDA's kMaxDims).
+constexpr int kMaxCode = 128; ///< Slots of all programs together.
+constexpr int kMaxStack = 16; ///< Values a program holds at once.
 
 /// A checked program: `code` holds the tokens (with their operands) after
 /// the two header slots.

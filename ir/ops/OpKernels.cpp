@@ -411,15 +411,9 @@ const char *const kRuntimeOps[] = {
 /// Ops registered for TVM parity (parsed, inferred, printed) that no
 /// kernel computes yet.
 const char *const kUnloweredOps[] = {
-    "dist.annotate_sharding",
-    "dist.redistribute",
-    "dist.redistribute_replica_to_shard",
-    "dist.call_tir",
-    "dist.call_tir_local_view",
-    "ccl.allreduce",
-    "ccl.allgather",
-    "ccl.broadcast_from_worker0",
-    "ccl.scatter_from_worker0",
+    "dist.annotate_sharding", "dist.redistribute",          "dist.redistribute_replica_to_shard",
+    "dist.call_tir",          "dist.call_tir_local_view",   "ccl.allreduce",
+    "ccl.allgather",          "ccl.broadcast_from_worker0", "ccl.scatter_from_worker0",
 };
 
 struct Table {

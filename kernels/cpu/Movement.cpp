@@ -1,10 +1,10 @@
 //===- kernels/cpu/Movement.cpp - repeat, tile, flip, layout_transform, dynamic_strided_slice -===//
 //
 // Data movement without dtype conversion, as TOPI's repeat, tile, flip and
-// dynamic_strided_slice, and relax.layout_transform. dynamic_strided_slice's output shape depends on the
-// values of begin/end/strides, so it runs as a host form (docs/kernels.md,
-// "Data-dependent kernels"): `graft.host.dynamic_strided_slice_count` writes
-// the output's shape, the caller allocates, the fill kernel copies.
+// dynamic_strided_slice, and relax.layout_transform. dynamic_strided_slice's output shape depends
+// on the values of begin/end/strides, so it runs as a host form (docs/kernels.md, "Data-dependent
+// kernels"): `graft.host.dynamic_strided_slice_count` writes the output's shape, the caller
+// allocates, the fill kernel copies.
 //
 //===----------------------------------------------------------------------===//
 
@@ -189,8 +189,8 @@ llvm::Error layoutTransformKernel(const KernelArgs &args) {
     }
     if (marks[flat]) {
       ok = ctx.fail("the index map sends two input indices to output index " +
-                    shapeStr(llvm::ArrayRef<int64_t>(dst, out.ndim())) +
-                    " (the second is " + shapeStr(idx) + "); it must be injective");
+                    shapeStr(llvm::ArrayRef<int64_t>(dst, out.ndim())) + " (the second is " +
+                    shapeStr(idx) + "); it must be injective");
       return;
     }
     marks[flat] = 1;

@@ -1,8 +1,8 @@
-//===- kernels/cuda/LateOps.cu - repeat, tile, flip, dynamic_strided_slice, qdq, topk, einsum -===//
+//===- kernels/cuda/LateOps.cu - repeat, tile, flip, layout_transform, qdq, einsum ... -===//
 //
 // The CUDA kernels of the ops TVM added after the core set, with the CPU
-// kernels' results (kernels/cpu/Movement.cpp, Quantize.cpp, TopK.cpp,
-// Einsum.cpp):
+// kernels' results (kernels/cpu/Movement.cpp, Quantize.cpp, Einsum.cpp;
+// topk, a sort, lives with sort in Sort.cu):
 //
 //  - repeat and tile: one thread per output element maps its index back to
 //    the input's (i / repeats along the axis; i % extent for tile);
@@ -16,10 +16,6 @@
 //  - quantize/dequantize: elementwise over the data with per-axis (or
 //    scalar) scale and zero point as stride-0 operands, in the CPU kernels'
 //    compute types and saturation, so the bits match;
-//  - topk: one block per row; each element's rank in the requested order
-//    (position breaking ties, NaN the largest) is counted against the whole
-//    row, and the first k ranks are written: O(n^2) work per row, simple
-//    and exact;
 //  - einsum: one thread per output element runs the CPU kernel's loop over
 //    the summed labels in the same order, multiplying without contraction
 //    into fused multiply-adds, so float results match bit for bit.
@@ -522,171 +518,6 @@ template <bool Quantize> int qdq(const GraftCudaKernelArgs *args, GraftCudaError
 }
 
 //===----------------------------------------------------------------------===//
-// topk
-//===----------------------------------------------------------------------===//
-
-struct TopkPlan {
-  int64_t rows, n, k;
-  int outerNdim;
-  int64_t outer[kMaxDims];
-  int64_t inOuter[kMaxDims], vOuter[kMaxDims], iOuter[kMaxDims]; ///< Byte strides.
-  int64_t inStep, vStep, iStep;                                  ///< Along the axis, bytes.
-  bool largest, values, indices;
-  ScalarType indexType;
-};
-
-template <class C> __device__ inline bool before(C a, C b, bool largest) {
-  if constexpr (std::is_floating_point_v<C>) {
-    bool na = a != a, nb = b != b;
-    if (na || nb)
-      return largest ? na && !nb : nb && !na;
-  }
-  return largest ? b < a : a < b;
-}
-
-__device__ inline void storeIndex(char *p, ScalarType t, int64_t v) {
-  switch (t) {
-  case ScalarType::Int8:
-    *reinterpret_cast<int8_t *>(p) = int8_t(v);
-    break;
-  case ScalarType::Int16:
-    *reinterpret_cast<int16_t *>(p) = int16_t(v);
-    break;
-  case ScalarType::Int32:
-    *reinterpret_cast<int32_t *>(p) = int32_t(v);
-    break;
-  case ScalarType::UInt8:
-    *reinterpret_cast<uint8_t *>(p) = uint8_t(v);
-    break;
-  case ScalarType::Float16:
-    *reinterpret_cast<__half *>(p) = __float2half_rn(float(v));
-    break;
-  case ScalarType::BFloat16:
-    *reinterpret_cast<__nv_bfloat16 *>(p) = __float2bfloat16_rn(float(v));
-    break;
-  case ScalarType::Float32:
-    *reinterpret_cast<float *>(p) = float(v);
-    break;
-  case ScalarType::Float64:
-    *reinterpret_cast<double *>(p) = double(v);
-    break;
-  default:
-    *reinterpret_cast<int64_t *>(p) = v;
-    break;
-  }
-}
-
-template <class T> __global__ void topkKernel(TopkPlan p, const char *in, char *vals, char *idx) {
-  awaitUpstream();
-  using C = Compute<T>;
-  for (int64_t row = blockIdx.x; row < p.rows; row += gridDim.x) {
-    int64_t rest = row, io = 0, vo = 0, xo = 0;
-    for (int d = p.outerNdim - 1; d >= 0; --d) {
-      int64_t q = rest / p.outer[d], r = rest - q * p.outer[d];
-      rest = q;
-      io += r * p.inOuter[d];
-      vo += r * p.vOuter[d];
-      xo += r * p.iOuter[d];
-    }
-    const char *x = in + io;
-    for (int64_t i = threadIdx.x; i < p.n; i += blockDim.x) {
-      C xi = loadElem<T>(reinterpret_cast<const T *>(x + i * p.inStep));
-      int64_t rank = 0;
-      for (int64_t j = 0; j < p.n; ++j) {
-        C xj = loadElem<T>(reinterpret_cast<const T *>(x + j * p.inStep));
-        rank += before(xj, xi, p.largest) || (j < i && !before(xi, xj, p.largest));
-      }
-      if (rank >= p.k)
-        continue;
-      if (p.values)
-        storeElem<T>(reinterpret_cast<T *>(vals + vo + rank * p.vStep), xi);
-      if (p.indices)
-        storeIndex(idx + xo + rank * p.iStep, p.indexType, i);
-    }
-  }
-}
-
-int topk(const GraftCudaKernelArgs *args, GraftCudaError *err) {
-  Ctx ctx(args, "graft.topk", err);
-  if (ctx.numOutputs() < 1)
-    return ctx.fail("expects at least 1 outputs, got 0");
-  if (ctx.checkArity(1, ctx.numOutputs()) || ctx.checkRank(ctx.in(0), "input"))
-    return 1;
-  const DLTensor &x = ctx.in(0);
-  int64_t k = 1, axis = -1;
-  bool largest = true;
-  if (!ctx.intAttr(0, "k", 1, k) || !ctx.intAttr(1, "axis", -1, axis) ||
-      !ctx.boolAttr(3, "largest", true, largest))
-    return 1;
-  std::string retType = "both";
-  if (ctx.hasAttr(2)) {
-    if (ctx.attr(2).kind != GRAFT_CUDA_ATTR_STRING)
-      return ctx.fail("attr 'ret_type' must be a string");
-    retType = ctx.attr(2).s;
-  }
-  bool values = retType == "both" || retType == "values";
-  bool indices = retType == "both" || retType == "indices";
-  if (!values && !indices)
-    return ctx.fail("unknown ret_type '" + retType + "'");
-  int want = int(values) + int(indices);
-  if (ctx.numOutputs() != want)
-    return ctx.fail("ret_type '" + retType + "' has " + std::to_string(want) + " outputs, got " +
-                    std::to_string(ctx.numOutputs()));
-  int rank = std::max(x.ndim, 1);
-  if (axis < -rank || axis >= rank)
-    return ctx.fail("axis " + std::to_string(axis) + " is out of range for rank " +
-                    std::to_string(rank));
-  int a = int(axis < 0 ? axis + rank : axis);
-  int64_t n = x.ndim ? x.shape[a] : 1;
-  if (k < 1 || k > n)
-    k = n;
-  std::vector<int64_t> shape(x.shape, x.shape + x.ndim);
-  if (!shape.empty())
-    shape[a] = k;
-  for (int i = 0; i < want; ++i)
-    if (expectShape(ctx, ctx.out(i), shape))
-      return 1;
-  if (values && sameDType(ctx))
-    return 1;
-  const DLTensor &vOut = ctx.out(0), &iOut = ctx.out(values && indices ? 1 : 0);
-  if (indices && scalarTypeOf(iOut.dtype) == ScalarType::Bool)
-    return ctx.fail("the indices' dtype must not be bool");
-  TopkPlan p{};
-  p.n = n;
-  p.k = k;
-  p.largest = largest;
-  p.values = values;
-  p.indices = indices;
-  p.indexType = scalarTypeOf(iOut.dtype);
-  int64_t xs[kMaxDims], vs[kMaxDims], is[kMaxDims];
-  elementStrides(x, xs);
-  elementStrides(vOut, vs);
-  elementStrides(iOut, is);
-  p.rows = 1;
-  for (int d = 0; d < x.ndim; ++d) {
-    if (d == a)
-      continue;
-    p.outer[p.outerNdim] = x.shape[d];
-    p.inOuter[p.outerNdim] = xs[d] * elemBytes(x);
-    p.vOuter[p.outerNdim] = vs[d] * elemBytes(vOut);
-    p.iOuter[p.outerNdim] = is[d] * elemBytes(iOut);
-    p.rows *= x.shape[d];
-    ++p.outerNdim;
-  }
-  p.inStep = x.ndim ? xs[a] * elemBytes(x) : 0;
-  p.vStep = x.ndim ? vs[a] * elemBytes(vOut) : 0;
-  p.iStep = x.ndim ? is[a] * elemBytes(iOut) : 0;
-  if (p.rows == 0 || n == 0)
-    return 0;
-  unsigned grid = unsigned(std::min<int64_t>(p.rows, 65535));
-  dispatch(scalarTypeOf(x.dtype), [&](auto tag) {
-    using T = decltype(tag);
-    topkKernel<T><<<grid, kThreads, 0, ctx.stream()>>>(p, dataOf(x), dataOf(vOut), dataOf(iOut));
-  });
-  return ctx.checkLaunch("topkKernel");
-}
-
-//===----------------------------------------------------------------------===//
 // layout_transform
 //===----------------------------------------------------------------------===//
 
@@ -772,15 +603,15 @@ template <class U> int launchLayoutTransform(Ctx &ctx, const LayoutTransformPlan
   int64_t nIn = numel(x), nOut = numel(out);
   // Without padding an injective map reaches every output element.
   if (nOut > nIn) {
-    padFillKernel<U><<<gridFor(nOut, kThreads), kThreads, 0, ctx.stream()>>>(p, dataOf(out), pad,
-                                                                             nOut);
+    padFillKernel<U>
+        <<<gridFor(nOut, kThreads), kThreads, 0, ctx.stream()>>>(p, dataOf(out), pad, nOut);
     if (int rc = ctx.checkLaunch("padFillKernel"))
       return rc;
   }
   if (nIn == 0)
     return 0;
-  layoutScatterKernel<U><<<gridFor(nIn, kThreads), kThreads, 0, ctx.stream()>>>(p, dataOf(x),
-                                                                                dataOf(out), nIn);
+  layoutScatterKernel<U>
+      <<<gridFor(nIn, kThreads), kThreads, 0, ctx.stream()>>>(p, dataOf(x), dataOf(out), nIn);
   return ctx.checkLaunch("layoutScatterKernel");
 }
 
@@ -1070,7 +901,6 @@ const char *const kTileAttrs[] = {"repeats"};
 const char *const kFlipAttrs[] = {"axis"};
 const char *const kLayoutTransformAttrs[] = {"index_map", "pad_value"};
 const char *const kQdqAttrs[] = {"axis"};
-const char *const kTopkAttrs[] = {"k", "axis", "ret_type", "largest"};
 const char *const kEinsumAttrs[] = {"subscripts"};
 
 } // namespace
@@ -1086,7 +916,6 @@ void addLateOpKernels(std::vector<GraftCudaKernel> &out) {
       {"graft.host.dynamic_strided_slice_count", 4, 1, nullptr, 0, dynamicSliceShape, nullptr});
   out.push_back({"graft.quantize", 3, 1, kQdqAttrs, 1, qdq<true>, nullptr});
   out.push_back({"graft.dequantize", 3, 1, kQdqAttrs, 1, qdq<false>, nullptr});
-  out.push_back({"graft.topk", 1, -1, kTopkAttrs, 4, topk, nullptr});
   out.push_back({"graft.einsum", -1, 1, kEinsumAttrs, 1, einsum, nullptr});
 }
 

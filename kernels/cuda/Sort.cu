@@ -1,4 +1,4 @@
-//===- kernels/cuda/Sort.cu - sort and argsort ------------------------------===//
+//===- kernels/cuda/Sort.cu - sort, argsort and topk ------------------------===//
 //
 // cub's (segmented) radix sort over order-preserving unsigned keys: a float
 // becomes its bits with the sign flipped (all bits for a negative value),
@@ -14,10 +14,14 @@
 // takes cub::DeviceRadixSort, several the segmented sort.
 // Another axis (or a strided tensor) is first copied with that axis last
 // into a compact buffer of the workspace, and the result copied back.
+// topk argsorts its rows the same way (descending when `largest`) and
+// gathers the first k positions' values and indices.
 //
 //===----------------------------------------------------------------------===//
 
 #include "kernels/cuda/Common.cuh"
+
+#include <algorithm>
 
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_radix_sort.cuh>
@@ -447,6 +451,299 @@ template <bool Arg> int sort(const GraftCudaKernelArgs *args, GraftCudaError *er
   });
 }
 
+//===----------------------------------------------------------------------===//
+// topk: argsort of each row, then the first k gathered
+//===----------------------------------------------------------------------===//
+
+/// Rows of the input along the axis, the outputs' strides, which outputs.
+struct TopkPlan {
+  int64_t rows = 0, n = 0, k = 0;
+  int outerNdim = 0;
+  int64_t outer[kMaxDims] = {};
+  int64_t inOuter[kMaxDims] = {}, vOuter[kMaxDims] = {}, iOuter[kMaxDims] = {}; ///< Bytes.
+  int64_t inStep = 0, vStep = 0, iStep = 0; ///< Along the axis, bytes.
+  bool largest = true, values = true, indices = true;
+  ScalarType t = ScalarType::Invalid, indexType = ScalarType::Int64;
+  /// The row is not the last axis of a compact input: it is copied there
+  /// into the workspace before the sort.
+  bool moved = false;
+  int axis = 0;
+  bool blockRows() const { return n <= kBlockSortMax && rows < (int64_t(1) << 31); }
+};
+
+__device__ inline void storeIndex(char *p, ScalarType t, int64_t v) {
+  switch (t) {
+  case ScalarType::Int8:
+    *reinterpret_cast<int8_t *>(p) = int8_t(v);
+    break;
+  case ScalarType::Int16:
+    *reinterpret_cast<int16_t *>(p) = int16_t(v);
+    break;
+  case ScalarType::Int32:
+    *reinterpret_cast<int32_t *>(p) = int32_t(v);
+    break;
+  case ScalarType::UInt8:
+    *reinterpret_cast<uint8_t *>(p) = uint8_t(v);
+    break;
+  case ScalarType::Float16:
+    *reinterpret_cast<__half *>(p) = __float2half_rn(float(v));
+    break;
+  case ScalarType::BFloat16:
+    *reinterpret_cast<__nv_bfloat16 *>(p) = __float2bfloat16_rn(float(v));
+    break;
+  case ScalarType::Float32:
+    *reinterpret_cast<float *>(p) = float(v);
+    break;
+  case ScalarType::Float64:
+    *reinterpret_cast<double *>(p) = double(v);
+    break;
+  default:
+    *reinterpret_cast<int64_t *>(p) = v;
+    break;
+  }
+}
+
+/// One thread per (row, rank < k): the rank's position in the sorted row
+/// (`perm`, rows of n) names the input element whose value and index it
+/// writes. Values are copied as bits, so -0.0 and NaN payloads survive.
+template <class U>
+__global__ void topkGather(TopkPlan p, const int64_t *perm, const char *in, char *vals, char *idx) {
+  awaitUpstream();
+  int64_t total = p.rows * p.k, stride = int64_t(gridDim.x) * blockDim.x;
+  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += stride) {
+    int64_t row = i / p.k, rank = i - row * p.k;
+    int64_t rest = row, io = 0, vo = 0, xo = 0;
+    for (int d = p.outerNdim - 1; d >= 0; --d) {
+      int64_t q = rest / p.outer[d], r = rest - q * p.outer[d];
+      rest = q;
+      io += r * p.inOuter[d];
+      vo += r * p.vOuter[d];
+      xo += r * p.iOuter[d];
+    }
+    int64_t src = perm[row * p.n + rank];
+    if (p.values)
+      *reinterpret_cast<U *>(vals + vo + rank * p.vStep) =
+          *reinterpret_cast<const U *>(in + io + src * p.inStep);
+    if (p.indices)
+      storeIndex(idx + xo + rank * p.iStep, p.indexType, src);
+  }
+}
+
+/// Reads the attributes and checks the outputs; false after ctx.fail.
+bool topkPlan(Ctx &ctx, TopkPlan &p) {
+  if (ctx.numOutputs() < 1) {
+    ctx.fail("expects at least 1 outputs, got 0");
+    return false;
+  }
+  if (ctx.checkArity(1, ctx.numOutputs()) || ctx.checkRank(ctx.in(0), "input"))
+    return false;
+  const DLTensor &x = ctx.in(0);
+  int64_t k = 1, axis = -1;
+  if (!ctx.intAttr(0, "k", 1, k) || !ctx.intAttr(1, "axis", -1, axis) ||
+      !ctx.boolAttr(3, "largest", true, p.largest))
+    return false;
+  std::string retType = "both";
+  if (ctx.hasAttr(2)) {
+    if (ctx.attr(2).kind != GRAFT_CUDA_ATTR_STRING) {
+      ctx.fail("attr 'ret_type' must be a string");
+      return false;
+    }
+    retType = ctx.attr(2).s;
+  }
+  p.values = retType == "both" || retType == "values";
+  p.indices = retType == "both" || retType == "indices";
+  if (!p.values && !p.indices) {
+    ctx.fail("unknown ret_type '" + retType + "'");
+    return false;
+  }
+  int want = int(p.values) + int(p.indices);
+  if (ctx.numOutputs() != want) {
+    ctx.fail("ret_type '" + retType + "' has " + std::to_string(want) + " outputs, got " +
+             std::to_string(ctx.numOutputs()));
+    return false;
+  }
+  int rank = std::max(x.ndim, 1);
+  if (axis < -rank || axis >= rank) {
+    ctx.fail("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
+    return false;
+  }
+  int a = int(axis < 0 ? axis + rank : axis);
+  int64_t n = x.ndim ? x.shape[a] : 1;
+  if (k < 1 || k > n)
+    k = n;
+  for (int i = 0; i < want; ++i) {
+    const DLTensor &o = ctx.out(i);
+    bool same = o.ndim == x.ndim;
+    for (int d = 0; same && d < x.ndim; ++d)
+      same = o.shape[d] == (d == a ? k : x.shape[d]);
+    if (!same) {
+      std::vector<int64_t> shape(x.shape, x.shape + x.ndim);
+      if (!shape.empty())
+        shape[a] = k;
+      ctx.fail("output has shape " + shapeStr(o) + ", expected " +
+               shapeStr(shape.data(), int(shape.size())));
+      return false;
+    }
+  }
+  const DLTensor &vOut = ctx.out(0), &iOut = ctx.out(p.values && p.indices ? 1 : 0);
+  p.t = scalarTypeOf(x.dtype);
+  if (p.values && scalarTypeOf(vOut.dtype) != p.t) {
+    ctx.fail("output dtype " + dtypeName(vOut.dtype) + " does not match the input's " +
+             dtypeName(x.dtype));
+    return false;
+  }
+  p.indexType = scalarTypeOf(iOut.dtype);
+  if (p.indices && p.indexType == ScalarType::Bool) {
+    ctx.fail("the indices' dtype must not be bool");
+    return false;
+  }
+  p.n = n;
+  p.k = k;
+  p.axis = a;
+  p.moved = x.ndim != 0 && (a != x.ndim - 1 || !isCompact(x));
+  int64_t xs[kMaxDims], vs[kMaxDims], is[kMaxDims];
+  elementStrides(x, xs);
+  elementStrides(vOut, vs);
+  elementStrides(iOut, is);
+  int64_t xb = (x.dtype.bits + 7) / 8, vb = (vOut.dtype.bits + 7) / 8,
+          ib = (iOut.dtype.bits + 7) / 8;
+  p.rows = 1;
+  for (int d = 0; d < x.ndim; ++d) {
+    if (d == a)
+      continue;
+    p.outer[p.outerNdim] = x.shape[d];
+    p.inOuter[p.outerNdim] = xs[d] * xb;
+    p.vOuter[p.outerNdim] = vs[d] * vb;
+    p.iOuter[p.outerNdim] = is[d] * ib;
+    p.rows *= x.shape[d];
+    ++p.outerNdim;
+  }
+  p.inStep = x.ndim ? xs[a] * xb : 0;
+  p.vStep = x.ndim ? vs[a] * vb : 0;
+  p.iStep = x.ndim ? is[a] * ib : 0;
+  return true;
+}
+
+/// The workspace: the moved rows (if any), the sorted positions, and for
+/// rows longer than a block sorts, cub's keys, positions and temp storage.
+bool topkLayout(const TopkPlan &p, Layout &l, cudaStream_t s) {
+  return dispatch(p.t, [&](auto tag) -> bool {
+    using T = decltype(tag);
+    using U = KeyOf<T>;
+    size_t total = size_t(p.rows * p.n), at = 0;
+    auto take = [&](size_t &field, size_t bytes) {
+      field = at;
+      at += alignUp(bytes);
+    };
+    if (p.moved)
+      take(l.movedIn, total * sizeof(T));
+    take(l.valsOut, total * 8);
+    if (!p.blockRows()) {
+      size_t tempBytes = 0;
+      if (cubSort<U, true>(nullptr, tempBytes, nullptr, nullptr, nullptr, nullptr, nullptr, p.rows,
+                           p.n, s) != cudaSuccess)
+        return false;
+      take(l.keysIn, total * sizeof(U));
+      take(l.keysOut, total * sizeof(U));
+      take(l.valsIn, total * 8);
+      take(l.offsets, size_t(p.rows + 1) * 8);
+      take(l.temp, tempBytes);
+      l.tempBytes = tempBytes;
+    }
+    l.total = at + 256; // Room to align the base.
+    return true;
+  });
+}
+
+size_t topkWorkspace(const GraftCudaKernelArgs *args) {
+  if (args->numInputs != 1 || args->numOutputs < 1)
+    return 0;
+  GraftCudaError err;
+  Ctx ctx(args, "", &err);
+  TopkPlan p;
+  Layout l;
+  if (!topkPlan(ctx, p) || p.rows == 0 || p.n == 0 || !topkLayout(p, l, ctx.stream()))
+    return 0;
+  return l.total;
+}
+
+/// TOPI's topk with the CPU kernel's order (kernels/cpu/TopK.cpp): each row
+/// is argsorted as graft.argsort does (stable radix sort of order-preserving
+/// keys, complemented for `largest`: ties keep the lower index first in both
+/// directions, NaN is the largest value, -0.0 ties with +0.0), then the
+/// first k positions are gathered: O(n log n) work per row instead of
+/// counting each element's rank against the whole row.
+int topk(const GraftCudaKernelArgs *args, GraftCudaError *err) {
+  Ctx ctx(args, "graft.topk", err);
+  TopkPlan p;
+  if (!topkPlan(ctx, p))
+    return 1;
+  if (p.rows == 0 || p.n == 0)
+    return 0;
+  Layout l;
+  if (!topkLayout(p, l, ctx.stream()))
+    return ctx.fail("cub radix sort: cannot size its temporary storage");
+  if (ctx.args().workspaceBytes < l.total)
+    return ctx.fail("needs a workspace of " + std::to_string(l.total) + " bytes, got " +
+                    std::to_string(ctx.args().workspaceBytes));
+  char *base = reinterpret_cast<char *>(alignUp(reinterpret_cast<uintptr_t>(ctx.args().workspace)));
+  cudaStream_t s = ctx.stream();
+  const DLTensor &x = ctx.in(0);
+  const char *src = dataOf(x);
+  if (p.moved) {
+    // The input with the axis moved last, into a compact buffer.
+    int64_t movedShape[kMaxDims], xStrides[kMaxDims], xMovedStrides[kMaxDims];
+    elementStrides(x, xStrides);
+    for (int d = 0; d < x.ndim; ++d) {
+      int from = d == x.ndim - 1 ? p.axis : (d < p.axis ? d : d + 1);
+      movedShape[d] = x.shape[from];
+      xMovedStrides[d] = xStrides[from];
+    }
+    DLTensor xMoved = x, buf = x;
+    xMoved.shape = buf.shape = movedShape;
+    xMoved.strides = xMovedStrides;
+    buf.data = base + l.movedIn;
+    buf.byte_offset = 0;
+    buf.strides = nullptr;
+    if (int rc = copyView(ctx, buf, xMoved))
+      return rc;
+    src = dataOf(buf);
+  }
+  auto *perm = reinterpret_cast<int64_t *>(base + l.valsOut);
+  int64_t total = p.rows * p.n;
+  return dispatch(p.t, [&](auto tag) -> int {
+    using T = decltype(tag);
+    using U = KeyOf<T>;
+    if (p.blockRows()) {
+      launchBlockSort<U, true>(src, perm, p.rows, p.n, keyKindOf<T>(), p.largest, true, s);
+      if (int rc = ctx.checkLaunch("blockSortRows"))
+        return rc;
+    } else {
+      auto *keysIn = reinterpret_cast<U *>(base + l.keysIn);
+      auto *keysOut = reinterpret_cast<U *>(base + l.keysOut);
+      auto *valsIn = reinterpret_cast<int64_t *>(base + l.valsIn);
+      auto *offsets = reinterpret_cast<int64_t *>(base + l.offsets);
+      unsigned grid = gridFor(total, 256);
+      toKeys<T><<<grid, 256, 0, s>>>(reinterpret_cast<const T *>(src), keysIn, total, p.largest);
+      rowOffsets<<<gridFor(p.rows + 1, 256), 256, 0, s>>>(offsets, p.n, p.rows);
+      iotaRows<<<grid, 256, 0, s>>>(valsIn, p.n, total);
+      if (int rc = ctx.checkLaunch("toKeys"))
+        return rc;
+      size_t tempBytes = l.tempBytes;
+      cudaError_t e = cubSort<U, true>(base + l.temp, tempBytes, keysIn, keysOut, valsIn, perm,
+                                       offsets, p.rows, p.n, s);
+      if (e != cudaSuccess)
+        return ctx.failCuda("cub radix sort", e);
+    }
+    const DLTensor &vOut = ctx.out(0), &iOut = ctx.out(p.values && p.indices ? 1 : 0);
+    topkGather<U>
+        <<<gridFor(p.rows * p.k, 256), 256, 0, s>>>(p, perm, dataOf(x), dataOf(vOut), dataOf(iOut));
+    return ctx.checkLaunch("topkGather");
+  });
+}
+
+const char *const kTopkAttrs[] = {"k", "axis", "ret_type", "largest"};
+
 const char *const kSortAttrs[] = {"axis", "descending"};
 
 } // namespace
@@ -454,6 +751,7 @@ const char *const kSortAttrs[] = {"axis", "descending"};
 void addSortKernels(std::vector<GraftCudaKernel> &out) {
   out.push_back({"graft.sort", 1, 1, kSortAttrs, 2, sort<false>, sortWorkspace<false>});
   out.push_back({"graft.argsort", 1, 1, kSortAttrs, 2, sort<true>, sortWorkspace<true>});
+  out.push_back({"graft.topk", 1, -1, kTopkAttrs, 4, topk, topkWorkspace});
 }
 
 } // namespace graft::cuda

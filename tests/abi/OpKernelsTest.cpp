@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/IndexMap.h"
 #include "ir/OpKernels.h"
+#include "ir/IndexMap.h"
 #include "kernels/IndexMapPlan.h"
 #include "kernels/Kernel.h"
 
@@ -142,18 +142,17 @@ namespace {
 TEST(OpKernels, TheIndexMapProgramIsWhatTheKernelsRead) {
   using namespace graft::kernels::indexmap;
   TirVar n = make<TirVarNode>("n", DataType::int64()), c = make<TirVarNode>("c", DataType::int64());
-  IndexMapNode m({n, c}, {primBinary(PrimOp::FloorDiv, c, intImm(4)),
-                          primBinary(PrimOp::Add, primBinary(PrimOp::Mul, n, intImm(2)),
-                                     primBinary(PrimOp::Sub, c, intImm(1))),
-                          primBinary(PrimOp::FloorMod, c, primBinary(PrimOp::Add, intImm(1),
-                                                                     intImm(3)))});
+  IndexMapNode m({n, c},
+                 {primBinary(PrimOp::FloorDiv, c, intImm(4)),
+                  primBinary(PrimOp::Add, primBinary(PrimOp::Mul, n, intImm(2)),
+                             primBinary(PrimOp::Sub, c, intImm(1))),
+                  primBinary(PrimOp::FloorMod, c, primBinary(PrimOp::Add, intImm(1), intImm(3)))});
   std::vector<int64_t> program;
   ASSERT_EQ(indexMapProgram(m, program), "");
   std::vector<int64_t> expected = {2, 3};
-  for (std::vector<int64_t> index :
-       {std::vector<int64_t>{kVar, 1, kConst, 4, kFloorDiv},
-        {kVar, 0, kConst, 2, kMul, kVar, 1, kConst, 1, kSub, kAdd},
-        {kVar, 1, kConst, 4, kFloorMod}}) {
+  for (std::vector<int64_t> index : {std::vector<int64_t>{kVar, 1, kConst, 4, kFloorDiv},
+                                     {kVar, 0, kConst, 2, kMul, kVar, 1, kConst, 1, kSub, kAdd},
+                                     {kVar, 1, kConst, 4, kFloorMod}}) {
     expected.insert(expected.end(), index.begin(), index.end());
     expected.push_back(kEnd);
   }

@@ -1,7 +1,7 @@
 //===- tests/cuda/LateOpsTest.cpp - repeat ... einsum against the CPU kernels -===//
 //
-// Bounds: repeat, tile, flip and dynamic_strided_slice are copies, topk
-// compares and copies, quantize/dequantize compute in the CPU kernels' types
+// Bounds: repeat, tile, flip, layout_transform and dynamic_strided_slice are
+// copies, topk sorts and copies, quantize/dequantize compute in the CPU kernels' types
 // with the same saturation: all exact. einsum runs the CPU kernel's loop in
 // the same order without fused multiply-adds, so it is exact too; floats
 // get 2 ulp of slack.
@@ -69,8 +69,8 @@ TEST(CudaLateOps, RepeatAndFlipOfAStridedInput) {
 /// `lambda n, c, h, w: (n, c // 4, h, w, c % 4)`, a transpose and a 1-D
 /// split (kernels/IndexMapPlan.h's tokens: 1 parameter, 2 constant, 3 +,
 /// 5 *, 6 //, 7 %, 0 end of an index).
-const std::vector<int64_t> kNCHW4c = {4, 5, 1, 0, 0, 1, 1, 2, 4, 6, 0, 1, 2, 0,
-                                      1, 3, 0, 1, 1, 2, 4, 7, 0};
+const std::vector<int64_t> kNCHW4c = {4, 5, 1, 0, 0, 1, 1, 2, 4, 6, 0, 1,
+                                      2, 0, 1, 3, 0, 1, 1, 2, 4, 7, 0};
 const std::vector<int64_t> kSwapLast = {3, 3, 1, 0, 0, 1, 2, 0, 1, 1, 0};
 const std::vector<int64_t> kSplit4 = {1, 2, 1, 0, 2, 4, 6, 0, 1, 0, 2, 4, 7, 0};
 
@@ -182,6 +182,44 @@ TEST(CudaLateOps, TopKEveryRetTypeAndDirection) {
   EXPECT_EQ(
       runCuda("graft.topk", {&x}, {&o}, {int64_t(1), int64_t(1), std::string("both"), true}),
       runKernel("graft.topk", {&x}, {&o}, {int64_t(1), int64_t(1), std::string("both"), true}));
+}
+
+/// Rows longer than one block sorts go through cub's (segmented) radix
+/// sort: 100000 elements of 41 distinct values (ties everywhere, the lower
+/// index first), NaN and both zeros; then several long rows along a
+/// non-last axis of a transposed input.
+TEST(CudaLateOps, TopKOfLongRowsWithTies) {
+  GRAFT_REQUIRE_GPU();
+  std::mt19937_64 rng(48);
+  for (DLDataType t : {F32, I32, F16, F64}) {
+    SCOPED_TRACE(typeName(t));
+    std::vector<double> v = randomTensor(t, {1, 100000}, rng, -20, 20).values();
+    for (double &e : v)
+      e = std::round(e);
+    if (isFloat(t)) {
+      v[7] = v[99999] = v[31337] = NAN;
+      v[11] = -0.0;
+      v[12] = 0.0;
+    }
+    TestTensor x(t, {1, 100000}, v);
+    for (bool largest : {true, false}) {
+      TestTensor cv(t, {1, 50}), ci(I64, {1, 50}), gv(t, {1, 50}), gi(I64, {1, 50});
+      expectSame("graft.topk", {&x}, {&cv, &ci}, {&gv, &gi},
+                 {int64_t(50), int64_t(-1), std::string("both"), largest});
+      TestTensor cj(I32, {1, 50}), gj(I32, {1, 50});
+      expectSame("graft.topk", {&x}, {&cj}, {&gj},
+                 {int64_t(50), int64_t(1), std::string("indices"), largest});
+    }
+  }
+  for (DLDataType t : {F32, I8}) {
+    SCOPED_TRACE(typeName(t));
+    TestTensor x = randomTensor(t, {5000, 3}, rng, -9, 9, {1, 0}); // stored transposed
+    for (bool largest : {true, false}) {
+      TestTensor cv(t, {17, 3}), ci(I32, {17, 3}), gv(t, {17, 3}), gi(I32, {17, 3});
+      expectSame("graft.topk", {&x}, {&cv, &ci}, {&gv, &gi},
+                 {int64_t(17), int64_t(0), std::string("both"), largest});
+    }
+  }
 }
 
 TEST(CudaLateOps, EinsumContractions) {

@@ -21,9 +21,8 @@ const AttrValue kUnset{};
 
 /// `lambda n, c, h, w: (n, c // 4, h, w, c % 4)`.
 Ints nchw4c() {
-  return {4,    5,    kVar, 0,         kEnd, kVar, 1, kConst, 4,         kFloorDiv, kEnd,
-          kVar, 2,    kEnd, kVar,      3,    kEnd, kVar,   1, kConst,    4,         kFloorMod,
-          kEnd};
+  return {4, 5,    kVar, 0, kEnd, kVar, 1, kConst, 4, kFloorDiv, kEnd, kVar,
+          2, kEnd, kVar, 3, kEnd, kVar, 1, kConst, 4, kFloorMod, kEnd};
 }
 
 TEST(LayoutTransform, NCHWToNCHW4cPadsTheMissingChannels) {
@@ -67,12 +66,13 @@ TEST(LayoutTransform, FusionAndSubtractionAndAnEmptyInput) {
   RUN_OK("graft.layout_transform", {&x}, {&o},
          {Ints{2, 1, kVar, 0, kConst, 3, kMul, kVar, 1, kAdd, kEnd}, kUnset});
   EXPECT_EQ(o.values(), (Vals{1, 2, 3, 4, 5, 6}));
-  RUN_OK("graft.layout_transform", {&o}, {&r}, {Ints{1, 1, kConst, 5, kVar, 0, kSub, kEnd}, kUnset});
+  RUN_OK("graft.layout_transform", {&o}, {&r},
+         {Ints{1, 1, kConst, 5, kVar, 0, kSub, kEnd}, kUnset});
   EXPECT_EQ(r.values(), (Vals{6, 5, 4, 3, 2, 1}));
   TestTensor e(F64, {0}), p(F64, {1, 4});
-  RUN_OK("graft.layout_transform", {&e}, {&p},
-         {Ints{1, 2, kVar, 0, kConst, 4, kFloorDiv, kEnd, kVar, 0, kConst, 4, kFloorMod, kEnd},
-          1.0});
+  RUN_OK(
+      "graft.layout_transform", {&e}, {&p},
+      {Ints{1, 2, kVar, 0, kConst, 4, kFloorDiv, kEnd, kVar, 0, kConst, 4, kFloorMod, kEnd}, 1.0});
   EXPECT_EQ(p.values(), (Vals{1, 1, 1, 1}));
 }
 

@@ -128,4 +128,53 @@ TEST(ReduceCli, UsageAndOutput) {
   EXPECT_NE(r.out.find("1 passed, 0 failed"), std::string::npos) << r.out;
 }
 
+/// R.layout_transform end to end: graft build, graft run of the executable,
+/// of the source and --interpret agree on a padded split and NCHW ->
+/// NCHW4c; a map that sends two elements to one is a runtime error (exit 1)
+/// naming the kernel.
+TEST(InterpretCli, LayoutTransformBuildsRunsAndInterprets) {
+  std::string src = writeTemp("lt.py", R"(from tvm.script import ir as I, relax as R, tir as T
+
+@I.ir_module
+class Module:
+    @R.function
+    def main():
+        x = R.const([0.0, 1.0, 2.0, 3.0, 4.0, 5.0], "float32")
+        y = R.layout_transform(x, index_map=lambda i: (i // 4, i % 4), pad_value=-1.5)
+        c = R.reshape(R.arange(0, 6, 1, dtype="int32"), (1, 6, 1, 1))
+        z = R.layout_transform(c, index_map=lambda n, c, h, w: (n, c // 4, h, w, c % 4))
+        return (y, z)
+)");
+  std::string exe = ::testing::TempDir() + "graft_lt.vmexe";
+  Result b = graft("build " + src + " -o " + exe);
+  ASSERT_EQ(b.code, 0) << b.out;
+  Result run = graft("run " + exe), fromSource = graft("run " + src),
+         interpreted = graft("run --interpret " + src);
+  EXPECT_EQ(run.code, 0) << run.out;
+  EXPECT_NE(run.out.find("float32 [2, 4] [0, 1, 2, 3, 4, 5, -1.5, -1.5]"), std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("int32 [1, 2, 1, 1, 4] [0, 1, 2, 3, 4, 5, 0, 0]"), std::string::npos)
+      << run.out;
+  EXPECT_EQ(fromSource.out, run.out);
+  EXPECT_EQ(interpreted.out, run.out);
+
+  std::string dup = writeTemp("dup.py", R"(from tvm.script import ir as I, relax as R, tir as T
+
+@I.ir_module
+class Module:
+    @R.function
+    def main():
+        x = R.const([1, 2, 3, 4], "int32")
+        return R.layout_transform(x, index_map=lambda i: (i // 2,))
+)");
+  for (const char *mode : {"run ", "run --interpret "}) {
+    Result r = graft(mode + dup);
+    EXPECT_EQ(r.code, 1) << mode << r.out;
+    EXPECT_NE(r.out.find("graft.layout_transform: the index map sends two input indices to "
+                         "output index [0] (the second is [1]); it must be injective"),
+              std::string::npos)
+        << mode << r.out;
+  }
+}
+
 } // namespace
