@@ -11,6 +11,9 @@
 //   sum_rows_f32           graft.sum over the last axis of 8192x8192
 //   cumsum_f32/64M         graft.cumsum of the flattened 64M elements
 //   sort, argsort          16M float32 in one row, and 4096 rows of 4096
+//   topk_*                 graft.topk (k = 50, values and int64 indices) of one
+//                          row of 100000 and of 16M, and 4096 rows of 4096
+//   layout_transform_*     graft.layout_transform NCHW -> NCHW4c with padding
 //   matmul_*               graft.matmul against the same cublasGemmEx call
 //   BM_attention/*         graft.nn.attention, bf16 (4, 2048, 16, 128), causal and not;
 //                          v2_..v5_: the flash kernel's other forms (GRAFT_CUDA_ATTENTION)
@@ -288,6 +291,40 @@ BENCHMARK_CAPTURE(BM_sort, sort_rows_f32_4096x4096, "graft.sort", 4096, 4096)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_sort, argsort_rows_f32_4096x4096, "graft.argsort", 4096, 4096)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+
+/// graft.topk of the k largest with int64 indices: one long row (cub's
+/// radix sort) and many rows of a block each.
+void BM_topk(benchmark::State &state, int64_t rows, int64_t cols, int64_t k) {
+  Buf x(F32, {rows, cols}), v(F32, {rows, k}), i(DLDataType{kDLInt, 64, 1}, {rows, k});
+  std::vector<AttrValue> attrs = {k, int64_t(-1), std::string("both"), true};
+  timeLaunches(state, x.bytes() + v.bytes() + i.bytes(), [&] {
+    runGraft("graft.topk", {&x.dl}, {&v.dl, &i.dl}, attrs);
+  });
+}
+BENCHMARK_CAPTURE(BM_topk, topk_f32_1x100000_k50, 1, 100000, 50)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_topk, topk_f32_1x16M_k50, 1, int64_t(16) << 20, 50)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_topk, topk_rows_f32_4096x4096_k50, 4096, 4096, 50)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+
+/// graft.layout_transform NCHW -> NCHW4c of (64, 130, 56, 56) float32
+/// (130 channels: the last block of 4 half padding), next to copy_f32.
+void BM_layoutTransform(benchmark::State &state) {
+  Buf x(F32, {64, 130, 56, 56}), y(F32, {64, 33, 56, 56, 4});
+  std::vector<AttrValue> attrs = {
+      std::vector<int64_t>{4, 5, 1, 0, 0, 1, 1, 2, 4, 6, 0, 1, 2, 0, 1, 3, 0, 1, 1, 2, 4, 7, 0},
+      0.0};
+  timeLaunches(state, x.bytes() + y.bytes(),
+               [&] { runGraft("graft.layout_transform", {&x.dl}, {&y.dl}, attrs); });
+}
+BENCHMARK(BM_layoutTransform)
+    ->Name("layout_transform_f32_nchw4c/64x130x56x56")
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 
