@@ -25,7 +25,8 @@
 //   with the next tile's scores computed before this tile's softmax, v4 v3
 //   with 128 queries per block of 8 warps. v5 is flashSmemQKernel: 16
 //   queries per warp, Q in shared memory, one buffer each for keys and
-//   values, 3 blocks per SM.
+//   values, 3 blocks per SM. v6 is v3 with the next tile's scores and this
+//   tile's weights in one branch-free stretch the scheduler can interleave.
 // - rowKernel, for everything else (float32, float64, a bias, other head
 //   dims, strided rows): one block per query row, 128 keys at a time with
 //   the same online softmax, in float (double for float64).
@@ -370,7 +371,7 @@ template <class T, int HD, bool PosScale> int launchFlash(Ctx &ctx, const AttnPa
 }
 
 //===----------------------------------------------------------------------===//
-// The flash kernel, 16 queries per warp (variants v2 to v5)
+// The flash kernel, 16 queries per warp (variants v2 to v6)
 //===----------------------------------------------------------------------===//
 
 __device__ __forceinline__ void ldmatrixX4At(uint32_t (&r)[4], uint32_t addr) {
@@ -425,20 +426,16 @@ __device__ __forceinline__ void scoreTile(float (&s)[kBN / 8][4], const uint32_t
     }
 }
 
-/// Turns one tile's raw scores into softmax weights (in place) for the rows
-/// g and g + 8 of a warp's 16, whose first query is `row0`: masks keys past
-/// the end and above the diagonal to -inf, raises the running maxima `mx`
-/// (log2 units), adds the weights to `sum` and rescales `acc` when a
-/// maximum rose.
-template <bool PosScale, int HD>
-__device__ __forceinline__ void softmaxTile(float (&s)[kBN / 8][4], float (&acc)[HD / 8][4],
-                                            float (&mx)[2], float (&sum)[2], const AttnParams &p,
-                                            int key0, int64_t row0, float scaleLog2, int lane) {
-  constexpr int kNT = kBN / 8;
+/// One tile's raw scores in log2 units (raw with a positive scale, which
+/// the weights fold in), for the rows g and g + 8 of a warp's 16 whose first
+/// query is `row0`: keys past the end and above the diagonal become -inf.
+template <bool PosScale>
+__device__ __forceinline__ void maskScores(float (&s)[kBN / 8][4], const AttnParams &p, int key0,
+                                           int64_t row0, float scaleLog2, int lane) {
   const int g = lane / 4, t = lane % 4;
   const bool edge = key0 + kBN > p.skv || (p.causal && int64_t(key0) + kBN - 1 > row0 + p.offset);
 #pragma unroll
-  for (int j = 0; j < kNT; ++j)
+  for (int j = 0; j < kBN / 8; ++j)
 #pragma unroll
     for (int e = 0; e < 4; ++e) {
       float x = PosScale ? s[j][e] : s[j][e] * scaleLog2;
@@ -450,12 +447,20 @@ __device__ __forceinline__ void softmaxTile(float (&s)[kBN / 8][4], float (&acc)
       }
       s[j][e] = x;
     }
-  float corrs[2];
+}
+
+/// Turns masked scores into softmax weights in place: raises the running
+/// maxima `mx` (log2 units), adds the weights to `sum`, and gives each
+/// row's factor for the output in `corrs`. No branch, so the scheduler may
+/// interleave it with independent tensor-core work.
+template <bool PosScale>
+__device__ __forceinline__ void weighTile(float (&s)[kBN / 8][4], float (&mx)[2], float (&sum)[2],
+                                          float (&corrs)[2], float scaleLog2) {
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
     float m = mx[r];
 #pragma unroll
-    for (int j = 0; j < kNT; ++j)
+    for (int j = 0; j < kBN / 8; ++j)
       m = fmaxf(m, fmaxf(s[j][2 * r], s[j][2 * r + 1]));
     m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 1));
     m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 2));
@@ -467,7 +472,7 @@ __device__ __forceinline__ void softmaxTile(float (&s)[kBN / 8][4], float (&acc)
     mx[r] = m;
     float rowSum = 0.f;
 #pragma unroll
-    for (int j = 0; j < kNT; ++j)
+    for (int j = 0; j < kBN / 8; ++j)
 #pragma unroll
       for (int e = 2 * r; e < 2 * r + 2; ++e) {
         float pe =
@@ -478,6 +483,12 @@ __device__ __forceinline__ void softmaxTile(float (&s)[kBN / 8][4], float (&acc)
     sum[r] = sum[r] * corr + rowSum;
     corrs[r] = corr;
   }
+}
+
+/// Rescales the output by each row's factor, unless every factor of the
+/// warp is 1 (no maximum rose), as it mostly is once a few tiles passed.
+template <int HD>
+__device__ __forceinline__ void rescaleAcc(float (&acc)[HD / 8][4], const float (&corrs)[2]) {
   if (__any_sync(0xffffffffu, corrs[0] != 1.f || corrs[1] != 1.f)) {
 #pragma unroll
     for (int d = 0; d < HD / 8; ++d) {
@@ -487,6 +498,17 @@ __device__ __forceinline__ void softmaxTile(float (&s)[kBN / 8][4], float (&acc)
       acc[d][3] *= corrs[1];
     }
   }
+}
+
+/// The three steps above for one tile.
+template <bool PosScale, int HD>
+__device__ __forceinline__ void softmaxTile(float (&s)[kBN / 8][4], float (&acc)[HD / 8][4],
+                                            float (&mx)[2], float (&sum)[2], const AttnParams &p,
+                                            int key0, int64_t row0, float scaleLog2, int lane) {
+  maskScores<PosScale>(s, p, key0, row0, scaleLog2, lane);
+  float corrs[2];
+  weighTile<PosScale>(s, mx, sum, corrs, scaleLog2);
+  rescaleAcc<HD>(acc, corrs);
 }
 
 /// O += P V for one warp's 16 queries, the values' tile at shared address
@@ -520,7 +542,7 @@ __device__ __forceinline__ void accumulateTile(float (&acc)[HD / 8][4],
 /// barrier per tile suffices. With Pipe, the scores of tile j + 1 are
 /// computed before tile j's softmax, so the tensor cores have work issued
 /// while the softmax runs.
-template <class T, int HD, bool PosScale, int Warps, bool Pipe, int MinBlocks>
+template <class T, int HD, bool PosScale, int Warps, bool Pipe, int MinBlocks, bool Fused>
 __global__ void __launch_bounds__(Warps * 32, MinBlocks) flashRowsKernel(AttnParams p) {
   awaitUpstream();
   constexpr int BM = Warps * 16, kThr = Warps * 32, kTile = kBN * HD, kDT = HD / 8;
@@ -594,11 +616,22 @@ __global__ void __launch_bounds__(Warps * 32, MinBlocks) flashRowsKernel(AttnPar
         loadTile<T, HD, kThr>(sV + (buf ^ 1) * kTile, v, p.vs.s, (kt + 1) * kBN, kBN, p.skv);
       cpAsyncCommit();
       float next[kBN / 8][4];
-      if (kt + 1 < tiles)
+      if constexpr (Fused) {
+        // The next tile's scores and this tile's weights in one branch-free
+        // stretch, for the scheduler to interleave. Past the last tile the
+        // scores come from a stale buffer and are never used.
+        maskScores<PosScale>(s, p, kt * kBN, row0, scaleLog2, lane);
         scoreTile<T, HD>(next, qf, aK + (buf ^ 1) * kTileBytes, kOff);
-      softmaxTile<PosScale, HD>(s, acc, mx, sum, p, kt * kBN, row0, scaleLog2, lane);
+        float corrs[2];
+        weighTile<PosScale>(s, mx, sum, corrs, scaleLog2);
+        rescaleAcc<HD>(acc, corrs);
+      } else {
+        if (kt + 1 < tiles)
+          scoreTile<T, HD>(next, qf, aK + (buf ^ 1) * kTileBytes, kOff);
+        softmaxTile<PosScale, HD>(s, acc, mx, sum, p, kt * kBN, row0, scaleLog2, lane);
+      }
       accumulateTile<T, HD>(acc, s, aV + buf * kTileBytes, vOff);
-      if (kt + 1 < tiles)
+      if (Fused || kt + 1 < tiles)
 #pragma unroll
         for (int j = 0; j < kBN / 8; ++j)
 #pragma unroll
@@ -762,11 +795,11 @@ int launchFlashSmemQ(Ctx &ctx, const AttnParams &p, int b) {
   return ctx.checkLaunch("flashSmemQKernel");
 }
 
-template <class T, int HD, bool PosScale, int Warps, bool Pipe, int MinBlocks>
+template <class T, int HD, bool PosScale, int Warps, bool Pipe, int MinBlocks, bool Fused = false>
 int launchFlashRows(Ctx &ctx, const AttnParams &p, int b) {
   constexpr int BM = Warps * 16;
   constexpr size_t smemBytes = size_t(4 * kBN + (BM <= kBN ? 0 : BM)) * HD * sizeof(T);
-  auto *kernel = flashRowsKernel<T, HD, PosScale, Warps, Pipe, MinBlocks>;
+  auto *kernel = flashRowsKernel<T, HD, PosScale, Warps, Pipe, MinBlocks, Fused>;
   static const cudaError_t attrErr =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smemBytes));
   if (attrErr != cudaSuccess)
@@ -788,6 +821,8 @@ int launchFlashVariant(Ctx &ctx, const AttnParams &p, int b, int variant) {
     return launchFlashRows<T, HD, PosScale, 8, true, 1>(ctx, p, b);
   case 5:
     return launchFlashSmemQ<T, HD, PosScale>(ctx, p, b);
+  case 6:
+    return launchFlashRows<T, HD, PosScale, 4, true, 2, true>(ctx, p, b);
   default:
     return launchFlash<T, HD, PosScale>(ctx, p, b);
   }
@@ -805,12 +840,13 @@ template <class T> int launchFlash(Ctx &ctx, const AttnParams &p, int b, int var
 /// compare them): unset, empty or "v1" flashKernel; "v2" 64 queries per
 /// block of 4 warps; "v3" the same with the next tile's scores computed
 /// before this tile's softmax; "v4" v3 with 128 queries per block of 8
-/// warps; "v5" flashSmemQKernel. 0 for any other value.
+/// warps; "v5" flashSmemQKernel; "v6" v3 with the next tile's scores and
+/// this tile's weights in one branch-free stretch. 0 for any other value.
 int flashVariantFromEnv() {
   const char *v = std::getenv("GRAFT_CUDA_ATTENTION");
   if (!v || !*v)
     return 1;
-  if (v[0] == 'v' && v[1] >= '1' && v[1] <= '5' && v[2] == 0)
+  if (v[0] == 'v' && v[1] >= '1' && v[1] <= '6' && v[2] == 0)
     return v[1] - '0';
   return 0;
 }
@@ -1013,7 +1049,7 @@ template <bool BiasOp> int attention(const GraftCudaKernelArgs *args, GraftCudaE
     return ctx.fail("sliding-window attention (window_size) is not supported");
   const int variant = flashVariantFromEnv();
   if (variant == 0)
-    return ctx.fail(std::string("GRAFT_CUDA_ATTENTION must be v1, v2, v3, v4 or v5, got \"") +
+    return ctx.fail(std::string("GRAFT_CUDA_ATTENTION must be v1 to v6, got \"") +
                     std::getenv("GRAFT_CUDA_ATTENTION") + "\"");
   if (b == 0 || s == 0 || n == 0 || hv == 0)
     return 0;
