@@ -191,7 +191,8 @@ TEST(CudaLateOps, TopKEveryRetTypeAndDirection) {
 TEST(CudaLateOps, TopKOfLongRowsWithTies) {
   GRAFT_REQUIRE_GPU();
   std::mt19937_64 rng(48);
-  for (DLDataType t : {F32, I32, F16, F64}) {
+  // Few dtypes and calls: compute-sanitizer runs this suite too.
+  for (DLDataType t : {F32, I32}) {
     SCOPED_TRACE(typeName(t));
     std::vector<double> v = randomTensor(t, {1, 100000}, rng, -20, 20).values();
     for (double &e : v)
@@ -211,14 +212,11 @@ TEST(CudaLateOps, TopKOfLongRowsWithTies) {
                  {int64_t(50), int64_t(1), std::string("indices"), largest});
     }
   }
-  for (DLDataType t : {F32, I8}) {
-    SCOPED_TRACE(typeName(t));
-    TestTensor x = randomTensor(t, {5000, 3}, rng, -9, 9, {1, 0}); // stored transposed
-    for (bool largest : {true, false}) {
-      TestTensor cv(t, {17, 3}), ci(I32, {17, 3}), gv(t, {17, 3}), gi(I32, {17, 3});
-      expectSame("graft.topk", {&x}, {&cv, &ci}, {&gv, &gi},
-                 {int64_t(17), int64_t(0), std::string("both"), largest});
-    }
+  TestTensor x = randomTensor(F32, {5000, 3}, rng, -9, 9, {1, 0}); // stored transposed
+  for (bool largest : {true, false}) {
+    TestTensor cv(F32, {17, 3}), ci(I32, {17, 3}), gv(F32, {17, 3}), gi(I32, {17, 3});
+    expectSame("graft.topk", {&x}, {&cv, &ci}, {&gv, &gi},
+               {int64_t(17), int64_t(0), std::string("both"), largest});
   }
 }
 
