@@ -19,6 +19,8 @@
 //                          v2_..v6_: the flash kernel's other forms (GRAFT_CUDA_ATTENTION)
 //   scatter_{sum,amax,mean}_f32_4096x1024_into_{512,4}_{default,global,lines,tile,owner}
 //   scatter_{sum,mean}_f32_4096x1024_into_{512,4}_owner_reorder
+//   scatter_{sum,amax,mean}_f32_4096x1024_into_4_column,
+//   scatter_{sum,mean}_f32_4096x1024_into_{16,64,128}_{default,column}
 //                          graft.scatter_elements along axis 0 with int64
 //                          indices through each plan (deterministic;
 //                          PyTorch's atomic kernel is the bar,
@@ -381,8 +383,8 @@ BENCHMARK_CAPTURE(BM_matmul, cublas_f64_4096, F64, 4096, true)
 /// one plan (GRAFT_CUDA_SCATTER: "global" sorts all updates by element,
 /// "lines" each column by row, "tile" pairs of columns in a block, "owner"
 /// folds tiles of 32 columns without a sort, "owner-reorder" also in
-/// chunks for float sums) or the one the kernel picks ("default": the
-/// figure the bar is for).
+/// chunks for float sums, "column" a thread per column and target row)
+/// or the one the kernel picks ("default": the figure the bar is for).
 void BM_scatter(benchmark::State &state, const char *reduction, int64_t rows, const char *plan) {
   const DLDataType I64{kDLInt, 64, 1};
   Buf data(F32, {rows, 1024}), out(F32, {rows, 1024}), upd(F32, {4096, 1024}),
@@ -451,6 +453,21 @@ GRAFT_SCATTER_REORDER_BENCH(sum, 512);
 GRAFT_SCATTER_REORDER_BENCH(mean, 512);
 GRAFT_SCATTER_REORDER_BENCH(sum, 4);
 GRAFT_SCATTER_REORDER_BENCH(mean, 4);
+// The column walk (exact, no sort; a thread per column and target row),
+// and where it stops paying as the target rows grow.
+GRAFT_SCATTER_BENCH(sum, 4, column);
+GRAFT_SCATTER_BENCH(amax, 4, column);
+GRAFT_SCATTER_BENCH(mean, 4, column);
+GRAFT_SCATTER_BENCH(sum, 16, default);
+GRAFT_SCATTER_BENCH(sum, 16, column);
+GRAFT_SCATTER_BENCH(mean, 16, default);
+GRAFT_SCATTER_BENCH(mean, 16, column);
+GRAFT_SCATTER_BENCH(sum, 64, default);
+GRAFT_SCATTER_BENCH(sum, 64, column);
+GRAFT_SCATTER_BENCH(mean, 64, default);
+GRAFT_SCATTER_BENCH(mean, 64, column);
+GRAFT_SCATTER_BENCH(sum, 128, default);
+GRAFT_SCATTER_BENCH(sum, 128, column);
 /// A fused program compiled by NVRTC and launched as the VM does (the disk
 /// cache off: every run compiles).
 struct FusedKernel {

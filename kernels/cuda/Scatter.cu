@@ -263,6 +263,9 @@ struct Plan {
   bool owner = false;
   int64_t chunkRows = 0, chunks = 1, tiles = 0;
   size_t accBytes = 0, ownerSmem = 0; ///< A partial's accumulator; a block's smem.
+  /// The column walk (no sort, no chunks): blocks of 1 << columnBits lines.
+  bool column = false;
+  int columnBits = 0;
 };
 
 struct Layout {
@@ -382,6 +385,36 @@ void planOwner(Plan &p, ScalarType t, bool force, bool reorder) {
   p.owner = true;
 }
 
+/// The column walk's blocks, and the updates a block stages at a time
+/// (kColumnItems a thread).
+constexpr int kColumnThreads = 128, kColumnItems = 16, kColumnStage = kColumnThreads * kColumnItems;
+constexpr int kColumnMaxLen = kColumnThreads; ///< A fold thread per (line, axis position).
+/// The longest axis the column walk takes by default (every fold thread
+/// reads its whole line: the reads grow with the axis).
+constexpr int kColumnDefaultLen = 16;
+
+/// The column walk applies when a block's threads cover at least one line's
+/// axis positions (a fold thread each) and the indices are int32 or int64.
+/// Blocks take as many lines as fit, down to one, while there are fewer
+/// than two blocks per SM.
+void planColumn(Plan &p) {
+  p.column = false;
+  if (p.lines == 0 || p.lineLen == 0 || p.g.len == 0 || p.g.len > kColumnMaxLen ||
+      (p.g.idxType != ScalarType::Int32 && p.g.idxType != ScalarType::Int64))
+    return;
+  int sms = std::max(1, deviceLimits().sms);
+  p.columnBits = 0;
+  while ((p.g.len << (p.columnBits + 1)) <= kColumnThreads &&
+         (p.lines >> (p.columnBits + 1)) >= 2 * int64_t(sms))
+    ++p.columnBits;
+  if (((p.lines - 1) >> p.columnBits) >= int64_t(INT32_MAX)) // One block per group of lines.
+    return;
+  p.rmAxis = 1;
+  for (int d = p.g.ndim - 1; d > p.g.axis; --d)
+    p.rmAxis *= p.g.shape[d];
+  p.column = true;
+}
+
 /// Checks shapes, dtypes and attributes as the CPU kernel; false after
 /// ctx.fail.
 bool plan(Ctx &ctx, Plan &p) {
@@ -470,6 +503,15 @@ bool plan(Ctx &ctx, Plan &p) {
   // forces one (tests and benchmarks compare them).
   const char *force = std::getenv("GRAFT_CUDA_SCATTER");
   std::string plan = force ? force : "";
+  // The column walk first for a few targets a line over many lines (each
+  // thread walks a whole line: the GPU fills with lines, not updates).
+  if (plan.empty() || plan == "column") {
+    planColumn(p);
+    if (p.column && (!plan.empty() ||
+                     (p.g.len <= kColumnDefaultLen && p.lines >= 2 * int64_t(deviceLimits().sms))))
+      return true;
+    p.column = false;
+  }
   // The owner fold first, where its chunks are exact (no sort at all).
   if (plan.empty() || plan == "owner" || plan == "owner-reorder") {
     planOwner(p, t, !plan.empty(), plan == "owner-reorder");
@@ -516,7 +558,7 @@ bool layoutFor(const Plan &p, cudaStream_t s, Layout &l) {
     l.total = c.total();
     return true;
   }
-  if (p.tiled) {
+  if (p.tiled || p.column) {
     WorkspaceCarver c;
     l.slot = c.take(8);
     l.total = c.total();
@@ -1064,6 +1106,114 @@ template <class T, class I> int runOwner(Ctx &ctx, const Plan &p, const Layout &
   return ctx.checkLaunch("ownerCombineKernel");
 }
 
+//===----------------------------------------------------------------------===//
+// The column walk: no sort and no chunks, so exact for every reduction and
+// dtype. A block takes `lb` consecutive lines; its threads stage a stretch
+// of the lines' indices (checked, made non-negative) and updates in shared
+// memory, loaded coalesced across lines while the previous stretch folds.
+// A fold thread per (line, axis position) walks its line's stretch in
+// index order and folds the updates that name its position in registers:
+// every output element has one owner, which sees its updates in index
+// order, as the CPU does. Each thread reads the whole line, so the work
+// grows with the axis length: for short axes (few target rows).
+//===----------------------------------------------------------------------===//
+
+struct ColumnArgs {
+  ScatterGeom g;
+  int64_t lines, lineLen, rmAxis;
+  int lb, lbBits; ///< Lines per block: 1 << lbBits, and lb x axis length <= kColumnThreads.
+  Red op;
+  bool includeSelf;
+};
+
+template <class T, class I>
+__global__ void __launch_bounds__(kColumnThreads)
+    columnKernel(ColumnArgs a, const T *upd, T *out, unsigned long long *bad) {
+  awaitUpstream();
+  using V = typename BitsOf<sizeof(T)>::type;
+  __shared__ int32_t sK[kColumnStage];
+  __shared__ V sV[kColumnStage];
+  __shared__ LineOffsets table[kColumnThreads];
+  const ScatterGeom &g = a.g;
+  const int lb = a.lb, tid = int(threadIdx.x);
+  const int64_t line0 = int64_t(blockIdx.x) * lb;
+  const int lines = int(a.lines - line0 < lb ? a.lines - line0 : lb);
+  if (tid < lines) {
+    LineOffsets &l = table[tid];
+    lineStart(g, line0 + tid, l.idx, l.upd, l.out, l.rm);
+  }
+  __syncthreads();
+  const int rows = kColumnStage / lb; // Axis positions of a stretch.
+  const int64_t len = g.len, axisIdx = g.idxStride[g.axis], axisUpd = g.updStride[g.axis];
+  // Fold thread: line `mine`, axis position `pos`.
+  const int mine = tid & (lb - 1), pos = tid >> a.lbBits;
+  const bool folds = mine < lines && pos < len;
+  T *dst = folds ? out + table[mine].out + pos * g.outStride[g.axis] : nullptr;
+  Fold<T> f(a.op, a.includeSelf, folds && a.includeSelf ? loadElem<T>(dst) : Compute<T>(0));
+  bool touched = false;
+  // Stretch element e is axis position e / lb of line e % lb: consecutive
+  // threads read consecutive lines.
+  I ks[kColumnItems];
+  V vs[kColumnItems];
+  auto load = [&](int64_t r0) {
+#pragma unroll
+    for (int it = 0; it < kColumnItems; ++it) {
+      int e = it * kColumnThreads + tid, t = e & (lb - 1);
+      int64_t i = r0 + (e >> a.lbBits);
+      ks[it] = I(-1);
+      vs[it] = 0;
+      if (t < lines && i < a.lineLen) {
+        ks[it] = *reinterpret_cast<const I *>(g.idx + table[t].idx + i * axisIdx);
+        vs[it] = *reinterpret_cast<const V *>(upd + table[t].upd + i * axisUpd);
+      }
+    }
+  };
+  load(0);
+  for (int64_t r0 = 0; r0 < a.lineLen; r0 += rows) {
+    __syncthreads(); // The previous stretch is folded.
+#pragma unroll
+    for (int it = 0; it < kColumnItems; ++it) {
+      int e = it * kColumnThreads + tid, t = e & (lb - 1);
+      int64_t i = r0 + (e >> a.lbBits), k = int64_t(ks[it]);
+      int32_t key = -1; // Padding and bad indices name no position.
+      if (t < lines && i < a.lineLen) {
+        if (k < -len || k >= len) // Never folded; the host reports the first.
+          atomicMin(bad, (unsigned long long)(table[t].rm + i * a.rmAxis));
+        else
+          key = int32_t(k < 0 ? k + len : k);
+      }
+      sK[e] = key;
+      sV[e] = vs[it];
+    }
+    __syncthreads();
+    if (r0 + rows < a.lineLen)
+      load(r0 + rows); // In flight while this stretch folds.
+    if (!folds)
+      continue;
+    const int n = int(a.lineLen - r0 < rows ? a.lineLen - r0 : rows);
+#pragma unroll 8
+    for (int r = 0; r < n; ++r) {
+      int j = r * lb + mine;
+      if (sK[j] == pos) {
+        f.add(loadElem<T>(reinterpret_cast<const T *>(sV + j)));
+        touched = true;
+      }
+    }
+  }
+  if (touched)
+    storeElem<T>(dst, f.result());
+}
+
+template <class T, class I> int runColumn(Ctx &ctx, const Plan &p, unsigned long long *bad) {
+  ColumnArgs a{p.g,          p.lines, p.lineLen,    p.rmAxis, 1 << p.columnBits,
+               p.columnBits, p.op,    p.includeSelf};
+  auto *upd = reinterpret_cast<const T *>(dataOf(ctx.in(2)));
+  auto *out = reinterpret_cast<T *>(dataOf(ctx.out(0)));
+  int64_t blocks = (p.lines + (int64_t(1) << p.columnBits) - 1) >> p.columnBits;
+  columnKernel<T, I><<<unsigned(blocks), kColumnThreads, 0, ctx.stream()>>>(a, upd, out, bad);
+  return ctx.checkLaunch("columnKernel");
+}
+
 template <class T, class K> int run(Ctx &ctx, const Plan &p, const Layout &l, char *base) {
   cudaStream_t s = ctx.stream();
   auto *keysIn = reinterpret_cast<K *>(base + l.keysIn);
@@ -1126,6 +1276,9 @@ int scatterElements(const GraftCudaKernelArgs *args, GraftCudaError *err) {
     if (p.owner)
       return p.g.idxType == ScalarType::Int32 ? runOwner<T, int32_t>(ctx, p, l, base)
                                               : runOwner<T, int64_t>(ctx, p, l, base);
+    if (p.column)
+      return p.g.idxType == ScalarType::Int32 ? runColumn<T, int32_t>(ctx, p, bad)
+                                              : runColumn<T, int64_t>(ctx, p, bad);
     if (p.tiled)
       return runTiles<T>(ctx, p, bad);
     return p.wide ? run<T, uint64_t>(ctx, p, l, base) : run<T, uint32_t>(ctx, p, l, base);
