@@ -1126,6 +1126,22 @@ struct ColumnArgs {
   bool includeSelf;
 };
 
+/// Folds the updates of a staged stretch's `n` axis positions that name
+/// position `pos` of line `mine`, in index order.
+template <class T, Red Op, class V>
+__device__ inline void columnFold(Fold<T> &f, bool &touched, const int32_t *sK, const V *sV, int n,
+                                  int lb, int mine, int pos) {
+  f.op = Op;
+#pragma unroll 8
+  for (int r = 0; r < n; ++r) {
+    int j = r * lb + mine;
+    if (sK[j] == pos) {
+      f.add(loadElem<T>(reinterpret_cast<const T *>(sV + j)));
+      touched = true;
+    }
+  }
+}
+
 template <class T, class I>
 __global__ void __launch_bounds__(kColumnThreads)
     columnKernel(ColumnArgs a, const T *upd, T *out, unsigned long long *bad) {
@@ -1191,13 +1207,25 @@ __global__ void __launch_bounds__(kColumnThreads)
     if (!folds)
       continue;
     const int n = int(a.lineLen - r0 < rows ? a.lineLen - r0 : rows);
-#pragma unroll 8
-    for (int r = 0; r < n; ++r) {
-      int j = r * lb + mine;
-      if (sK[j] == pos) {
-        f.add(loadElem<T>(reinterpret_cast<const T *>(sV + j)));
-        touched = true;
-      }
+    switch (a.op) { // The step known in the loop: no switch per update.
+    case Red::Update:
+      columnFold<T, Red::Update>(f, touched, sK, sV, n, lb, mine, pos);
+      break;
+    case Red::Add:
+      columnFold<T, Red::Add>(f, touched, sK, sV, n, lb, mine, pos);
+      break;
+    case Red::Mul:
+      columnFold<T, Red::Mul>(f, touched, sK, sV, n, lb, mine, pos);
+      break;
+    case Red::Mean:
+      columnFold<T, Red::Mean>(f, touched, sK, sV, n, lb, mine, pos);
+      break;
+    case Red::Max:
+      columnFold<T, Red::Max>(f, touched, sK, sV, n, lb, mine, pos);
+      break;
+    case Red::Min:
+      columnFold<T, Red::Min>(f, touched, sK, sV, n, lb, mine, pos);
+      break;
     }
   }
   if (touched)
