@@ -5,7 +5,7 @@
 // their operands from it: unary and binary elementwise ops with
 // broadcasting, comparisons and `where`, casts, reductions, cumulative sums,
 // matmul, softmax, norms, sorts, layout changes (permute, concat, split,
-// slices, take, reshape), masked copies (index_tensor + index_put),
+// slices, take, reshape, layout_transform), masked copies (index_tensor + index_put),
 // scatters, match_casts to fresh symbolic vars, tuples and their items,
 // calls of helpers, `if`/`else` on a prim or a tensor condition, and, in an
 // impure `main`, asserts that hold; `main` may also return shape and prim
@@ -157,6 +157,7 @@ private:
   bool matmul();
   bool softmax();
   bool layout();
+  bool layoutTransform(const Value &x);
   bool matchCast();
   bool maskedCopy();
   bool tuple();
@@ -420,13 +421,54 @@ bool FunctionWriter::softmax() {
   return true;
 }
 
+/// R.layout_transform: a split of a constant last dim by 2, 3 or 4 (padded
+/// when the factor does not divide it; a float tensor may get a pad_value)
+/// or a reversal of the dims, written as a lambda over i0, i1, ... (names no
+/// Relax var of the generator takes). The output's dims are
+/// what inference gives: a dim d below the factor f maps to (1, d), since
+/// `i % f` then stays below d.
+bool FunctionWriter::layoutTransform(const Value &x) {
+  TensorType t = x.type;
+  size_t rank = t.dims.size();
+  std::string params, indices;
+  for (size_t i = 0; i < rank; ++i)
+    params += (i ? ", i" : "i") + std::to_string(i);
+  const std::string &last = t.dims.back();
+  bool constant = !last.empty() && llvm::all_of(last, [](char c) { return c >= '0' && c <= '9'; });
+  std::string pad;
+  if (constant && (rank < 2 || rng_.percent(60))) {
+    int64_t d = std::stoll(last), f = int64_t(2 + rng_.below(3));
+    std::string a = "i" + std::to_string(rank - 1);
+    for (size_t i = 0; i + 1 < rank; ++i)
+      indices += "i" + std::to_string(i) + ", ";
+    indices += a + " // " + std::to_string(f) + ", " + a + " % " + std::to_string(f);
+    t.dims.back() = d < f ? "1" : std::to_string((d + f - 1) / f);
+    t.dims.push_back(std::to_string(d < f ? d : f));
+    if (isFloat(t.dtype) && d % f != 0 && rng_.percent(50))
+      pad = ", pad_value=0.5";
+  } else if (rank >= 2) {
+    for (size_t i = rank; i-- > 0;)
+      indices += "i" + std::to_string(i) + (i ? ", " : "");
+    std::reverse(t.dims.begin(), t.dims.end());
+  } else {
+    return false;
+  }
+  bind(fresh("v"),
+       "R.layout_transform(" + x.name + ", index_map=lambda " + params + ": (" + indices +
+           (rank == 1 && indices.find(',') == std::string::npos ? ",)" : ")") + pad + ")",
+       t);
+  return true;
+}
+
 bool FunctionWriter::layout() {
   std::optional<Value> x = pickWhere([](const Value &v) { return v.type.dims.size() <= 3; });
   if (!x)
     return false;
   TensorType t = x->type;
   size_t rank = t.dims.size();
-  unsigned kind = static_cast<unsigned>(rng_.below(3));
+  unsigned kind = static_cast<unsigned>(rng_.below(4));
+  if (kind == 3 && rank >= 1)
+    return layoutTransform(*x);
   if (kind == 0 && rank >= 2) {
     std::reverse(t.dims.begin(), t.dims.end());
     std::string axes;
