@@ -21,6 +21,7 @@
 //   scatter_{sum,mean}_f32_4096x1024_into_{512,4}_owner_reorder
 //   scatter_{sum,amax,mean}_f32_4096x1024_into_4_column,
 //   scatter_{sum,mean}_f32_4096x1024_into_{16,64,128}_{default,column}
+//   scatter_{sum,amax,mean}_f32_4096x1024_into_512_column_smem, {sum,mean} into 4
 //                          graft.scatter_elements along axis 0 with int64
 //                          indices through each plan (deterministic;
 //                          PyTorch's atomic kernel is the bar,
@@ -468,6 +469,17 @@ GRAFT_SCATTER_BENCH(mean, 64, default);
 GRAFT_SCATTER_BENCH(mean, 64, column);
 GRAFT_SCATTER_BENCH(sum, 128, default);
 GRAFT_SCATTER_BENCH(sum, 128, column);
+// A thread per column, its accumulators in shared memory (exact).
+#define GRAFT_SCATTER_SMEM_BENCH(red, rows)                                                        \
+  BENCHMARK_CAPTURE(BM_scatter, red##_f32_4096x1024_into_##rows##_column_smem, #red, rows,         \
+                    "column-smem")                                                                 \
+      ->UseManualTime()                                                                            \
+      ->Unit(benchmark::kMicrosecond)
+GRAFT_SCATTER_SMEM_BENCH(sum, 512);
+GRAFT_SCATTER_SMEM_BENCH(amax, 512);
+GRAFT_SCATTER_SMEM_BENCH(mean, 512);
+GRAFT_SCATTER_SMEM_BENCH(sum, 4);
+GRAFT_SCATTER_SMEM_BENCH(mean, 4);
 /// A fused program compiled by NVRTC and launched as the VM does (the disk
 /// cache off: every run compiles).
 struct FusedKernel {

@@ -266,6 +266,9 @@ struct Plan {
   /// The column walk (no sort, no chunks): blocks of 1 << columnBits lines.
   bool column = false;
   int columnBits = 0;
+  /// With a thread per line and its accumulators in shared memory.
+  bool columnSmem = false;
+  size_t columnSmemBytes = 0;
 };
 
 struct Layout {
@@ -389,6 +392,11 @@ void planOwner(Plan &p, ScalarType t, bool force, bool reorder) {
 /// (kColumnItems a thread).
 constexpr int kColumnThreads = 128, kColumnItems = 16, kColumnStage = kColumnThreads * kColumnItems;
 constexpr int kColumnMaxLen = kColumnThreads; ///< A fold thread per (line, axis position).
+/// The staged stretch's bytes: its indices (int32) and the updates' bits,
+/// then the accumulators 16-byte aligned.
+__host__ __device__ constexpr size_t columnStageBytes(size_t elemBytes) {
+  return size_t(kColumnStage) * 4 + (size_t(kColumnStage) * elemBytes + 15) / 16 * 16;
+}
 /// The longest axis the column walk takes by default (every fold thread
 /// reads its whole line: the reads grow with the axis).
 constexpr int kColumnDefaultLen = 16;
@@ -397,14 +405,35 @@ constexpr int kColumnDefaultLen = 16;
 /// axis positions (a fold thread each) and the indices are int32 or int64.
 /// Blocks take as many lines as fit, down to one, while there are fewer
 /// than two blocks per SM.
-void planColumn(Plan &p) {
+///
+/// With `smem` (GRAFT_CUDA_SCATTER=column-smem), a thread per line folds
+/// into accumulators in shared memory instead, for any axis whose
+/// accumulators fit: blocks of up to 32 lines, as many as fill every SM
+/// once.
+void planColumn(Plan &p, ScalarType t, bool smem) {
   p.column = false;
-  if (p.lines == 0 || p.lineLen == 0 || p.g.len == 0 || p.g.len > kColumnMaxLen ||
+  p.columnSmem = smem;
+  if (p.lines == 0 || p.lineLen == 0 || p.g.len == 0 || (!smem && p.g.len > kColumnMaxLen) ||
+      p.g.len > int64_t(INT32_MAX) / 32 ||
       (p.g.idxType != ScalarType::Int32 && p.g.idxType != ScalarType::Int64))
     return;
   int sms = std::max(1, deviceLimits().sms);
   p.columnBits = 0;
-  while ((p.g.len << (p.columnBits + 1)) <= kColumnThreads &&
+  if (smem) {
+    size_t elemBytes = dispatch(t, [](auto tag) { return sizeof(decltype(tag)); });
+    size_t accBytes = dispatch(t, [](auto tag) { return sizeof(Compute<decltype(tag)>); });
+    size_t perElem = accBytes * (p.op == Red::Mean ? 2 : 1) + 1;
+    auto bytes = [&](int bits) {
+      return columnStageBytes(elemBytes) + size_t(p.g.len << bits) * perElem;
+    };
+    while (p.columnBits < 5 && (p.lines >> (p.columnBits + 1)) >= int64_t(sms) &&
+           bytes(p.columnBits + 1) <= size_t(deviceLimits().smemPerBlock))
+      ++p.columnBits;
+    p.columnSmemBytes = bytes(p.columnBits);
+    if (p.columnSmemBytes > size_t(deviceLimits().smemPerBlock))
+      return;
+  }
+  while (!smem && (p.g.len << (p.columnBits + 1)) <= kColumnThreads &&
          (p.lines >> (p.columnBits + 1)) >= 2 * int64_t(sms))
     ++p.columnBits;
   if (((p.lines - 1) >> p.columnBits) >= int64_t(INT32_MAX)) // One block per group of lines.
@@ -505,8 +534,13 @@ bool plan(Ctx &ctx, Plan &p) {
   std::string plan = force ? force : "";
   // The column walk first for a few targets a line over many lines (each
   // thread walks a whole line: the GPU fills with lines, not updates).
+  if (plan == "column-smem") {
+    planColumn(p, t, true);
+    if (p.column)
+      return true;
+  }
   if (plan.empty() || plan == "column") {
-    planColumn(p);
+    planColumn(p, t, false);
     if (p.column && (!plan.empty() ||
                      (p.g.len <= kColumnDefaultLen && p.lines >= 2 * int64_t(deviceLimits().sms))))
       return true;
@@ -1126,6 +1160,86 @@ struct ColumnArgs {
   bool includeSelf;
 };
 
+/// Calls fn(std::integral_constant<Red, op>{}): the step known at compile
+/// time in a fold loop, with no switch per update.
+template <class Fn> __device__ inline void withOp(Red op, Fn &&fn) {
+  switch (op) {
+  case Red::Update:
+    return fn(std::integral_constant<Red, Red::Update>{});
+  case Red::Add:
+    return fn(std::integral_constant<Red, Red::Add>{});
+  case Red::Mul:
+    return fn(std::integral_constant<Red, Red::Mul>{});
+  case Red::Mean:
+    return fn(std::integral_constant<Red, Red::Mean>{});
+  case Red::Max:
+    return fn(std::integral_constant<Red, Red::Max>{});
+  case Red::Min:
+    return fn(std::integral_constant<Red, Red::Min>{});
+  }
+}
+
+/// A block's lines staged a stretch at a time: stretch element e is axis
+/// position e / lb of line e % lb (consecutive threads read consecutive
+/// lines); the next stretch loads into registers while this one folds.
+template <class T, class I> struct ColumnStage {
+  using V = typename BitsOf<sizeof(T)>::type;
+  const ColumnArgs &a;
+  const LineOffsets *table;
+  const T *upd;
+  int lines, tid;
+  I ks[kColumnItems];
+  V vs[kColumnItems];
+
+  __device__ void load(int64_t r0) {
+    const ScatterGeom &g = a.g;
+    const int64_t axisIdx = g.idxStride[g.axis], axisUpd = g.updStride[g.axis];
+#pragma unroll
+    for (int it = 0; it < kColumnItems; ++it) {
+      int e = it * kColumnThreads + tid, t = e & (a.lb - 1);
+      int64_t i = r0 + (e >> a.lbBits);
+      ks[it] = I(-1);
+      vs[it] = 0;
+      if (t < lines && i < a.lineLen) {
+        ks[it] = *reinterpret_cast<const I *>(g.idx + table[t].idx + i * axisIdx);
+        vs[it] = *reinterpret_cast<const V *>(upd + table[t].upd + i * axisUpd);
+      }
+    }
+  }
+
+  /// Stores the loaded stretch: indices checked and made non-negative, -1
+  /// for padding and bad ones (the first bad position goes to `bad`).
+  __device__ void store(int64_t r0, int32_t *sK, V *sV, unsigned long long *bad) const {
+    const int64_t len = a.g.len;
+#pragma unroll
+    for (int it = 0; it < kColumnItems; ++it) {
+      int e = it * kColumnThreads + tid, t = e & (a.lb - 1);
+      int64_t i = r0 + (e >> a.lbBits), k = int64_t(ks[it]);
+      int32_t key = -1;
+      if (t < lines && i < a.lineLen) {
+        if (k < -len || k >= len) // Never folded; the host reports the first.
+          atomicMin(bad, (unsigned long long)(table[t].rm + i * a.rmAxis));
+        else
+          key = int32_t(k < 0 ? k + len : k);
+      }
+      sK[e] = key;
+      sV[e] = vs[it];
+    }
+  }
+};
+
+/// The block's lines' offsets into `table`; the lines this block has.
+__device__ inline int columnLines(const ColumnArgs &a, LineOffsets *table) {
+  const int64_t line0 = int64_t(blockIdx.x) * a.lb;
+  const int lines = int(a.lines - line0 < a.lb ? a.lines - line0 : a.lb);
+  if (int(threadIdx.x) < lines) {
+    LineOffsets &l = table[threadIdx.x];
+    lineStart(a.g, line0 + threadIdx.x, l.idx, l.upd, l.out, l.rm);
+  }
+  __syncthreads();
+  return lines;
+}
+
 /// Folds the updates of a staged stretch's `n` axis positions that name
 /// position `pos` of line `mine`, in index order.
 template <class T, Red Op, class V>
@@ -1152,84 +1266,146 @@ __global__ void __launch_bounds__(kColumnThreads)
   __shared__ LineOffsets table[kColumnThreads];
   const ScatterGeom &g = a.g;
   const int lb = a.lb, tid = int(threadIdx.x);
-  const int64_t line0 = int64_t(blockIdx.x) * lb;
-  const int lines = int(a.lines - line0 < lb ? a.lines - line0 : lb);
-  if (tid < lines) {
-    LineOffsets &l = table[tid];
-    lineStart(g, line0 + tid, l.idx, l.upd, l.out, l.rm);
-  }
-  __syncthreads();
+  const int lines = columnLines(a, table);
   const int rows = kColumnStage / lb; // Axis positions of a stretch.
-  const int64_t len = g.len, axisIdx = g.idxStride[g.axis], axisUpd = g.updStride[g.axis];
   // Fold thread: line `mine`, axis position `pos`.
   const int mine = tid & (lb - 1), pos = tid >> a.lbBits;
-  const bool folds = mine < lines && pos < len;
+  const bool folds = mine < lines && pos < g.len;
   T *dst = folds ? out + table[mine].out + pos * g.outStride[g.axis] : nullptr;
   Fold<T> f(a.op, a.includeSelf, folds && a.includeSelf ? loadElem<T>(dst) : Compute<T>(0));
   bool touched = false;
-  // Stretch element e is axis position e / lb of line e % lb: consecutive
-  // threads read consecutive lines.
-  I ks[kColumnItems];
-  V vs[kColumnItems];
-  auto load = [&](int64_t r0) {
-#pragma unroll
-    for (int it = 0; it < kColumnItems; ++it) {
-      int e = it * kColumnThreads + tid, t = e & (lb - 1);
-      int64_t i = r0 + (e >> a.lbBits);
-      ks[it] = I(-1);
-      vs[it] = 0;
-      if (t < lines && i < a.lineLen) {
-        ks[it] = *reinterpret_cast<const I *>(g.idx + table[t].idx + i * axisIdx);
-        vs[it] = *reinterpret_cast<const V *>(upd + table[t].upd + i * axisUpd);
-      }
-    }
-  };
-  load(0);
+  ColumnStage<T, I> stage{a, table, upd, lines, tid};
+  stage.load(0);
   for (int64_t r0 = 0; r0 < a.lineLen; r0 += rows) {
     __syncthreads(); // The previous stretch is folded.
-#pragma unroll
-    for (int it = 0; it < kColumnItems; ++it) {
-      int e = it * kColumnThreads + tid, t = e & (lb - 1);
-      int64_t i = r0 + (e >> a.lbBits), k = int64_t(ks[it]);
-      int32_t key = -1; // Padding and bad indices name no position.
-      if (t < lines && i < a.lineLen) {
-        if (k < -len || k >= len) // Never folded; the host reports the first.
-          atomicMin(bad, (unsigned long long)(table[t].rm + i * a.rmAxis));
-        else
-          key = int32_t(k < 0 ? k + len : k);
-      }
-      sK[e] = key;
-      sV[e] = vs[it];
-    }
+    stage.store(r0, sK, sV, bad);
     __syncthreads();
     if (r0 + rows < a.lineLen)
-      load(r0 + rows); // In flight while this stretch folds.
+      stage.load(r0 + rows); // In flight while this stretch folds.
     if (!folds)
       continue;
     const int n = int(a.lineLen - r0 < rows ? a.lineLen - r0 : rows);
-    switch (a.op) { // The step known in the loop: no switch per update.
-    case Red::Update:
-      columnFold<T, Red::Update>(f, touched, sK, sV, n, lb, mine, pos);
-      break;
-    case Red::Add:
-      columnFold<T, Red::Add>(f, touched, sK, sV, n, lb, mine, pos);
-      break;
-    case Red::Mul:
-      columnFold<T, Red::Mul>(f, touched, sK, sV, n, lb, mine, pos);
-      break;
-    case Red::Mean:
-      columnFold<T, Red::Mean>(f, touched, sK, sV, n, lb, mine, pos);
-      break;
-    case Red::Max:
-      columnFold<T, Red::Max>(f, touched, sK, sV, n, lb, mine, pos);
-      break;
-    case Red::Min:
-      columnFold<T, Red::Min>(f, touched, sK, sV, n, lb, mine, pos);
-      break;
-    }
+    withOp(a.op, [&](auto op) {
+      columnFold<T, decltype(op)::value>(f, touched, sK, sV, n, lb, mine, pos);
+    });
   }
   if (touched)
     storeElem<T>(dst, f.result());
+}
+
+/// Rows folded together by the shared-memory column walk: their
+/// accumulators load at once, and a row naming the same position as an
+/// earlier one of the batch takes that one's new value (forwarding).
+constexpr int kColumnBatch = 4;
+
+/// Folds a staged stretch of line `mine` into the shared-memory
+/// accumulators [axis position][line] in index order.
+template <class T, Red Op, class V>
+__device__ inline void columnSmemFold(const int32_t *sK, const V *sV, Compute<T> *sAcc,
+                                      Compute<T> *sCount, uint8_t *sFlag, int n, int lb, int mine) {
+  using C = Compute<T>;
+  auto fold = [&](int r, auto batch) {
+    constexpr int B = decltype(batch)::value;
+    int k[B], e[B];
+    C v[B], acc[B], cnt[B];
+    bool on[B];
+#pragma unroll
+    for (int b = 0; b < B; ++b) {
+      int j = (r + b) * lb + mine;
+      k[b] = sK[j];
+      v[b] = loadElem<T>(reinterpret_cast<const T *>(sV + j));
+      e[b] = (k[b] < 0 ? 0 : k[b]) * lb + mine;
+      acc[b] = sAcc[e[b]];
+      on[b] = k[b] >= 0 && sFlag[e[b]];
+      cnt[b] = Op == Red::Mean ? sCount[e[b]] : C(0);
+    }
+#pragma unroll
+    for (int b = 0; b < B; ++b) {
+#pragma unroll
+      for (int c = 0; c < b; ++c)
+        if (k[c] == k[b]) { // The latest earlier row of the batch wins.
+          acc[b] = acc[c];
+          cnt[b] = cnt[c];
+          on[b] = true;
+        }
+      acc[b] = on[b] ? step<T>(Op, acc[b], v[b]) : v[b];
+      if (Op == Red::Mean)
+        cnt[b] = on[b] ? roundC<T>(ops::addC(cnt[b], C(1))) : C(1);
+    }
+#pragma unroll
+    for (int b = 0; b < B; ++b)
+      if (k[b] >= 0) {
+        sAcc[e[b]] = acc[b];
+        sFlag[e[b]] = 1;
+        if (Op == Red::Mean)
+          sCount[e[b]] = cnt[b];
+      }
+  };
+  int r = 0;
+  for (; r + kColumnBatch <= n; r += kColumnBatch)
+    fold(r, std::integral_constant<int, kColumnBatch>{});
+  for (; r < n; ++r)
+    fold(r, std::integral_constant<int, 1>{});
+}
+
+/// The column walk with a thread per line: its accumulators in shared
+/// memory ([axis position][line]: an accumulator, a mean's count, a flag),
+/// for axes too long for a thread per position. The block's first lb
+/// threads fold; all stage.
+template <class T, class I>
+__global__ void __launch_bounds__(kColumnThreads)
+    columnSmemKernel(ColumnArgs a, const T *upd, T *out, unsigned long long *bad) {
+  awaitUpstream();
+  using C = Compute<T>;
+  using V = typename BitsOf<sizeof(T)>::type;
+  extern __shared__ __align__(16) unsigned char columnSmem[];
+  __shared__ LineOffsets table[kColumnThreads];
+  const ScatterGeom &g = a.g;
+  const int lb = a.lb, tid = int(threadIdx.x);
+  const int64_t len = g.len, elems = len * lb;
+  int32_t *sK = reinterpret_cast<int32_t *>(columnSmem);
+  V *sV = reinterpret_cast<V *>(sK + kColumnStage);
+  C *sAcc = reinterpret_cast<C *>(columnSmem + columnStageBytes(sizeof(T)));
+  C *sCount = sAcc + (a.op == Red::Mean ? elems : 0);
+  uint8_t *sFlag = reinterpret_cast<uint8_t *>(sCount + elems);
+  const int lines = columnLines(a, table);
+  // Accumulators start from the data's values with include_self (count 1).
+  const bool self = a.includeSelf && a.op != Red::Update;
+  for (int64_t e = tid; e < elems; e += kColumnThreads) {
+    int t = int(e & (lb - 1));
+    int64_t k = e >> a.lbBits;
+    bool on = self && t < lines;
+    sFlag[e] = on;
+    sAcc[e] = on ? loadElem<T>(out + table[t].out + k * g.outStride[g.axis]) : C(0);
+    if (a.op == Red::Mean)
+      sCount[e] = C(1);
+  }
+  const int rows = kColumnStage / lb;
+  ColumnStage<T, I> stage{a, table, upd, lines, tid};
+  stage.load(0);
+  for (int64_t r0 = 0; r0 < a.lineLen; r0 += rows) {
+    __syncthreads(); // The previous stretch is folded (and the accumulators set).
+    stage.store(r0, sK, sV, bad);
+    __syncthreads();
+    if (r0 + rows < a.lineLen)
+      stage.load(r0 + rows); // In flight while this stretch folds.
+    if (tid >= lines)
+      continue;
+    const int n = int(a.lineLen - r0 < rows ? a.lineLen - r0 : rows);
+    withOp(a.op, [&](auto op) {
+      columnSmemFold<T, decltype(op)::value>(sK, sV, sAcc, sCount, sFlag, n, lb, tid);
+    });
+  }
+  __syncthreads();
+  for (int64_t e = tid; e < elems; e += kColumnThreads) {
+    int t = int(e & (lb - 1));
+    if (t >= lines || !sFlag[e])
+      continue;
+    Fold<T> f(a.op, false, C(0));
+    f.merge(sAcc[e], a.op == Red::Mean ? sCount[e] : C(1));
+    int64_t k = e >> a.lbBits;
+    storeElem<T>(out + table[t].out + k * g.outStride[g.axis], f.result());
+  }
 }
 
 template <class T, class I> int runColumn(Ctx &ctx, const Plan &p, unsigned long long *bad) {
@@ -1238,8 +1414,18 @@ template <class T, class I> int runColumn(Ctx &ctx, const Plan &p, unsigned long
   auto *upd = reinterpret_cast<const T *>(dataOf(ctx.in(2)));
   auto *out = reinterpret_cast<T *>(dataOf(ctx.out(0)));
   int64_t blocks = (p.lines + (int64_t(1) << p.columnBits) - 1) >> p.columnBits;
-  columnKernel<T, I><<<unsigned(blocks), kColumnThreads, 0, ctx.stream()>>>(a, upd, out, bad);
-  return ctx.checkLaunch("columnKernel");
+  if (!p.columnSmem) {
+    columnKernel<T, I><<<unsigned(blocks), kColumnThreads, 0, ctx.stream()>>>(a, upd, out, bad);
+    return ctx.checkLaunch("columnKernel");
+  }
+  static const cudaError_t attrErr =
+      cudaFuncSetAttribute(columnSmemKernel<T, I>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                           deviceLimits().smemPerBlock);
+  if (attrErr != cudaSuccess)
+    return ctx.failCuda("cudaFuncSetAttribute", attrErr);
+  columnSmemKernel<T, I>
+      <<<unsigned(blocks), kColumnThreads, p.columnSmemBytes, ctx.stream()>>>(a, upd, out, bad);
+  return ctx.checkLaunch("columnSmemKernel");
 }
 
 template <class T, class K> int run(Ctx &ctx, const Plan &p, const Layout &l, char *base) {

@@ -147,6 +147,8 @@ TEST(CudaScatter, EveryPathSmall) {
       {"", "default: all updates (long runs)", longRuns},
       {"", "default: lines (256 lines of 64)", {{2, 256}, {64, 256}, {64, 256}, 0, 0, 1}},
       {"column", "column walk, a line a block", shortRuns},
+      {"column-smem", "column walk, accumulators in shared memory", shortRuns},
+      {"column-smem", "column walk, accumulators in shared memory, batches of one row", longRuns},
       {"",
        "default: the column walk, two lines a block, the last block one line",
        {{3, 601}, {5, 601}, {5, 601}, 0, -3, 2}},
@@ -363,85 +365,92 @@ TEST(CudaScatter, ColumnEveryReductionEveryDType) {
   // time), two lines a block with the last block short (601 lines), the
   // longest axis it takes (128 positions), the last axis, a middle axis,
   // updates larger than the indices, negative indices, int32 and int64
-  // indices.
+  // indices. `column-smem` (a thread per line, accumulators in shared
+  // memory, rows folded in batches of 4 that forward repeated positions)
+  // the same, and an axis of 600 (only it takes that).
   GRAFT_REQUIRE_GPU();
   std::mt19937_64 rng(49);
-  std::vector<Case> cases = {{{3, 5}, {2100, 5}, {2101, 6}, 0, -3, 2},
-                             {{4, 601}, {9, 601}, {9, 601}, 0, -4, 3},
-                             {{128, 3}, {300, 3}, {300, 3}, 0, -128, 127},
-                             {{3, 9}, {3, 50}, {3, 50}, 1, -9, 8},
-                             {{2, 4, 3}, {2, 30, 3}, {2, 31, 3}, 1, -4, 3}};
-  ScopedEnv plan("GRAFT_CUDA_SCATTER", "column");
+  std::vector<Case> cases = {
+      {{3, 5}, {2100, 5}, {2101, 6}, 0, -3, 2},      {{4, 601}, {9, 601}, {9, 601}, 0, -4, 3},
+      {{128, 3}, {300, 3}, {300, 3}, 0, -128, 127},  {{3, 9}, {3, 50}, {3, 50}, 1, -9, 8},
+      {{2, 4, 3}, {2, 30, 3}, {2, 31, 3}, 1, -4, 3}, {{600, 3}, {700, 3}, {700, 3}, 0, -600, 599}};
   int n = 0;
-  for (const Case &c : cases)
-    for (DLDataType t : kAllTypes)
-      for (const char *red : kReductions)
-        for (bool self : {true, false}) {
-          DLDataType it = (self != (++n % 3 == 0)) ? I64 : I32;
-          SCOPED_TRACE(typeName(t) + " " + red + (self ? " self " : " ") + typeName(it) + " axis " +
-                       std::to_string(c.axis) + " " + std::to_string(c.idx[0]));
-          bool mul = std::string(red) == "mul";
-          TestTensor data = randomTensor(t, c.data, rng);
-          TestTensor idx = randomTensor(it, c.idx, rng, double(c.lo), double(c.hi));
-          TestTensor upd = mul && isFloat(t) ? randomTensor(t, c.upd, rng, 0.99, 1.01)
-                                             : randomTensor(t, c.upd, rng);
-          Attrs attrs = {c.axis, std::string(red), self};
-          TestTensor co(t, c.data), go(t, c.data);
-          std::string cpuErr =
-              runKernel("graft.scatter_elements", {&data, &idx, &upd}, {&co}, attrs);
-          std::string gpuErr = runCuda("graft.scatter_elements", {&data, &idx, &upd}, {&go}, attrs);
-          if (!cpuErr.empty()) {
-            EXPECT_EQ(gpuErr, cpuErr);
-            continue;
+  for (const char *form : {"column", "column-smem"})
+    for (const Case &c : cases)
+      for (DLDataType t : kAllTypes)
+        for (const char *red : kReductions)
+          for (bool self : {true, false}) {
+            ScopedEnv plan("GRAFT_CUDA_SCATTER", form);
+            DLDataType it = (self != (++n % 3 == 0)) ? I64 : I32;
+            SCOPED_TRACE(std::string(form) + " " + typeName(t) + " " + red +
+                         (self ? " self " : " ") + typeName(it) + " axis " +
+                         std::to_string(c.axis) + " " + std::to_string(c.idx[0]));
+            bool mul = std::string(red) == "mul";
+            TestTensor data = randomTensor(t, c.data, rng);
+            TestTensor idx = randomTensor(it, c.idx, rng, double(c.lo), double(c.hi));
+            TestTensor upd = mul && isFloat(t) ? randomTensor(t, c.upd, rng, 0.99, 1.01)
+                                               : randomTensor(t, c.upd, rng);
+            Attrs attrs = {c.axis, std::string(red), self};
+            TestTensor co(t, c.data), go(t, c.data);
+            std::string cpuErr =
+                runKernel("graft.scatter_elements", {&data, &idx, &upd}, {&co}, attrs);
+            std::string gpuErr =
+                runCuda("graft.scatter_elements", {&data, &idx, &upd}, {&go}, attrs);
+            if (!cpuErr.empty()) {
+              EXPECT_EQ(gpuErr, cpuErr);
+              continue;
+            }
+            ASSERT_EQ(gpuErr, "");
+            EXPECT_EQ(compare(co, go), "");
           }
-          ASSERT_EQ(gpuErr, "");
-          EXPECT_EQ(compare(co, go), "");
-        }
 }
 
 TEST(CudaScatter, ColumnNaNDeterministicAndChecked) {
   // NaN kept by max and min, -0 and the last write, two runs equal, and a
-  // bad index (int32 and int64) gives the CPU's error.
+  // bad index (int32 and int64) gives the CPU's error; both forms.
   GRAFT_REQUIRE_GPU();
-  ScopedEnv plan("GRAFT_CUDA_SCATTER", "column");
-  for (DLDataType t : kFloatTypes)
-    for (const char *red : {"amax", "amin", "update", "add"})
-      for (bool self : {true, false}) {
-        SCOPED_TRACE(typeName(t) + " " + red + (self ? " self" : ""));
-        TestTensor data(t, {3, 2}, {1.0, 0.5, NAN, 2.0, -2.0, 4.0});
-        TestTensor idx(I32, {6, 2}, {0, 2, 0, 2, 1, 1, 2, 0, 2, 0, 0, 1});
-        TestTensor upd(t, {6, 2},
-                       {5.0, NAN, NAN, 3.0, 3.0, -1.0, -INFINITY, 7.0, NAN, -0.0, -7.0, -0.0});
-        Attrs attrs = {int64_t(0), std::string(red), self};
-        TestTensor co(t, {3, 2}), go(t, {3, 2});
-        RUN_OK("graft.scatter_elements", {&data, &idx, &upd}, {&co}, attrs);
-        ASSERT_EQ(runCuda("graft.scatter_elements", {&data, &idx, &upd}, {&go}, attrs), "");
-        EXPECT_EQ(compare(co, go), "");
-      }
-  std::mt19937_64 rng(50);
-  TestTensor data = randomTensor(F32, {4, 40}, rng);
-  TestTensor idx = randomTensor(I64, {3000, 40}, rng, 0, 3);
-  TestTensor upd = randomTensor(F32, {3000, 40}, rng);
-  for (const char *red : {"add", "mean"}) {
-    SCOPED_TRACE(red);
-    Attrs attrs = {int64_t(0), std::string(red), true};
-    TestTensor a(F32, {4, 40}), b(F32, {4, 40}), co(F32, {4, 40});
-    ASSERT_EQ(runCuda("graft.scatter_elements", {&data, &idx, &upd}, {&a}, attrs), "");
-    ASSERT_EQ(runCuda("graft.scatter_elements", {&data, &idx, &upd}, {&b}, attrs), "");
-    EXPECT_EQ(compare(a, b), "");
-    RUN_OK("graft.scatter_elements", {&data, &idx, &upd}, {&co}, attrs);
-    EXPECT_EQ(compare(co, a), "");
-  }
-  std::vector<int64_t> badValues(80);
-  for (int64_t i = 0; i < 80; ++i)
-    badValues[i] = i == 45 ? 4 : i == 61 ? -5 : i % 4;
-  for (DLDataType it : {I32, I64}) {
-    TestTensor bad = TestTensor::ints(it, {2, 40}, badValues);
-    TestTensor small = randomTensor(F32, {2, 40}, rng);
-    Attrs attrs = {int64_t(0), std::string("add"), true};
-    TestTensor co(F32, {4, 40}), go(F32, {4, 40});
-    EXPECT_EQ(runCuda("graft.scatter_elements", {&data, &bad, &small}, {&go}, attrs),
-              runKernel("graft.scatter_elements", {&data, &bad, &small}, {&co}, attrs));
+  for (const char *form : {"column", "column-smem"}) {
+    ScopedEnv plan("GRAFT_CUDA_SCATTER", form);
+    SCOPED_TRACE(form);
+    for (DLDataType t : kFloatTypes)
+      for (const char *red : {"amax", "amin", "update", "add"})
+        for (bool self : {true, false}) {
+          SCOPED_TRACE(typeName(t) + " " + red + (self ? " self" : ""));
+          TestTensor data(t, {3, 2}, {1.0, 0.5, NAN, 2.0, -2.0, 4.0});
+          TestTensor idx(I32, {6, 2}, {0, 2, 0, 2, 1, 1, 2, 0, 2, 0, 0, 1});
+          TestTensor upd(t, {6, 2},
+                         {5.0, NAN, NAN, 3.0, 3.0, -1.0, -INFINITY, 7.0, NAN, -0.0, -7.0, -0.0});
+          Attrs attrs = {int64_t(0), std::string(red), self};
+          TestTensor co(t, {3, 2}), go(t, {3, 2});
+          RUN_OK("graft.scatter_elements", {&data, &idx, &upd}, {&co}, attrs);
+          ASSERT_EQ(runCuda("graft.scatter_elements", {&data, &idx, &upd}, {&go}, attrs), "");
+          EXPECT_EQ(compare(co, go), "");
+        }
+    std::mt19937_64 rng(50);
+    TestTensor data = randomTensor(F32, {4, 40}, rng);
+    TestTensor idx = randomTensor(I64, {3000, 40}, rng, 0, 3);
+    TestTensor upd = randomTensor(F32, {3000, 40}, rng);
+    for (const char *red : {"add", "mean"}) {
+      SCOPED_TRACE(red);
+      Attrs attrs = {int64_t(0), std::string(red), true};
+      TestTensor a(F32, {4, 40}), b(F32, {4, 40}), co(F32, {4, 40});
+      ASSERT_EQ(runCuda("graft.scatter_elements", {&data, &idx, &upd}, {&a}, attrs), "");
+      ASSERT_EQ(runCuda("graft.scatter_elements", {&data, &idx, &upd}, {&b}, attrs), "");
+      EXPECT_EQ(compare(a, b), "");
+      RUN_OK("graft.scatter_elements", {&data, &idx, &upd}, {&co}, attrs);
+      EXPECT_EQ(compare(co, a), "");
+    }
+    std::vector<int64_t> badValues(80);
+    for (int64_t i = 0; i < 80; ++i)
+      badValues[i] = i == 45 ? 4 : i == 61 ? -5 : i % 4;
+    for (DLDataType it : {I32, I64}) {
+      TestTensor bad = TestTensor::ints(it, {2, 40}, badValues);
+      TestTensor small = randomTensor(F32, {2, 40}, rng);
+      Attrs attrs = {int64_t(0), std::string("add"), true};
+      TestTensor co(F32, {4, 40}), go(F32, {4, 40});
+      EXPECT_EQ(runCuda("graft.scatter_elements", {&data, &bad, &small}, {&go}, attrs),
+                runKernel("graft.scatter_elements", {&data, &bad, &small}, {&co}, attrs));
+    }
   }
 }
 
