@@ -304,7 +304,8 @@ std::string CallTIRCheck::run(const IRModule &module) {
 } // namespace
 
 bool graft::isCallTIRFamily(const OpInfo *info) {
-  return info && (info == ops::callTIR()->info || info == ops::callTIRInplace()->info);
+  return info && (info == ops::callTIR()->info || info == ops::callTIRInplace()->info ||
+                  info == ops::callTIRWithGrad()->info);
 }
 
 std::string graft::checkCallTIR(const CallNode &call, const IRModule &module) {

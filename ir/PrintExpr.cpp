@@ -479,6 +479,10 @@ void ScriptPrinter::printCallTIR(llvm::raw_ostream &os, const CallNode &c, const
   }
   if (c.attrs)
     for (const auto &[key, value] : c.attrs->entries) {
+      // call_tir_with_grad: TVM leaves out empty te_grad_kwargs.
+      if (key == "te_grad_kwargs" && value.kind() == AttrValue::Kind::Dict &&
+          value.getDict().empty())
+        continue;
       os << ", " << key << '=';
       printAttrValue(os, value);
     }

@@ -2,7 +2,8 @@
 //
 // `call-tir-rewrite` (TVM's CallTIRRewrite, TVM `src/relax/transform/call_tir_rewrite.cc` and its
 // v0.23 deltas): `R.call_tir`, `R.call_tir_inplace` and `R.call_dps_packed` become explicit
-// destination-passing code. Each output that is not computed in place gets
+// destination-passing code (`R.call_tir_with_grad` as `R.call_tir`: only TVM's Gradient pass
+// reads its gradient attrs). Each output that is not computed in place gets
 // `R.builtin.alloc_tensor(R.shape(s), R.dtype(d), R.prim_value(dev), R.str(scope))` (with
 // sinfo_args = [the output's struct info]), then the callee runs as `_ = callee(args..., outs...)`,
 // or, for a call_tir with `tir_vars` and an inline argument tuple, `_ = R.vm.call_tir_dyn(callee,
@@ -30,7 +31,7 @@ namespace {
 
 bool isDPSCall(const ExprNode *e) {
   return asCallTo(e, ops::callTIR()) || asCallTo(e, ops::callTIRInplace()) ||
-         asCallTo(e, ops::callDPSPacked());
+         asCallTo(e, ops::callTIRWithGrad()) || asCallTo(e, ops::callDPSPacked());
 }
 
 class DPSRewriter : public ExprMutator {
@@ -126,7 +127,8 @@ private:
     }
 
     args.insert(args.end(), fresh.begin(), fresh.end());
-    bool dyn = asCallTo(&call, ops::callTIR()) && call.args.size() > 2 && argTuple;
+    bool dyn = (asCallTo(&call, ops::callTIR()) || asCallTo(&call, ops::callTIRWithGrad())) &&
+               call.args.size() > 2 && argTuple;
     Expr kernelCall;
     if (dyn) {
       args.push_back(call.args[2]);

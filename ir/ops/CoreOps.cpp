@@ -292,6 +292,14 @@ void registerCallForms() {
       "call_tir",
       {arg("gvar"), arg("args", ParamKind::ExprTuple), optArg("tir_vars", ParamKind::Shape)},
       inferDPSCall, TextForm::CallTIR));
+  // call_tir with the name (and keyword arguments) of the TE gradient that
+  // TVM's Gradient pass applies; everywhere else it is a call_tir.
+  registerOp(callForm("call_tir_with_grad",
+                      {arg("gvar"), arg("args", ParamKind::ExprTuple),
+                       reqAttr("te_grad_name", AttrKind::String),
+                       attr("te_grad_kwargs", AttrKind::Any, AttrValue::dict({})),
+                       optArg("tir_vars", ParamKind::Shape)},
+                      inferDPSCall, TextForm::CallTIR));
   registerOp(callForm("call_tir_inplace",
                       {arg("gvar"), arg("args", ParamKind::ExprTuple),
                        reqListAttr("inplace_indices", AttrKind::IntList),

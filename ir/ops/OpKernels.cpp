@@ -380,6 +380,7 @@ std::vector<Row> rows() {
 const char *const kRuntimeOps[] = {
     "call_tir",
     "call_tir_inplace",
+    "call_tir_with_grad",
     "call_dps_packed",
     "call_pure_packed",
     "call_inplace_packed",

@@ -147,6 +147,16 @@ TEST_F(OpInferTest, CallTIRTakesSInfoArgs) {
             "error: R.call_tir expects exactly one output struct info in sinfo_args, but got 0");
   EXPECT_EQ(infer("call_dps_packed", {make<ExternFuncNode>("f"), tuple({})}, {}, {out}),
             "R.Tensor((2, 3), dtype=\"float32\")");
+  // call_tir_with_grad infers as call_tir; the gradient attrs play no part.
+  AttrDict grad = {{"te_grad_name", AttrValue::string("add_one_grad")},
+                   {"te_grad_kwargs", AttrValue::dict({})}};
+  EXPECT_EQ(infer("call_tir_with_grad", {gv, tuple({})}, grad, {outs}),
+            "R.Tuple(R.Tensor((2, 3), dtype=\"float32\"), R.Tensor((2, 3), dtype=\"float32\"))");
+  EXPECT_EQ(infer("call_tir_with_grad", {gv, tuple({})}, grad),
+            "error: R.call_tir_with_grad expects exactly one output struct info in sinfo_args, but "
+            "got 0");
+  EXPECT_EQ(lookupOp("call_tir_with_grad")->textForm, TextForm::CallTIR);
+  EXPECT_TRUE(lookupOp("call_tir_with_grad")->pure);
 }
 
 TEST_F(OpInferTest, PackedAndClosureForms) {
