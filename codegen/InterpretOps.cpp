@@ -19,6 +19,7 @@
 #include "ir/Printer.h"
 #include "ir/ops/OpHandles.h"
 #include "kernels/Kernel.h"
+#include "vm/Inspect.h"
 #include "vm/KernelBridge.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -339,6 +340,30 @@ llvm::Expected<Value> tensorToShape(const Value &v) {
   return Value::shape(dims);
 }
 
+/// A relax.inspect op whose value inference did not know: the field of the
+/// tensor, as vm.builtin.tensor_<field> reads it. None for other ops.
+llvm::Optional<llvm::Expected<Value>> inspectField(const CallNode &call,
+                                                   llvm::ArrayRef<Value> args) {
+  llvm::StringRef name = call.opInfo() ? call.opInfo()->scriptName() : "";
+  if (!name.consume_front("inspect."))
+    return llvm::None;
+  llvm::Optional<vm::TensorField> field = vm::tensorFieldNamed(name);
+  const auto *t = args[0].as<TensorObj>();
+  if (!field || !t)
+    return llvm::Expected<Value>(runtimeError("R.inspect." + name + " needs a tensor"));
+  int64_t axis = 0;
+  if (args.size() > 1) {
+    if (!args[1].isInt())
+      return llvm::Expected<Value>(runtimeError("R.inspect." + name + " needs an int axis"));
+    axis = args[1].getInt();
+  }
+  llvm::Expected<int64_t> v = vm::readTensorField(*t, *field, axis);
+  if (!v)
+    return llvm::Expected<Value>(
+        runtimeError("R.inspect." + name + ": " + llvm::toString(v.takeError())));
+  return llvm::Expected<Value>(Value::integer(*v));
+}
+
 /// The runtime ops a high-level program may hold; None when `call` is not
 /// one of them.
 llvm::Optional<llvm::Expected<Value>> runtimeOp(const CallNode &call, llvm::ArrayRef<Value> args) {
@@ -359,6 +384,8 @@ llvm::Optional<llvm::Expected<Value>> runtimeOp(const CallNode &call, llvm::Arra
   // A device move: on one CPU the value itself.
   if (isCallTo(call, ops::toVDevice()))
     return llvm::Expected<Value>(args[0]);
+  if (auto v = inspectField(call, args))
+    return std::move(*v);
   return llvm::None;
 }
 

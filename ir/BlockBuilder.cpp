@@ -295,6 +295,14 @@ llvm::Expected<Expr> BlockBuilder::normalizeCall(const Expr &e) {
     const auto *c = llvm::cast<CallNode>(out.get());
     out = makeAt<CallNode>(c->loc, c->op, c->args, c->attrs, c->sinfoArgs, *sinfo);
   }
+  // TVM's FNormalize, after inference: an op may stand for a simpler form
+  // (R.inspect.* whose value the struct info knows is that R.prim_value).
+  const auto *c = llvm::cast<CallNode>(out.get());
+  if (const OpInfo *info = c->opInfo(); info && info->normalize) {
+    Expr simpler = info->normalize(*c);
+    if (simpler.get() != out.get())
+      return normalize(withLoc(std::move(simpler), c->loc));
+  }
   return out;
 }
 

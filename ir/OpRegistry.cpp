@@ -62,6 +62,7 @@ void registerAllOps() {
   registerLayoutOps();
   registerConvOps();
   registerParityOps();
+  registerInspectOps();
   registerDistributedOps();
 }
 

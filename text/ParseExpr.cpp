@@ -756,6 +756,54 @@ llvm::Expected<Expr> Parser::relaxBinary(uint32_t n) {
   return Expr(makeAt<CallNode>(astLoc(n), getOp(opName), std::vector<Expr>{*x, *y}));
 }
 
+namespace {
+
+/// The relax.inspect op a tensor attribute reads (`A.ndim`, `A.dtype.bits`).
+llvm::StringRef inspectOpOf(llvm::StringRef field) {
+  return llvm::StringSwitch<llvm::StringRef>(field)
+      .Case("dtype.type_code", "relax.inspect.tensor_dtype_code")
+      .Case("dtype.bits", "relax.inspect.tensor_dtype_bits")
+      .Case("dtype.lanes", "relax.inspect.tensor_dtype_lanes")
+      .Case("ndim", "relax.inspect.tensor_ndim")
+      .Case("byte_offset", "relax.inspect.tensor_byte_offset")
+      .Case("elem_offset", "relax.inspect.tensor_elem_offset")
+      .Default("");
+}
+
+} // namespace
+
+llvm::Optional<Expr> Parser::tensorField(uint32_t n) {
+  // `A.dtype.bits` and the like: A must be a Relax var; anything else stays
+  // an undefined name.
+  auto [head, field] = ast_[n].text.split('.');
+  const Sym *s = lookup(head);
+  llvm::StringRef op = inspectOpOf(field);
+  if (!s || s->kind != Sym::RelaxVar || op.empty())
+    return llvm::None;
+  Expr var(llvm::cast<VarNode>(s->node.get()));
+  return Expr(makeAt<CallNode>(astLoc(n), getOp(op), std::vector<Expr>{var}));
+}
+
+llvm::Optional<llvm::Expected<Expr>> Parser::tensorAxisField(uint32_t n) {
+  // `A.shape[i]` / `A.strides[i]`, the axis any R.Prim value (an int is an
+  // int64 R.prim_value, as TVM's Python wraps it).
+  const Ast &base = ast_[kid(n, 0)];
+  if (base.kind != AK::Name)
+    return llvm::None;
+  auto [head, field] = base.text.split('.');
+  const Sym *s = lookup(head);
+  if (!s || s->kind != Sym::RelaxVar || (field != "shape" && field != "strides"))
+    return llvm::None;
+  Expr var(llvm::cast<VarNode>(s->node.get()));
+  llvm::Expected<Expr> axis = toExpr(kid(n, 1));
+  if (!axis)
+    return llvm::Expected<Expr>(axis.takeError());
+  llvm::StringRef op =
+      field == "shape" ? "relax.inspect.tensor_shape_i" : "relax.inspect.tensor_stride_i";
+  return llvm::Expected<Expr>(
+      Expr(makeAt<CallNode>(astLoc(n), getOp(op), std::vector<Expr>{var, *axis})));
+}
+
 llvm::Expected<Expr> Parser::toExpr(uint32_t n) {
   DepthGuard g(depth_);
   if (g.tooDeep())
@@ -811,12 +859,16 @@ llvm::Expected<Expr> Parser::toExpr(uint32_t n) {
       }
       if (a.text == "R.Tuple" || a.text.startswith("R.Tensor"))
         return astError(n, "expected a value, got struct info " + a.text);
+      if (llvm::Optional<Expr> field = tensorField(n))
+        return *field;
     }
     return astError(n, "undefined name '" + a.text + "'");
   }
   case AK::Call:
     return toCall(n, nullptr);
   case AK::Subscript: {
+    if (llvm::Optional<llvm::Expected<Expr>> field = tensorAxisField(n))
+      return std::move(*field);
     auto base = toExpr(kid(n, 0));
     if (!base)
       return base;

@@ -223,6 +223,11 @@ public:
   /// R.hint_on_device's device argument, `R.device(type, index)` or
   /// `tvm.cpu()`, `R.cuda(1)`, ...: fills the device_type and index attrs.
   llvm::Error hintOnDeviceArgs(const OpInfo *info, CallParts &c, OpArgMatch &m);
+  /// `A.dtype.bits`, `A.ndim`, ... of a Relax var A: the relax.inspect
+  /// call; None when the name is not such a field.
+  llvm::Optional<Expr> tensorField(uint32_t n);
+  /// `A.shape[i]` / `A.strides[i]`: tensor_shape_i / tensor_stride_i.
+  llvm::Optional<llvm::Expected<Expr>> tensorAxisField(uint32_t n);
   /// A synthesized integer literal located at `at` (text must outlive the parser).
   uint32_t syntheticInt(uint32_t at, llvm::StringRef text);
   llvm::Error positionalOutSInfo(const OpInfo *info, CallParts &c, OpArgMatch &m);

@@ -8,6 +8,7 @@
 //   memory.kill_storage / memory.kill_tensor     -> vm.kill_object
 //   vm.call_tir_dyn(f, (a...))                   -> "vm.builtin.call_tir_dyn"(f, a...)
 //   reshape / shape_of / tensor_to_shape         -> "vm.builtin.<same>"(...)
+//   inspect.tensor_<field>(x[, axis])            -> "vm.builtin.tensor_<field>"(...)
 //   to_vdevice(x)                                -> "vm.builtin.to_device"(x, type, id, scope)
 //   make_closure(f, (a...))                      -> "vm.builtin.make_closure"(f, a...)
 //   invoke_closure(c, (a...))                    ->
@@ -47,6 +48,25 @@ int64_t dlDeviceType(llvm::StringRef kind) {
   if (kind == "rocm")
     return 10;
   return 1; // llvm, c, cpu
+}
+
+/// The VM builtin of a relax.inspect op (its value read at run time), or
+/// null for other ops.
+const char *inspectBuiltin(const ExprNode *op) {
+  static const std::pair<const ExprNode *, const char *> kTable[] = {
+      {ops::inspectDTypeCode(), "vm.builtin.tensor_dtype_code"},
+      {ops::inspectDTypeBits(), "vm.builtin.tensor_dtype_bits"},
+      {ops::inspectDTypeLanes(), "vm.builtin.tensor_dtype_lanes"},
+      {ops::inspectNDim(), "vm.builtin.tensor_ndim"},
+      {ops::inspectShapeI(), "vm.builtin.tensor_shape_i"},
+      {ops::inspectStrideI(), "vm.builtin.tensor_stride_i"},
+      {ops::inspectByteOffset(), "vm.builtin.tensor_byte_offset"},
+      {ops::inspectElemOffset(), "vm.builtin.tensor_elem_offset"},
+  };
+  for (const auto &[handle, builtin] : kTable)
+    if (op == handle)
+      return builtin;
+  return nullptr;
 }
 
 /// The fields of an inline argument tuple, or the expression itself.
@@ -113,6 +133,8 @@ private:
       return externCall("vm.builtin.shape_of", a, same);
     if (op == ops::tensorToShape())
       return externCall("vm.builtin.tensor_to_shape", a, same);
+    if (const char *builtin = inspectBuiltin(op))
+      return externCall(builtin, a, same);
     if (op == ops::toVDevice())
       return lowerToVDevice(c);
     if (op == ops::makeClosure() && a.size() == 2)
@@ -209,7 +231,8 @@ private:
 bool becomesPackedCall(const CallNode &call) {
   const ExprNode *op = call.op.get();
   return op == ops::reshape() || op == ops::shapeOf() || op == ops::tensorToShape() ||
-         op == ops::toVDevice() || op == ops::makeClosure() || op == ops::memEnsureZeroOffset();
+         op == ops::toVDevice() || op == ops::makeClosure() || op == ops::memEnsureZeroOffset() ||
+         inspectBuiltin(op);
 }
 
 class LowerRuntimeBuiltinPass : public FunctionPass {

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "vm/CudaDevice.h"
+#include "vm/Inspect.h"
 #include "vm/PackedFunc.h"
 #include "vm/VM.h"
 
@@ -626,6 +627,28 @@ Expected<Value> printBuiltin(VirtualMachine &, const void *name, ArrayRef<Value>
   return Value();
 }
 
+/// vm.builtin.tensor_<field>(tensor[, axis]): a DLTensor field (TVM's
+/// relax.inspect.* ops, which TVM legalizes to PrimFuncs reading the same).
+Expected<Value> tensorField(VirtualMachine &, const void *name, ArrayRef<Value> args) {
+  ArgReader r(name, args);
+  llvm::StringRef builtin(static_cast<const char *>(name));
+  llvm::Optional<TensorField> field = tensorFieldNamed(builtin.drop_front(strlen("vm.builtin.")));
+  if (!field)
+    return r.error("is not a tensor field");
+  bool takesAxis = *field == TensorField::ShapeI || *field == TensorField::StrideI;
+  GRAFT_CHECK(r.arity(takesAxis ? 2 : 1, takesAxis ? 2 : 1));
+  GRAFT_TRY(t, r.get<TensorObj>(0, "a tensor"));
+  int64_t axis = 0;
+  if (takesAxis) {
+    GRAFT_TRY(a, r.getInt(1));
+    axis = a;
+  }
+  Expected<int64_t> v = readTensorField(*t, *field, axis);
+  if (!v)
+    return r.error(llvm::toString(v.takeError()));
+  return Value::integer(*v);
+}
+
 struct Builtin {
   const char *name;
   Impl impl;
@@ -658,6 +681,14 @@ const Builtin kBuiltins[] = {
     {"vm.builtin.to_device", toDevice},
     {"vm.builtin.assert", assertBuiltin},
     {"vm.builtin.print", printBuiltin},
+    {"vm.builtin.tensor_dtype_code", tensorField},
+    {"vm.builtin.tensor_dtype_bits", tensorField},
+    {"vm.builtin.tensor_dtype_lanes", tensorField},
+    {"vm.builtin.tensor_ndim", tensorField},
+    {"vm.builtin.tensor_shape_i", tensorField},
+    {"vm.builtin.tensor_stride_i", tensorField},
+    {"vm.builtin.tensor_byte_offset", tensorField},
+    {"vm.builtin.tensor_elem_offset", tensorField},
 };
 
 } // namespace

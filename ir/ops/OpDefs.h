@@ -25,6 +25,8 @@ void registerLinalgOps();
 void registerLayoutOps();
 void registerConvOps();
 void registerParityOps();
+/// relax.inspect.*: a tensor's DLTensor fields (A.dtype.bits, A.shape[i], ...).
+void registerInspectOps();
 void registerDistributedOps();
 
 } // namespace graft
