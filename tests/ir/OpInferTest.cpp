@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ir/BlockBuilder.h"
 #include "ir/Module.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
@@ -593,3 +594,63 @@ TEST_F(OpInferTest, EveryOpHasInference) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// relax.inspect
+//===----------------------------------------------------------------------===//
+
+TEST_F(OpInferTest, InspectKnowsWhatTheStructInfoKnows) {
+  Var a = tensor({n, c(3), c(4)});
+  Expr zero = primValueInt(0), two = primValueInt(2);
+  EXPECT_EQ(infer("inspect.tensor_dtype_code", {a}), "R.Prim(value=T.uint8(2))");
+  EXPECT_EQ(infer("inspect.tensor_dtype_bits", {a}), "R.Prim(value=T.uint8(32))");
+  EXPECT_EQ(infer("inspect.tensor_dtype_lanes", {a}), "R.Prim(value=T.uint16(1))");
+  EXPECT_EQ(infer("inspect.tensor_ndim", {a}), "R.Prim(value=T.int32(3))");
+  EXPECT_EQ(infer("inspect.tensor_shape_i", {a, zero}), "R.Prim(value=n)");
+  EXPECT_EQ(infer("inspect.tensor_stride_i", {a, zero}), "R.Prim(value=12)");
+  EXPECT_EQ(infer("inspect.tensor_stride_i", {a, two}), "R.Prim(value=1)");
+  EXPECT_EQ(infer("inspect.tensor_byte_offset", {a}), "R.Prim(value=T.uint64(0))");
+  EXPECT_EQ(infer("inspect.tensor_elem_offset", {a}), "R.Prim(value=T.uint64(0))");
+  // TVM's bool is kDLBool (6) with 8 bits.
+  Var b = tensor({c(2)}, boolT);
+  EXPECT_EQ(infer("inspect.tensor_dtype_code", {b}), "R.Prim(value=T.uint8(6))");
+  EXPECT_EQ(infer("inspect.tensor_dtype_bits", {b}), "R.Prim(value=T.uint8(8))");
+}
+
+TEST_F(OpInferTest, InspectLeavesUnknownFieldsToRunTime) {
+  Var any = make<VarNode>("x", tensorSInfoNDim(-1, DataType()));
+  Var axis = make<VarNode>("axis", primSInfo(i64t));
+  EXPECT_EQ(infer("inspect.tensor_dtype_code", {any}), "R.Prim(\"uint8\")");
+  EXPECT_EQ(infer("inspect.tensor_dtype_lanes", {any}), "R.Prim(\"uint16\")");
+  EXPECT_EQ(infer("inspect.tensor_ndim", {any}), "R.Prim(\"int32\")");
+  EXPECT_EQ(infer("inspect.tensor_shape_i", {tensor({c(2)}), axis}), "R.Prim(\"int64\")");
+  EXPECT_EQ(infer("inspect.tensor_stride_i", {any, primValueInt(0)}), "R.Prim(\"int64\")");
+  EXPECT_EQ(infer("inspect.tensor_byte_offset", {any}), "R.Prim(\"uint64\")");
+}
+
+TEST_F(OpInferTest, InspectErrors) {
+  Var a = tensor({c(2), c(3)});
+  EXPECT_EQ(infer("inspect.tensor_shape_i", {a, primValueInt(2)}),
+            "error: R.inspect.tensor_shape_i reads shape[2] of a tensor with only 2 dimensions");
+  EXPECT_EQ(infer("inspect.tensor_stride_i", {a, primValueInt(-1)}),
+            "error: R.inspect.tensor_stride_i expects a non-negative axis, but got -1");
+  EXPECT_EQ(infer("inspect.tensor_ndim", {make<VarNode>("s", shapeSInfoNDim(2))}),
+            "error: R.inspect.tensor_ndim expects input tensor to be a R.Tensor, but got R.Shape");
+  EXPECT_EQ(infer("inspect.tensor_shape_i", {a, a}),
+            "error: R.inspect.tensor_shape_i expects arguments (tensor, axis), but the axis has "
+            "struct info R.Tensor");
+}
+
+TEST_F(OpInferTest, InspectNormalizesAKnownValueToAPrimValue) {
+  // TVM's FNormalize: BlockBuilder turns a call whose value is known into
+  // that R.prim_value, and leaves one read at run time a call.
+  BlockBuilder bb;
+  auto known = bb.normalize(call("inspect.tensor_ndim", {tensor({c(2), c(3)})}));
+  ASSERT_TRUE(static_cast<bool>(known)) << llvm::toString(known.takeError());
+  const auto *pv = llvm::dyn_cast<PrimValueNode>(known->get());
+  ASSERT_NE(pv, nullptr);
+  EXPECT_EQ(asConstInt(pv->value.get()), llvm::Optional<int64_t>(2));
+  auto unknown = bb.normalize(call("inspect.tensor_ndim", {tensorNDim(-1)}));
+  ASSERT_TRUE(static_cast<bool>(unknown)) << llvm::toString(unknown.takeError());
+  EXPECT_TRUE(llvm::isa<CallNode>(unknown->get()));
+}

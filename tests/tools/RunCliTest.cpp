@@ -620,6 +620,60 @@ class Module:
   EXPECT_EQ(ran.out.rfind("output: float32 [3] [", 0), 0u) << ran.out;
 }
 
+TEST(BuildCli, TensorFieldsBuildAndRun) {
+  // The relax.inspect ops the struct info cannot answer run as
+  // vm.builtin.tensor_<field>; build and interpreter read the same values.
+  std::string src = writeTemp("inspect.py", R"(from tvm.script import ir as I, relax as R, tir as T
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor(("n", 3), "int16")):
+        A = R.match_cast(x, R.Tensor(ndim=2))
+        B = R.match_cast(x, R.Tensor)
+        a = B.dtype.type_code
+        b = B.dtype.bits
+        c = B.dtype.lanes
+        d = B.ndim
+        e = A.shape[0]
+        f = A.strides[0]
+        g = A.strides[1]
+        h = B.byte_offset
+        i = B.elem_offset
+        return (a, b, c, d, e, f, g, h, i)
+)");
+  std::string exe = tempPath("inspect.gexe");
+  Result built = graft("build " + src + " -o " + exe);
+  ASSERT_EQ(built.code, 0) << built.out;
+  Result ran = graft("run " + exe + " --random --dim n=5");
+  ASSERT_EQ(ran.code, 0) << ran.out;
+  EXPECT_EQ(ran.out, "output_0: int64 0\noutput_1: int64 16\noutput_2: int64 1\n"
+                     "output_3: int64 2\noutput_4: int64 5\noutput_5: int64 3\n"
+                     "output_6: int64 1\noutput_7: int64 0\noutput_8: int64 0\n");
+  Result interpreted = graft("run " + src + " --interpret --random --dim n=5");
+  ASSERT_EQ(interpreted.code, 0) << interpreted.out;
+  EXPECT_EQ(interpreted.out, ran.out);
+}
+
+TEST(BuildCli, TensorFieldAxisOutOfRangeIsARuntimeError) {
+  Result r =
+      graft("run " + writeTemp("inspect_axis.py", R"(from tvm.script import ir as I, relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2, 3), "float32")):
+        A = R.match_cast(x, R.Tensor)
+        e = A.shape[5]
+        return e
+)") + " --random");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("vm.builtin.tensor_shape_i: axis 5 is outside the 2 dimensions of the "
+                       "tensor"),
+            std::string::npos)
+      << r.out;
+}
+
 TEST(RunCliPrint, PrintRunsAsABuiltin) {
   std::string exe = tempPath("print.gexe");
   Result r = graft("build " + writeTemp("print.py", R"(from tvm.script import ir as I, relax as R

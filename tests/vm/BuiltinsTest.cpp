@@ -279,3 +279,38 @@ TEST(Builtins, HostReadRefusedDuringCapture) {
             "capture is open");
   vm->allocator(0)->setCaptureOpen(false);
 }
+
+TEST(Builtins, TensorFields) {
+  Value x = Value::object(take(TensorObj::emptyHost({4, 5, 6}, kI32)));
+  EXPECT_EQ(call("vm.builtin.tensor_dtype_code", {x}).getInt(), kDLInt);
+  EXPECT_EQ(call("vm.builtin.tensor_dtype_bits", {x}).getInt(), 32);
+  EXPECT_EQ(call("vm.builtin.tensor_dtype_lanes", {x}).getInt(), 1);
+  EXPECT_EQ(call("vm.builtin.tensor_ndim", {x}).getInt(), 3);
+  EXPECT_EQ(call("vm.builtin.tensor_shape_i", {x, i(1)}).getInt(), 5);
+  // No strides: a compact tensor's.
+  EXPECT_EQ(call("vm.builtin.tensor_stride_i", {x, i(0)}).getInt(), 30);
+  EXPECT_EQ(call("vm.builtin.tensor_stride_i", {x, i(2)}).getInt(), 1);
+  EXPECT_EQ(call("vm.builtin.tensor_byte_offset", {x}).getInt(), 0);
+  EXPECT_EQ(fail("vm.builtin.tensor_shape_i", {x, i(3)}),
+            "vm.builtin.tensor_shape_i: axis 3 is outside the 3 dimensions of the tensor");
+  EXPECT_EQ(fail("vm.builtin.tensor_stride_i", {x, i(-1)}),
+            "vm.builtin.tensor_stride_i: axis -1 is outside the 3 dimensions of the tensor");
+  EXPECT_EQ(fail("vm.builtin.tensor_ndim", {i(1)}),
+            "vm.builtin.tensor_ndim: argument 0 must be a tensor but is 1");
+}
+
+TEST(Builtins, TensorFieldsOfAStridedView) {
+  // A DLTensor from elsewhere may carry strides and a byte offset: the
+  // builtins read them as they are; elem_offset is in elements.
+  auto t = take(TensorObj::emptyHost({4, 4}, kF32));
+  int64_t strides[2] = {1, 4};
+  t->dl.strides = strides;
+  t->dl.byte_offset = 24;
+  Value v = Value::object(t.get());
+  EXPECT_EQ(call("vm.builtin.tensor_stride_i", {v, i(0)}).getInt(), 1);
+  EXPECT_EQ(call("vm.builtin.tensor_stride_i", {v, i(1)}).getInt(), 4);
+  EXPECT_EQ(call("vm.builtin.tensor_byte_offset", {v}).getInt(), 24);
+  EXPECT_EQ(call("vm.builtin.tensor_elem_offset", {v}).getInt(), 6);
+  t->dl.strides = nullptr;
+  t->dl.byte_offset = 0;
+}
