@@ -863,6 +863,11 @@ llvm::Error Parser::parseStatement(BodyState &body, bool isLast) {
     return astError(*e, "an expression statement must have void struct info R.Tuple(); bind "
                         "its value to a name");
   llvm::SMLoc l = astLoc(*e);
+  if (isLast && !inDataflow_) {
+    // A branch may end with one (TVM binds it to `_`, then `__then`).
+    body.result = BranchResult{"_", *norm, l, StructInfo()};
+    return llvm::Error::success();
+  }
   Var var = inDataflow_ ? Var(make<DataflowVarNode>("_", (*norm)->sinfo, l))
                         : make<VarNode>("_", (*norm)->sinfo, l);
   bb_->freshName(inDataflow_ ? "lv" : "gv");
@@ -1241,6 +1246,34 @@ void Parser::markOutputTargets(const DataflowScan &scan) {
   }
 }
 
+llvm::Optional<std::pair<Expr, std::string>>
+Parser::dataflowBranchValue(std::vector<BindingBlock> &blocks, llvm::StringRef suffix) {
+  // As TVM's parser: the last binding of the last (dataflow) block, an
+  // output, becomes `name<suffix>` (or, a leaf value, the value itself).
+  while (!blocks.empty() && blocks.back()->bindings.empty())
+    blocks.pop_back();
+  if (blocks.empty() || !blocks.back()->isDataflow)
+    return llvm::None;
+  const BindingBlockNode &block = *blocks.back();
+  const BindingNode &last = *block.bindings.back();
+  if (llvm::isa<DataflowVarNode>(last.var.get()))
+    return llvm::None;
+  std::string name = last.var->name;
+  std::vector<Binding> bindings(block.bindings.begin(), block.bindings.end() - 1);
+  Expr value = last.value;
+  if (const auto *cast = llvm::dyn_cast<MatchCastNode>(&last)) {
+    Var v = make<VarNode>(name + suffix.str(), cast->castSInfo, last.loc);
+    bindings.push_back(make<MatchCastNode>(v, value, cast->castSInfo, last.loc));
+    value = v;
+  } else if (!isLeafOrTuple(value.get())) {
+    Var v = make<VarNode>(name + suffix.str(), value->sinfo, last.loc);
+    bindings.push_back(make<VarBindingNode>(v, value, last.loc));
+    value = v;
+  }
+  blocks.back() = make<BindingBlockNode>(std::move(bindings), /*isDataflow=*/true, block.loc);
+  return std::make_pair(value, name);
+}
+
 llvm::Error Parser::parseIf(size_t stmtTok) {
   ++pos_;
   auto c = parseExpr();
@@ -1282,6 +1315,20 @@ llvm::Error Parser::parseIf(size_t stmtTok) {
       if (auto err = parseStatement(body, isLast))
         return err;
       sawLast |= isLast;
+    }
+    if (sawLast && !body.result) {
+      // The branch ends with a dataflow block: its last output is the value.
+      body.closeBlock();
+      if (llvm::Optional<std::pair<Expr, std::string>> out =
+              dataflowBranchValue(body.blocks, suffix)) {
+        auto seq = bb_->finalizeSeqExpr(std::move(body.blocks), out->first);
+        if (!seq)
+          return seq.takeError();
+        popScope();
+        if (auto err = expect(Tok::Dedent, "end of block"))
+          return err;
+        return ParsedBranch{out->second, *seq, seq->get()->loc};
+      }
     }
     if (!sawLast || !body.result || !body.result->value)
       return errorHere("an if/else branch must end with a binding");

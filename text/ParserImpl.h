@@ -408,6 +408,11 @@ public:
   llvm::Error defineSymVar(llvm::StringRef name, uint32_t rhs, llvm::StringRef callee);
   /// `cls = Module`: the right-hand side names the module being parsed.
   bool isModuleAlias(uint32_t rhs) const;
+  /// A branch that ends with a dataflow block: its value (the block's last
+  /// output, rebound as `name<suffix>` unless a leaf) and the name; None
+  /// when the last block is not a dataflow block ending with an output.
+  llvm::Optional<std::pair<Expr, std::string>>
+  dataflowBranchValue(std::vector<BindingBlock> &blocks, llvm::StringRef suffix);
   /// `x = R.match_cast(value, sinfo)`; the last one of a branch
   /// (`branchEnd` set) becomes that branch's result.
   llvm::Error parseMatchCast(std::pair<llvm::StringRef, size_t> target, uint32_t rhs,

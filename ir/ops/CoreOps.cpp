@@ -35,6 +35,17 @@ llvm::Expected<StructInfo> inferFirstArg(const CallNode &call, const InferContex
   return call.args[0]->sinfo;
 }
 
+/// hint_on_device: the input's struct info, which must be a tensor's (TVM's
+/// GetUnaryInputTensorStructInfo).
+llvm::Expected<StructInfo> inferHintOnDevice(const CallNode &call, const InferContext &) {
+  if (auto err = checkArity(call, 1))
+    return err;
+  auto t = tensorArg(call, 0);
+  if (!t)
+    return t.takeError();
+  return call.args[0]->sinfo;
+}
+
 llvm::Expected<StructInfo> inferBySInfoArgs(const CallNode &call, const InferContext &) {
   return sinfoFromSInfoArgs(call);
 }
@@ -423,7 +434,7 @@ void registerMiscOps() {
       callForm("hint_on_device",
                {arg("data"), reqAttr("device_type", AttrKind::Int), reqAttr("index", AttrKind::Int),
                 attr("memory_scope", AttrKind::String, strVal("global"))},
-               inferFirstArg, TextForm::HintOnDevice);
+               inferHintOnDevice, TextForm::HintOnDevice);
   hint.deterministic = true;
   hint.aliasesInput = true;
   registerOp(hostOnly(hint));

@@ -95,3 +95,24 @@ class Branches:
         else:
             r = R.match_cast(x, R.Tensor((n,), "float32"))
         return r
+
+    @R.function
+    def dataflow_ends_branches(c: R.Tensor((), "bool"), x: R.Tensor((2,), "float32")) -> R.Tensor((2,), "float32"):
+        if c:
+            with R.dataflow():
+                a = R.add(x, x)
+                r = R.multiply(a, a)
+                R.output(r)
+        else:
+            with R.dataflow():
+                r = R.subtract(x, x)
+                R.output(r)
+        return r
+
+    @R.function(pure=False)
+    def print_ends_branches(c: R.Tensor((), "bool"), x: R.Tensor((2,), "float32")) -> R.Tensor((2,), "float32"):
+        if c:
+            R.print(x, format="then {}")
+        else:
+            R.print(x, format="else {}")
+        return x
