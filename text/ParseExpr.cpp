@@ -676,6 +676,11 @@ Parser::Cls Parser::classify(uint32_t n) const {
     const Ast &callee = ast_[kid(n, 0)];
     if (callee.kind == AK::Name && callee.text.startswith("T."))
       return Cls::Prim;
+    // `n.astype("int64")` of a symbolic var is a symbolic expression.
+    if (callee.kind == AK::Name && callee.text.endswith(".astype"))
+      if (const Sym *s = lookup(callee.text.drop_back(strlen(".astype"))))
+        if (s->kind == Sym::Tir)
+          return Cls::Prim;
     return Cls::Relax;
   }
   case AK::Unary:

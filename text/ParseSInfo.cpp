@@ -472,6 +472,31 @@ llvm::Expected<PrimExpr> Parser::primIntrinsic(const CallParts &c, const SInfoCt
       return e;
     return PrimExpr(make<PrimCastNode>(*dt, *e));
   }
+  if (f == "T.ceildiv" && pos.size() == 2) {
+    // TVM's tir.ceildiv: (a + b - 1) // b, unsimplified.
+    auto a = toPrim(pos[0], ctx);
+    if (!a)
+      return a;
+    auto b = toPrim(pos[1], ctx);
+    if (!b)
+      return b;
+    PrimExpr l = litLike(*a, *b), r = litLike(*b, *a);
+    PrimExpr num = primBinary(PrimOp::Sub, primBinary(PrimOp::Add, l, r), intImm(1, l->dtype));
+    return primBinary(PrimOp::FloorDiv, num, r);
+  }
+  if (f.endswith(".astype") && pos.size() == 1 && ast_[pos[0]].kind == AK::Str) {
+    // `n.astype("int64")` of a symbolic var: a cast unless the dtype is n's.
+    auto dt = DataType::parse(strValue(pos[0]));
+    if (!dt)
+      return astError(pos[0], "unknown dtype");
+    const Sym *s = lookup(f.drop_back(strlen(".astype")));
+    if (!s || s->kind != Sym::Tir)
+      return astError(c.call, "unsupported call in a symbolic expression");
+    PrimExpr v(llvm::cast<PrimExprNode>(s->node.get()));
+    if (v->dtype == *dt)
+      return v;
+    return PrimExpr(make<PrimCastNode>(*dt, v));
+  }
   return astError(c.call, "unsupported call in a symbolic expression");
 }
 
