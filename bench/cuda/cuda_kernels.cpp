@@ -16,7 +16,7 @@
 //   layout_transform_*     graft.layout_transform NCHW -> NCHW4c with padding
 //   matmul_*               graft.matmul against the same cublasGemmEx call
 //   BM_attention/*         graft.nn.attention, bf16 (4, 2048, 16, 128), causal and not;
-//                          v2_..v6_: the flash kernel's other forms (GRAFT_CUDA_ATTENTION)
+//                          v5_: the flash kernel's other form (GRAFT_CUDA_ATTENTION)
 //   scatter_{sum,amax,mean}_f32_4096x1024_into_{512,4}_{default,global,lines,tile,owner}
 //   scatter_{sum,mean}_f32_4096x1024_into_{512,4}_owner_reorder
 //   scatter_{sum,amax,mean}_f32_4096x1024_into_4_column,
@@ -605,34 +605,10 @@ BENCHMARK_CAPTURE(BM_attention, bf16_4x2048x16x128, false, "")
 BENCHMARK_CAPTURE(BM_attention, causal_bf16_4x2048x16x128, true, "")
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_attention, v2_bf16_4x2048x16x128, false, "v2")
-    ->UseManualTime()
-    ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_attention, v2_causal_bf16_4x2048x16x128, true, "v2")
-    ->UseManualTime()
-    ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_attention, v3_bf16_4x2048x16x128, false, "v3")
-    ->UseManualTime()
-    ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_attention, v3_causal_bf16_4x2048x16x128, true, "v3")
-    ->UseManualTime()
-    ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_attention, v4_bf16_4x2048x16x128, false, "v4")
-    ->UseManualTime()
-    ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_attention, v4_causal_bf16_4x2048x16x128, true, "v4")
-    ->UseManualTime()
-    ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_attention, v5_bf16_4x2048x16x128, false, "v5")
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_attention, v5_causal_bf16_4x2048x16x128, true, "v5")
-    ->UseManualTime()
-    ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_attention, v6_bf16_4x2048x16x128, false, "v6")
-    ->UseManualTime()
-    ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_attention, v6_causal_bf16_4x2048x16x128, true, "v6")
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 

@@ -18,15 +18,9 @@
 //   skipped and the blocks with the most tiles start first. With a positive
 //   scale the maximum is taken over the raw scores and each weight is one
 //   fused multiply-add and one exp2 (log2 e folded into the scale).
-//   GRAFT_CUDA_ATTENTION=v2|v3|v4 picks flashRowsKernel instead (tests and
-//   benchmarks compare them): 16 queries per warp with Q's fragments in
-//   registers, the next tile's keys and values requested a whole tile ahead
-//   (one barrier per tile); v2 64 queries per block of 4 warps, v3 the same
-//   with the next tile's scores computed before this tile's softmax, v4 v3
-//   with 128 queries per block of 8 warps. v5 is flashSmemQKernel: 16
-//   queries per warp, Q in shared memory, one buffer each for keys and
-//   values, 3 blocks per SM. v6 is v3 with the next tile's scores and this
-//   tile's weights in one branch-free stretch the scheduler can interleave.
+//   GRAFT_CUDA_ATTENTION=v5 picks flashSmemQKernel instead (tests and
+//   benchmarks compare them): 16 queries per warp, 64 per block, Q in
+//   shared memory, one buffer each for keys and values, 3 blocks per SM.
 // - rowKernel, for everything else (float32, float64, a bias, other head
 //   dims, strided rows): one block per query row, 128 keys at a time with
 //   the same online softmax, in float (double for float64).
@@ -371,7 +365,7 @@ template <class T, int HD, bool PosScale> int launchFlash(Ctx &ctx, const AttnPa
 }
 
 //===----------------------------------------------------------------------===//
-// The flash kernel, 16 queries per warp (variants v2 to v6)
+// The flash kernel, 16 queries per warp (v5)
 //===----------------------------------------------------------------------===//
 
 __device__ __forceinline__ void ldmatrixX4At(uint32_t (&r)[4], uint32_t addr) {
@@ -405,27 +399,6 @@ template <int HD> struct FragOffsets {
   }
 };
 
-/// Scores of one warp's 16 queries against a tile of kBN keys at shared
-/// address `tK`: S = Q K^T, Q's fragments held in registers.
-template <class T, int HD>
-__device__ __forceinline__ void scoreTile(float (&s)[kBN / 8][4], const uint32_t (&qf)[HD / 16][4],
-                                          uint32_t tK, const FragOffsets<HD> &kOff) {
-#pragma unroll
-  for (int j = 0; j < kBN / 8; ++j)
-#pragma unroll
-    for (int e = 0; e < 4; ++e)
-      s[j][e] = 0.f;
-#pragma unroll
-  for (int ks = 0; ks < HD / 16; ++ks)
-#pragma unroll
-    for (int np = 0; np < kBN / 16; ++np) {
-      uint32_t b[4];
-      ldmatrixX4At(b, kOff.at(tK, np, ks));
-      mma16816<T>(s[2 * np], qf[ks], b[0], b[1]);
-      mma16816<T>(s[2 * np + 1], qf[ks], b[2], b[3]);
-    }
-}
-
 /// One tile's raw scores in log2 units (raw with a positive scale, which
 /// the weights fold in), for the rows g and g + 8 of a warp's 16 whose first
 /// query is `row0`: keys past the end and above the diagonal become -inf.
@@ -451,8 +424,7 @@ __device__ __forceinline__ void maskScores(float (&s)[kBN / 8][4], const AttnPar
 
 /// Turns masked scores into softmax weights in place: raises the running
 /// maxima `mx` (log2 units), adds the weights to `sum`, and gives each
-/// row's factor for the output in `corrs`. No branch, so the scheduler may
-/// interleave it with independent tensor-core work.
+/// row's factor for the output in `corrs`.
 template <bool PosScale>
 __device__ __forceinline__ void weighTile(float (&s)[kBN / 8][4], float (&mx)[2], float (&sum)[2],
                                           float (&corrs)[2], float scaleLog2) {
@@ -532,139 +504,6 @@ __device__ __forceinline__ void accumulateTile(float (&acc)[HD / 8][4],
       mma16816<T>(acc[2 * dp], a, b[0], b[1]);
       mma16816<T>(acc[2 * dp + 1], a, b[2], b[3]);
     }
-  }
-}
-
-/// One block of Warps warps per 16 * Warps queries of one head, each warp 16
-/// queries whose Q fragments stay in registers (half the accumulators of
-/// flashKernel's 32, so more warps fit an SM). Keys and values of the next
-/// tile are requested at the top of each tile, a whole tile ahead, so one
-/// barrier per tile suffices. With Pipe, the scores of tile j + 1 are
-/// computed before tile j's softmax, so the tensor cores have work issued
-/// while the softmax runs.
-template <class T, int HD, bool PosScale, int Warps, bool Pipe, int MinBlocks, bool Fused>
-__global__ void __launch_bounds__(Warps * 32, MinBlocks) flashRowsKernel(AttnParams p) {
-  awaitUpstream();
-  constexpr int BM = Warps * 16, kThr = Warps * 32, kTile = kBN * HD, kDT = HD / 8;
-  extern __shared__ __align__(128) unsigned char rowsSmem[];
-  T *sK = reinterpret_cast<T *>(rowsSmem); // two buffers
-  T *sV = sK + 2 * kTile;                  // two buffers
-  // Q passes through shared memory once. When it fits, it is staged in the
-  // second value buffer, whose first load is issued after the barrier that
-  // every warp reaches only once it holds Q in registers.
-  T *sQ = BM <= kBN ? sV + kTile : sV + 2 * kTile;
-
-  const int mb = p.causal ? gridDim.z - 1 - blockIdx.z : blockIdx.x;
-  const int head = p.causal ? blockIdx.x : blockIdx.y;
-  const int batch = p.causal ? blockIdx.y : blockIdx.z, kvHead = head / p.group;
-  const int m0 = mb * BM;
-  const T *q = static_cast<const T *>(p.q) + batch * p.qs.b + head * p.qs.n;
-  const T *k = static_cast<const T *>(p.k) + batch * p.ks.b + kvHead * p.ks.n;
-  const T *v = static_cast<const T *>(p.v) + batch * p.vs.b + kvHead * p.vs.n;
-  T *o = static_cast<T *>(p.o) + batch * p.os.b + head * p.os.n;
-
-  int tiles = (p.skv + kBN - 1) / kBN;
-  if (p.causal)
-    tiles = min(tiles, int((int64_t(m0) + BM - 1 + p.offset) / kBN) + 1);
-
-  loadTile<T, HD, kThr>(sQ, q, p.qs.s, m0, BM, p.s);
-  if (tiles > 0) {
-    loadTile<T, HD, kThr>(sK, k, p.ks.s, 0, kBN, p.skv);
-    loadTile<T, HD, kThr>(sV, v, p.vs.s, 0, kBN, p.skv);
-  }
-  if (Pipe && tiles > 1)
-    loadTile<T, HD, kThr>(sK + kTile, k, p.ks.s, kBN, kBN, p.skv);
-  cpAsyncCommit();
-  cpAsyncWait<0>();
-  __syncthreads();
-
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int64_t row0 = int64_t(m0) + warp * 16; // this warp's first query
-  const FragOffsets<HD> kOff((lane & 7) + (lane >> 4) * 8, (lane >> 3) & 1);
-  const FragOffsets<HD> vOff((lane & 7) + ((lane >> 3) & 1) * 8, lane >> 4);
-  const uint32_t aK = smemAddr(sK), aV = smemAddr(sV);
-  constexpr uint32_t kTileBytes = kTile * sizeof(T);
-  uint32_t qf[HD / 16][4];
-#pragma unroll
-  for (int ks = 0; ks < HD / 16; ++ks)
-    ldmatrixX4(qf[ks], sQ + swz<HD>(warp * 16 + (lane & 15), ks * 16 + (lane >> 4) * 8));
-
-  float acc[kDT][4];
-#pragma unroll
-  for (int d = 0; d < kDT; ++d)
-#pragma unroll
-    for (int e = 0; e < 4; ++e)
-      acc[d][e] = 0.f;
-  float mx[2] = {-INFINITY, -INFINITY}, sum[2] = {0.f, 0.f};
-  const float scaleLog2 = p.scale * 1.4426950408889634f;
-  float s[kBN / 8][4];
-  if (Pipe && tiles > 0)
-    scoreTile<T, HD>(s, qf, aK, kOff);
-
-  for (int kt = 0; kt < tiles; ++kt) {
-    // Everything requested so far has landed, and every warp is done with
-    // the buffers the next requests overwrite (and with Q's staging).
-    cpAsyncWait<0>();
-    __syncthreads();
-    const int buf = kt & 1;
-    if constexpr (Pipe) {
-      // Tile kt's keys were scored in the previous step: request the keys
-      // two tiles ahead and the values one tile ahead.
-      if (kt + 2 < tiles)
-        loadTile<T, HD, kThr>(sK + buf * kTile, k, p.ks.s, (kt + 2) * kBN, kBN, p.skv);
-      if (kt + 1 < tiles)
-        loadTile<T, HD, kThr>(sV + (buf ^ 1) * kTile, v, p.vs.s, (kt + 1) * kBN, kBN, p.skv);
-      cpAsyncCommit();
-      float next[kBN / 8][4];
-      if constexpr (Fused) {
-        // The next tile's scores and this tile's weights in one branch-free
-        // stretch, for the scheduler to interleave. Past the last tile the
-        // scores come from a stale buffer and are never used.
-        maskScores<PosScale>(s, p, kt * kBN, row0, scaleLog2, lane);
-        scoreTile<T, HD>(next, qf, aK + (buf ^ 1) * kTileBytes, kOff);
-        float corrs[2];
-        weighTile<PosScale>(s, mx, sum, corrs, scaleLog2);
-        rescaleAcc<HD>(acc, corrs);
-      } else {
-        if (kt + 1 < tiles)
-          scoreTile<T, HD>(next, qf, aK + (buf ^ 1) * kTileBytes, kOff);
-        softmaxTile<PosScale, HD>(s, acc, mx, sum, p, kt * kBN, row0, scaleLog2, lane);
-      }
-      accumulateTile<T, HD>(acc, s, aV + buf * kTileBytes, vOff);
-      if (Fused || kt + 1 < tiles)
-#pragma unroll
-        for (int j = 0; j < kBN / 8; ++j)
-#pragma unroll
-          for (int e = 0; e < 4; ++e)
-            s[j][e] = next[j][e];
-    } else {
-      if (kt + 1 < tiles) {
-        loadTile<T, HD, kThr>(sK + (buf ^ 1) * kTile, k, p.ks.s, (kt + 1) * kBN, kBN, p.skv);
-        loadTile<T, HD, kThr>(sV + (buf ^ 1) * kTile, v, p.vs.s, (kt + 1) * kBN, kBN, p.skv);
-      }
-      cpAsyncCommit();
-      scoreTile<T, HD>(s, qf, aK + buf * kTileBytes, kOff);
-      softmaxTile<PosScale, HD>(s, acc, mx, sum, p, kt * kBN, row0, scaleLog2, lane);
-      accumulateTile<T, HD>(acc, s, aV + buf * kTileBytes, vOff);
-    }
-  }
-  cpAsyncWait<0>();
-
-  const int g = lane / 4, t = lane % 4;
-#pragma unroll
-  for (int r = 0; r < 2; ++r) {
-    float l = sum[r];
-    l += __shfl_xor_sync(0xffffffffu, l, 1);
-    l += __shfl_xor_sync(0xffffffffu, l, 2);
-    const float inv = l > 0.f ? 1.f / l : 0.f; // no keys: 0
-    const int64_t row = row0 + g + r * 8;
-    if (row >= p.s)
-      continue;
-    T *orow = o + row * p.os.s;
-#pragma unroll
-    for (int d = 0; d < kDT; ++d)
-      *reinterpret_cast<uint32_t *>(orow + d * 8 + 2 * t) =
-          pack2<T>(acc[d][2 * r] * inv, acc[d][2 * r + 1] * inv);
   }
 }
 
@@ -795,37 +634,10 @@ int launchFlashSmemQ(Ctx &ctx, const AttnParams &p, int b) {
   return ctx.checkLaunch("flashSmemQKernel");
 }
 
-template <class T, int HD, bool PosScale, int Warps, bool Pipe, int MinBlocks, bool Fused = false>
-int launchFlashRows(Ctx &ctx, const AttnParams &p, int b) {
-  constexpr int BM = Warps * 16;
-  constexpr size_t smemBytes = size_t(4 * kBN + (BM <= kBN ? 0 : BM)) * HD * sizeof(T);
-  auto *kernel = flashRowsKernel<T, HD, PosScale, Warps, Pipe, MinBlocks, Fused>;
-  static const cudaError_t attrErr =
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smemBytes));
-  if (attrErr != cudaSuccess)
-    return ctx.failCuda("cudaFuncSetAttribute", attrErr);
-  const unsigned mblocks = unsigned((p.s + BM - 1) / BM);
-  dim3 grid = p.causal ? dim3(p.n, b, mblocks) : dim3(mblocks, p.n, b);
-  kernel<<<grid, Warps * 32, smemBytes, ctx.stream()>>>(p);
-  return ctx.checkLaunch("flashRowsKernel");
-}
-
 template <class T, int HD, bool PosScale>
 int launchFlashVariant(Ctx &ctx, const AttnParams &p, int b, int variant) {
-  switch (variant) {
-  case 2:
-    return launchFlashRows<T, HD, PosScale, 4, false, 2>(ctx, p, b);
-  case 3:
-    return launchFlashRows<T, HD, PosScale, 4, true, 2>(ctx, p, b);
-  case 4:
-    return launchFlashRows<T, HD, PosScale, 8, true, 1>(ctx, p, b);
-  case 5:
-    return launchFlashSmemQ<T, HD, PosScale>(ctx, p, b);
-  case 6:
-    return launchFlashRows<T, HD, PosScale, 4, true, 2, true>(ctx, p, b);
-  default:
-    return launchFlash<T, HD, PosScale>(ctx, p, b);
-  }
+  return variant == 5 ? launchFlashSmemQ<T, HD, PosScale>(ctx, p, b)
+                      : launchFlash<T, HD, PosScale>(ctx, p, b);
 }
 
 template <class T> int launchFlash(Ctx &ctx, const AttnParams &p, int b, int variant) {
@@ -837,22 +649,20 @@ template <class T> int launchFlash(Ctx &ctx, const AttnParams &p, int b, int var
 }
 
 /// GRAFT_CUDA_ATTENTION picks the flash kernel's form (tests and benchmarks
-/// compare them): unset, empty or "v1" flashKernel; "v2" 64 queries per
-/// block of 4 warps; "v3" the same with the next tile's scores computed
-/// before this tile's softmax; "v4" v3 with 128 queries per block of 8
-/// warps; "v5" flashSmemQKernel; "v6" v3 with the next tile's scores and
-/// this tile's weights in one branch-free stretch. 0 for any other value.
+/// compare them): unset, empty or "v1" flashKernel, "v5" flashSmemQKernel
+/// (v2-v4 and v6 were measured and removed: docs/performance.md). 0 for
+/// any other value.
 int flashVariantFromEnv() {
   const char *v = std::getenv("GRAFT_CUDA_ATTENTION");
   if (!v || !*v)
     return 1;
-  if (v[0] == 'v' && v[1] >= '1' && v[1] <= '6' && v[2] == 0)
+  if (v[0] == 'v' && (v[1] == '1' || v[1] == '5') && v[2] == 0)
     return v[1] - '0';
   return 0;
 }
 
 /// Queries per block of each variant.
-int flashBlockRows(int variant) { return variant == 1 || variant == 4 ? 128 : 64; }
+int flashBlockRows(int variant) { return variant == 5 ? 64 : 128; }
 
 //===----------------------------------------------------------------------===//
 // The row kernel
@@ -1049,7 +859,7 @@ template <bool BiasOp> int attention(const GraftCudaKernelArgs *args, GraftCudaE
     return ctx.fail("sliding-window attention (window_size) is not supported");
   const int variant = flashVariantFromEnv();
   if (variant == 0)
-    return ctx.fail(std::string("GRAFT_CUDA_ATTENTION must be v1 to v6, got \"") +
+    return ctx.fail(std::string("GRAFT_CUDA_ATTENTION must be v1 or v5, got \"") +
                     std::getenv("GRAFT_CUDA_ATTENTION") + "\"");
   if (b == 0 || s == 0 || n == 0 || hv == 0)
     return 0;
