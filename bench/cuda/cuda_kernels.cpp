@@ -673,6 +673,10 @@ void BM_graphReplay(benchmark::State &state, const char *kind) {
     CHECK_CUDA(cudaStreamBeginCapture(stream(), cudaStreamCaptureModeThreadLocal));
   else if (api.beginCapture(0, stream(), &err))
     return state.SkipWithError(err.message);
+  // The flat kinds turn the tiny kernel off while capturing and then put
+  // back what the environment held (a whole run may set it).
+  const char *had = std::getenv("GRAFT_CUDA_TINY");
+  std::string before = had ? had : "";
   if (flat)
     setenv("GRAFT_CUDA_TINY", "0", 1);
   for (int64_t i = 0; i < n; ++i) {
@@ -682,7 +686,10 @@ void BM_graphReplay(benchmark::State &state, const char *kind) {
     else
       runGraft("graft.add", {x, &w.dl}, {y});
   }
-  unsetenv("GRAFT_CUDA_TINY");
+  if (flat && had)
+    setenv("GRAFT_CUDA_TINY", before.c_str(), 1);
+  else if (flat)
+    unsetenv("GRAFT_CUDA_TINY");
   cudaGraphExec_t exec = nullptr;
   GraftCudaGraphNodes nodes{};
   if (own) {
