@@ -194,6 +194,15 @@ void graft::registerNNOps() {
   registerOp(makeOp("nn.relu", {arg("data")}, inferUnaryAny, OpPattern::ElemWise));
   for (const char *name : {"nn.gelu", "nn.gelu_tanh", "nn.silu"})
     registerOp(makeOp(name, {arg("data")}, inferUnaryFloat, OpPattern::ElemWise));
+  // ElemWise as topi's leaky_relu; their attributes keep them out of
+  // fuse-elementwise (transforms/FusedOps.cpp).
+  registerOp(makeOp("nn.leakyrelu",
+                    {arg("data"), attr("alpha", AttrKind::Float, AttrValue::floating(0.01))},
+                    inferUnaryFloat, OpPattern::ElemWise));
+  registerOp(makeOp("nn.softplus",
+                    {arg("data"), attr("beta", AttrKind::Float, AttrValue::floating(1.0)),
+                     attr("threshold", AttrKind::Float, AttrValue::floating(20.0))},
+                    inferUnaryFloat, OpPattern::ElemWise));
   for (const char *name : {"nn.softmax", "nn.log_softmax"})
     registerOp(makeOp(name, {arg("data"), attr("axis", AttrKind::Int, intVal(-1))}, inferSoftmax,
                       OpPattern::OutEWiseFusable));

@@ -245,6 +245,9 @@ std::vector<Row> rows() {
   for (const ElementwiseOp &op : kBinary)
     r.push_back({op.name, {"x1", "x2"}, {}, outputTakes(op.takes)});
   r.push_back({"clip", {"x"}, {fromArg("min"), fromArg("max")}, {only(kNonBoolDTypes)}});
+  r.push_back({"nn.leakyrelu", {"data"}, {fromAttr("alpha")}, {only(kFloatDTypes)}});
+  r.push_back(
+      {"nn.softplus", {"data"}, {fromAttr("beta"), fromAttr("threshold")}, {only(kFloatDTypes)}});
   r.push_back({"astype", {"x"}, {}});
   r.push_back({"where", {"condition", "x1", "x2"}, {}});
   for (const char *name : {"nn.softmax", "nn.log_softmax"})

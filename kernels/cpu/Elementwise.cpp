@@ -10,6 +10,8 @@
 #include "kernels/cpu/CpuKernels.h"
 #include "kernels/cpu/TensorIter.h"
 
+#include <cmath>
+
 namespace graft::kernels::cpu {
 namespace {
 
@@ -90,7 +92,56 @@ llvm::Error whereKernel(const KernelArgs &args) {
   });
 }
 
+/// Runs fn(x) over a float tensor into one of its dtype, computing in the
+/// dtype's compute type (float for the 16-bit floats).
+template <class Fn> llvm::Error runUnaryFloat(Ctx &ctx, Fn &&fn) {
+  ScalarType t = ctx.inType(0);
+  if (!ctx.ok() || !ctx.expectSameType(ctx.outType(0), t, "output 0"))
+    return ctx.error();
+  if (!isFloatType(t))
+    return ctx.reject("takes a float tensor, got " + dtypeName(dlTypeOf(t)));
+  return dispatch(t, [&](auto tag) -> llvm::Error {
+    using T = typename decltype(tag)::type;
+    if constexpr (kIsFloat<T>) {
+      using C = Compute<T>;
+      return runUnary(ctx, [&fn](const std::array<char *, 2> &p) {
+        Elem<T>::store(p[0], C(fn(C(Elem<T>::load(p[1])))));
+      });
+    } else {
+      return ctx.reject("takes a float tensor");
+    }
+  });
+}
+
+/// nn.leakyrelu(alpha): x for x > 0, else alpha * x (NaN stays NaN).
+llvm::Error leakyReluKernel(const KernelArgs &args) {
+  Ctx ctx(args, "graft.nn.leakyrelu");
+  if (!ctx.checkArity(1, 1))
+    return ctx.error();
+  double alpha = ctx.floatAttr(0, "alpha");
+  return runUnaryFloat(ctx, [alpha](auto x) {
+    using C = decltype(x);
+    return x > C(0) ? x : C(alpha) * x;
+  });
+}
+
+/// nn.softplus(beta, threshold): log(1 + exp(beta * x)) / beta, and x
+/// itself where beta * x exceeds threshold, as TVM's legalization computes.
+llvm::Error softplusKernel(const KernelArgs &args) {
+  Ctx ctx(args, "graft.nn.softplus");
+  if (!ctx.checkArity(1, 1))
+    return ctx.error();
+  double beta = ctx.floatAttr(0, "beta"), threshold = ctx.floatAttr(1, "threshold");
+  return runUnaryFloat(ctx, [beta, threshold](auto x) {
+    using C = decltype(x);
+    C bx = C(beta) * x;
+    return bx > C(threshold) ? x : C(std::log1p(std::exp(bx)) / C(beta));
+  });
+}
+
 const llvm::StringRef kClipAttrs[] = {"min", "max"};
+const llvm::StringRef kLeakyReluAttrs[] = {"alpha"};
+const llvm::StringRef kSoftplusAttrs[] = {"beta", "threshold"};
 
 } // namespace
 
@@ -99,6 +150,8 @@ void registerElementwiseKernels() {
       {"graft.astype", 1, 1, {}, &astypeKernel},
       {"graft.clip", 1, 1, kClipAttrs, &clipKernel},
       {"graft.where", 3, 1, {}, &whereKernel},
+      {"graft.nn.leakyrelu", 1, 1, kLeakyReluAttrs, &leakyReluKernel},
+      {"graft.nn.softplus", 1, 1, kSoftplusAttrs, &softplusKernel},
   };
   for (const KernelInfo &k : kernels)
     addKernel(&k);

@@ -366,6 +366,29 @@ def _nn_log_softmax(dt):
                 lambda: [out(dt, np.log(_softmax(up(x, dt), -1)))], sym=True)
 
 
+@spec("nn.leakyrelu", FLOATS)
+def _nn_leakyrelu(dt):
+    x = gen(dt, (2, 4))
+    return Frag([("x", dt, x)], ["r = R.nn.leakyrelu(x)", "s = R.nn.leakyrelu(x, alpha=0.25)"],
+                ["r", "s"], lambda: [out(dt, np.where(up(x, dt) > 0, up(x, dt), 0.01 * up(x, dt))),
+                                     out(dt, np.where(up(x, dt) > 0, up(x, dt),
+                                                      0.25 * up(x, dt)))], sym=True)
+
+
+def _softplus(x, beta, threshold):
+    return np.where(beta * x > threshold, x, np.log1p(np.exp(beta * x)) / beta)
+
+
+@spec("nn.softplus", FLOATS)
+def _nn_softplus(dt):
+    x = gen(dt, (2, 4))
+    return Frag([("x", dt, x)],
+                ["r = R.nn.softplus(x)", "s = R.nn.softplus(x, beta=2.0, threshold=1.0)"],
+                ["r", "s"], errstate(lambda: [out(dt, _softplus(up(x, dt), 1.0, 20.0)),
+                                              out(dt, _softplus(up(x, dt), 2.0, 1.0))]),
+                sym=True)
+
+
 @spec("nn.layer_norm", FLOATS)
 def _nn_layer_norm(dt):
     x, g, b = gen(dt, (2, 4)), gen(dt, (4,)), gen(dt, (4,))

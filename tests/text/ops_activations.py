@@ -1,0 +1,16 @@
+# nn.leakyrelu and nn.softplus, TVM's spellings: attributes positional or by
+# keyword, the defaults printed.
+from tvm.script import ir as I, relax as R, tir as T
+
+@I.ir_module
+class Activations:
+    @R.function
+    def main(x: R.Tensor((2, "n"), "float32"), h: R.Tensor(ndim=3, dtype="float16")) -> R.Tensor((2, "n"), "float32"):
+        n = T.int64()
+        a = R.nn.leakyrelu(x)
+        b = R.nn.leakyrelu(a, alpha=0.25)
+        c = R.nn.leakyrelu(h, 0.5)
+        d = R.nn.softplus(b)
+        e = R.nn.softplus(d, beta=2.0, threshold=10.0)
+        f = R.nn.softplus(h, 0.5)
+        return e
