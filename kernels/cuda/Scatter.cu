@@ -397,9 +397,6 @@ constexpr int kColumnMaxLen = kColumnThreads; ///< A fold thread per (line, axis
 __host__ __device__ constexpr size_t columnStageBytes(size_t elemBytes) {
   return size_t(kColumnStage) * 4 + (size_t(kColumnStage) * elemBytes + 15) / 16 * 16;
 }
-/// The longest axis the column walk takes by default (every fold thread
-/// reads its whole line: the reads grow with the axis).
-constexpr int kColumnDefaultLen = 16;
 
 /// The column walk applies when a block's threads cover at least one line's
 /// axis positions (a fold thread each) and the indices are int32 or int64.
@@ -532,19 +529,13 @@ bool plan(Ctx &ctx, Plan &p) {
   // forces one (tests and benchmarks compare them).
   const char *force = std::getenv("GRAFT_CUDA_SCATTER");
   std::string plan = force ? force : "";
-  // The column walk first for a few targets a line over many lines (each
-  // thread walks a whole line: the GPU fills with lines, not updates).
-  if (plan == "column-smem") {
-    planColumn(p, t, true);
+  // The column walk, forced only: on the H200 it took 298 us for a float32
+  // sum into 4 rows and 834 for amax (the owner fold: 84), slower than the
+  // plans below (docs/performance.md).
+  if (plan == "column" || plan == "column-smem") {
+    planColumn(p, t, plan == "column-smem");
     if (p.column)
       return true;
-  }
-  if (plan.empty() || plan == "column") {
-    planColumn(p, t, false);
-    if (p.column && (!plan.empty() ||
-                     (p.g.len <= kColumnDefaultLen && p.lines >= 2 * int64_t(deviceLimits().sms))))
-      return true;
-    p.column = false;
   }
   // The owner fold first, where its chunks are exact (no sort at all).
   if (plan.empty() || plan == "owner" || plan == "owner-reorder") {

@@ -149,8 +149,8 @@ TEST(CudaScatter, EveryPathSmall) {
       {"column", "column walk, a line a block", shortRuns},
       {"column-smem", "column walk, accumulators in shared memory", shortRuns},
       {"column-smem", "column walk, accumulators in shared memory, batches of one row", longRuns},
-      {"",
-       "default: the column walk, two lines a block, the last block one line",
+      {"column",
+       "column walk, two lines a block, the last block one line",
        {{3, 601}, {5, 601}, {5, 601}, 0, -3, 2}},
   };
   const std::vector<DLDataType> others = {F32, I8, F64, BF16, I32, I64, U8, BOOL, I16};
