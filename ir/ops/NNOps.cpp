@@ -188,6 +188,25 @@ llvm::Expected<StructInfo> inferAttentionBias(const CallNode &call, const InferC
   return inferAttention(call, ctx);
 }
 
+/// nn.prelu: data's sinfo, float only, axis checked against its rank
+/// (alpha unchecked, as TVM's inference).
+llvm::Expected<StructInfo> inferPRelu(const CallNode &call, const InferContext &) {
+  if (auto err = checkArity(call, 2))
+    return err;
+  auto t = tensorArg(call, 0);
+  if (!t)
+    return t.takeError();
+  auto axis = intAttr(call, "axis");
+  if (!axis)
+    return axis.takeError();
+  if ((*t)->ndim >= 0)
+    if (auto n = normalizeAxis(call, *axis, (*t)->ndim); !n)
+      return n.takeError();
+  if (!(*t)->dtype.isVoid() && !(*t)->dtype.isFloat())
+    return opError(call, "expects a float tensor, but got " + (*t)->dtype.str());
+  return StructInfo(*t);
+}
+
 } // namespace
 
 void graft::registerNNOps() {
@@ -203,6 +222,8 @@ void graft::registerNNOps() {
                     {arg("data"), attr("beta", AttrKind::Float, AttrValue::floating(1.0)),
                      attr("threshold", AttrKind::Float, AttrValue::floating(20.0))},
                     inferUnaryFloat, OpPattern::ElemWise));
+  registerOp(makeOp("nn.prelu", {arg("data"), arg("alpha"), attr("axis", AttrKind::Int, intVal(1))},
+                    inferPRelu, OpPattern::Broadcast));
   for (const char *name : {"nn.softmax", "nn.log_softmax"})
     registerOp(makeOp(name, {arg("data"), attr("axis", AttrKind::Int, intVal(-1))}, inferSoftmax,
                       OpPattern::OutEWiseFusable));

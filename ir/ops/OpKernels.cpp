@@ -248,6 +248,7 @@ std::vector<Row> rows() {
   r.push_back({"nn.leakyrelu", {"data"}, {fromAttr("alpha")}, {only(kFloatDTypes)}});
   r.push_back(
       {"nn.softplus", {"data"}, {fromAttr("beta"), fromAttr("threshold")}, {only(kFloatDTypes)}});
+  r.push_back({"nn.prelu", {"data", "alpha"}, {fromAttr("axis")}, {only(kFloatDTypes)}});
   r.push_back({"astype", {"x"}, {}});
   r.push_back({"where", {"condition", "x1", "x2"}, {}});
   for (const char *name : {"nn.softmax", "nn.log_softmax"})

@@ -139,7 +139,44 @@ llvm::Error softplusKernel(const KernelArgs &args) {
   });
 }
 
+/// nn.prelu(axis): x > 0 ? x : alpha[i] * x, i the element's index along
+/// axis; alpha is 1-D of that axis's length and x's dtype.
+llvm::Error preluKernel(const KernelArgs &args) {
+  Ctx ctx(args, "graft.nn.prelu");
+  if (!ctx.checkArity(2, 1))
+    return ctx.error();
+  View x = ctx.inView(0), alpha = ctx.inView(1);
+  auto axis = ctx.axis(ctx.intAttr(0, "axis"), x.ndim());
+  ScalarType t = x.type;
+  if (!axis || !ctx.expectSameType(ctx.inType(1), t, "input 1") ||
+      !ctx.expectSameType(ctx.outType(0), t, "output 0") || !ctx.expectOutShape(0, x.shape))
+    return ctx.error();
+  if (!isFloatType(t))
+    return ctx.reject("takes a float tensor, got " + dtypeName(dlTypeOf(t)));
+  if (alpha.ndim() != 1 || alpha.shape[0] != x.shape[*axis])
+    return ctx.reject("alpha must be 1-D of length " + llvm::Twine(x.shape[*axis]) +
+                      " (the axis's extent)");
+  // alpha seen at x's shape: stride 0 except along axis.
+  View a = x;
+  a.data = alpha.data;
+  for (int64_t d = 0; d < x.ndim(); ++d)
+    a.strides[d] = d == *axis ? alpha.strides[0] : 0;
+  View out = ctx.outView(0);
+  return dispatch(t, [&](auto tag) -> llvm::Error {
+    using T = typename decltype(tag)::type;
+    if constexpr (kIsFloat<T>) {
+      using C = Compute<T>;
+      forEach<3>(out.shape, {&out, &x, &a}, [](const std::array<char *, 3> &p) {
+        C v = Elem<T>::load(p[1]);
+        Elem<T>::store(p[0], v > C(0) ? v : C(Elem<T>::load(p[2])) * v);
+      });
+    }
+    return llvm::Error::success();
+  });
+}
+
 const llvm::StringRef kClipAttrs[] = {"min", "max"};
+const llvm::StringRef kPreluAttrs[] = {"axis"};
 const llvm::StringRef kLeakyReluAttrs[] = {"alpha"};
 const llvm::StringRef kSoftplusAttrs[] = {"beta", "threshold"};
 
@@ -152,6 +189,7 @@ void registerElementwiseKernels() {
       {"graft.where", 3, 1, {}, &whereKernel},
       {"graft.nn.leakyrelu", 1, 1, kLeakyReluAttrs, &leakyReluKernel},
       {"graft.nn.softplus", 1, 1, kSoftplusAttrs, &softplusKernel},
+      {"graft.nn.prelu", 2, 1, kPreluAttrs, &preluKernel},
   };
   for (const KernelInfo &k : kernels)
     addKernel(&k);

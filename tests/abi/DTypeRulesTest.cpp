@@ -162,6 +162,7 @@ std::vector<Probe> probes() {
   add("flip", {"r = R.flip(x, axis=1)"});
   add("nn.leakyrelu", {"r = R.nn.leakyrelu(x, alpha=0.5)"});
   add("nn.softplus", {"r = R.nn.softplus(x, beta=2.0)"});
+  add("nn.prelu", {"a = R.ones((3,), \"{D}\")", "r = R.nn.prelu(x, a)"});
   add("layout_transform", {"r = R.layout_transform(x, index_map=lambda i, j: (j, i // 2, i % 2))"});
   add("dynamic_strided_slice", {"b = R.const([0, 0], \"int64\")",
                                 "r = R.dynamic_strided_slice(x, b, b, R.ones((2,), \"int64\"))"});

@@ -389,6 +389,18 @@ def _nn_softplus(dt):
                 sym=True)
 
 
+@spec("nn.prelu", FLOATS)
+def _nn_prelu(dt):
+    x, a = gen(dt, (2, 3, 2)), gen(dt, (3,))
+    a2 = gen(dt, (2,))
+    ax = up(x, dt)
+    return Frag([("x", dt, x), ("a", dt, a), ("a2", dt, a2)],
+                ["r = R.nn.prelu(x, a)", "s = R.nn.prelu(x, a2, axis=-1)"], ["r", "s"],
+                lambda: [out(dt, np.where(ax > 0, ax, up(a, dt).reshape(1, 3, 1) * ax)),
+                         out(dt, np.where(ax > 0, ax, up(a2, dt).reshape(1, 1, 2) * ax))],
+                sym=True)
+
+
 @spec("nn.layer_norm", FLOATS)
 def _nn_layer_norm(dt):
     x, g, b = gen(dt, (2, 4)), gen(dt, (4,)), gen(dt, (4,))

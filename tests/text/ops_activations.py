@@ -14,3 +14,10 @@ class Activations:
         e = R.nn.softplus(d, beta=2.0, threshold=10.0)
         f = R.nn.softplus(h, 0.5)
         return e
+
+    @R.function
+    def prelu(x: R.Tensor((2, 3, 4), "float32"), a: R.Tensor((3,), "float32"), b: R.Tensor((4,), "float32")) -> R.Tensor((2, 3, 4), "float32"):
+        p = R.nn.prelu(x, a)
+        q = R.nn.prelu(p, b, axis=-1)
+        r = R.nn.prelu(q, a, 1)
+        return r
