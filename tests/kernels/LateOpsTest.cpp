@@ -60,6 +60,17 @@ TEST(Flip, ReversesOneAxis) {
             "graft.flip: axis 2 is out of range for rank 2");
 }
 
+TEST(PRelu, ScalesNegativesByTheAxisSlope) {
+  TestTensor x(F64, {2, 2}, {-1, 2, -3, -4}), a(F64, {2}, {0.5, 0.25}), o(F64, {2, 2});
+  RUN_OK("graft.nn.prelu", {&x, &a}, {&o}, {int64_t(1)});
+  EXPECT_EQ(o.values(), (Vals{-0.5, 2, -1.5, -1}));
+  RUN_OK("graft.nn.prelu", {&x, &a}, {&o}, {int64_t(0)});
+  EXPECT_EQ(o.values(), (Vals{-0.5, 2, -0.75, -1}));
+  TestTensor b(F64, {3}, {1, 1, 1});
+  EXPECT_EQ(runKernel("graft.nn.prelu", {&x, &b}, {&o}, {int64_t(1)}),
+            "graft.nn.prelu: alpha must be 1-D of length 2 (the axis's extent)");
+}
+
 TEST(DynamicStridedSlice, TheCountKernelWritesTheShapeTheFillKernelSlices) {
   std::vector<double> v(20);
   for (int i = 0; i < 20; ++i)
