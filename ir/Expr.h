@@ -44,33 +44,59 @@ protected:
   ExprNode(NodeKind kind, StructInfo sinfo = nullptr) : Node(kind), sinfo(std::move(sinfo)) {}
 };
 
+/// A var's name: a StringRef to NUL-terminated characters that the VarNode
+/// keeps right after itself, in the node's own allocation. It converts to
+/// std::string where one is wanted.
+class VarName : public llvm::StringRef {
+public:
+  VarName() = default;
+  VarName(const char *chars, size_t size) : llvm::StringRef(chars, size) {}
+  const char *c_str() const { return data(); }
+  operator std::string() const { return str(); }
+  friend std::string operator+(const VarName &a, const char *b) { return a.str() + b; }
+  friend std::string operator+(const VarName &a, const std::string &b) { return a.str() + b; }
+  friend std::string operator+(const char *a, const VarName &b) { return a + b.str(); }
+  friend std::string operator+(const std::string &a, const VarName &b) { return a + b.str(); }
+};
+
 /// A Relax variable. Identity is the node itself; `name` is only a hint.
+/// One allocation holds the node and its name (create()), so that a binding's
+/// var is one small block: the walks of a large function read every var.
 class VarNode : public ExprNode {
 public:
   /// Index of the walks' side tables (ir/DenseId.h). Before the name, so
   /// that it shares a cache line with the kind that walks read first.
   DenseId id;
-  std::string name;
-  VarNode(std::string name, StructInfo sinfo, llvm::SMLoc loc = {})
-      : VarNode(NodeKind::Var, std::move(name), std::move(sinfo), loc) {}
+  VarName name;
+  static VarNode *create(llvm::StringRef name, StructInfo sinfo, llvm::SMLoc loc = {});
   bool isDataflow() const { return getKind() == NodeKind::DataflowVar; }
   static bool classof(const Node *n) {
     return n->getKind() == NodeKind::Var || n->getKind() == NodeKind::DataflowVar;
   }
+  /// Only create() allocates a var (it sizes the block for the name).
+  static void *operator new(size_t) = delete;
+  static void operator delete(void *block) { ::operator delete(block); }
 
 protected:
-  VarNode(NodeKind kind, std::string name, StructInfo sinfo, llvm::SMLoc loc)
-      : ExprNode(kind, std::move(sinfo)), name(std::move(name)) {
+  VarNode(NodeKind kind, VarName name, StructInfo sinfo, llvm::SMLoc loc)
+      : ExprNode(kind, std::move(sinfo)), name(name) {
     this->loc = loc;
   }
+  /// A T (VarNode or DataflowVarNode) with `name` copied after it.
+  template <typename T>
+  static T *createNamed(NodeKind kind, llvm::StringRef name, StructInfo sinfo, llvm::SMLoc loc);
 };
 using Var = Ref<VarNode>;
 
 class DataflowVarNode : public VarNode {
 public:
-  DataflowVarNode(std::string name, StructInfo sinfo, llvm::SMLoc loc = {})
-      : VarNode(NodeKind::DataflowVar, std::move(name), std::move(sinfo), loc) {}
+  static DataflowVarNode *create(llvm::StringRef name, StructInfo sinfo, llvm::SMLoc loc = {});
   static bool classof(const Node *n) { return n->getKind() == NodeKind::DataflowVar; }
+
+private:
+  friend class VarNode;
+  DataflowVarNode(NodeKind kind, VarName name, StructInfo sinfo, llvm::SMLoc loc)
+      : VarNode(kind, name, std::move(sinfo), loc) {}
 };
 
 /// Dense host tensor data, shared between constants that hold the same array.
@@ -133,19 +159,28 @@ public:
   static bool classof(const Node *n) { return n->getKind() == NodeKind::TupleGetItem; }
 };
 
+/// The arguments and the sinfo_args lie after the node, in its own
+/// allocation (create()): no separate array per call, and a binding's call
+/// is one block.
 class CallNode : public ExprNode {
 public:
   Expr op; ///< Op, GlobalVar, ExternFunc or a Var (closure call).
-  std::vector<Expr> args;
+  llvm::ArrayRef<Expr> args;
   Attrs attrs; ///< Null: none.
-  std::vector<StructInfo> sinfoArgs;
-  CallNode(Expr op, std::vector<Expr> args, Attrs attrs = nullptr,
-           std::vector<StructInfo> sinfoArgs = {}, StructInfo sinfo = nullptr)
-      : ExprNode(NodeKind::Call, std::move(sinfo)), op(std::move(op)), args(std::move(args)),
-        attrs(std::move(attrs)), sinfoArgs(std::move(sinfoArgs)) {}
+  llvm::ArrayRef<StructInfo> sinfoArgs;
+  static CallNode *create(Expr op, std::vector<Expr> args, Attrs attrs = nullptr,
+                          std::vector<StructInfo> sinfoArgs = {}, StructInfo sinfo = nullptr);
+  ~CallNode();
   /// The registry entry when the callee is an Op, else null.
   const OpInfo *opInfo() const;
   static bool classof(const Node *n) { return n->getKind() == NodeKind::Call; }
+  /// Only create() allocates a call (it sizes the block for the arguments).
+  static void *operator new(size_t) = delete;
+  static void operator delete(void *block) { ::operator delete(block); }
+
+private:
+  CallNode(Expr op, std::vector<Expr> &args, Attrs attrs, std::vector<StructInfo> &sinfoArgs,
+           StructInfo sinfo, void *tail);
 };
 
 class SeqExprNode;

@@ -5,6 +5,9 @@
 #include "ir/Op.h"
 #include "ir/StructInfo.h"
 
+#include <algorithm>
+#include <memory>
+
 using namespace graft;
 
 //===----------------------------------------------------------------------===//
@@ -196,6 +199,66 @@ ExternFuncNode::ExternFuncNode(std::string symbol, StructInfo sinfo, Attrs attrs
 }
 
 llvm::StringRef OpNode::name() const { return info->name; }
+
+namespace {
+/// Memory for a node of `nodeBytes` followed by `tailBytes`, freed by the
+/// class's operator delete (plain ::operator delete) whether the
+/// constructor succeeds or throws.
+template <typename T, typename Construct>
+T *constructWithTail(size_t tailBytes, Construct construct) {
+  static_assert(sizeof(T) % alignof(Expr) == 0, "the tail must stay aligned");
+  void *block = ::operator new(sizeof(T) + tailBytes);
+  try {
+    return construct(block, static_cast<char *>(block) + sizeof(T));
+  } catch (...) {
+    ::operator delete(block);
+    throw;
+  }
+}
+} // namespace
+
+template <typename T>
+T *VarNode::createNamed(NodeKind kind, llvm::StringRef name, StructInfo sinfo, llvm::SMLoc loc) {
+  return constructWithTail<T>(name.size() + 1, [&](void *block, char *tail) {
+    std::copy(name.begin(), name.end(), tail);
+    tail[name.size()] = '\0';
+    return ::new (block) T(kind, VarName(tail, name.size()), std::move(sinfo), loc);
+  });
+}
+
+VarNode *VarNode::create(llvm::StringRef name, StructInfo sinfo, llvm::SMLoc loc) {
+  return createNamed<VarNode>(NodeKind::Var, name, std::move(sinfo), loc);
+}
+
+DataflowVarNode *DataflowVarNode::create(llvm::StringRef name, StructInfo sinfo, llvm::SMLoc loc) {
+  return createNamed<DataflowVarNode>(NodeKind::DataflowVar, name, std::move(sinfo), loc);
+}
+
+CallNode *CallNode::create(Expr op, std::vector<Expr> args, Attrs attrs,
+                           std::vector<StructInfo> sinfoArgs, StructInfo sinfo) {
+  size_t tail = args.size() * sizeof(Expr) + sinfoArgs.size() * sizeof(StructInfo);
+  return constructWithTail<CallNode>(tail, [&](void *block, char *tailChars) {
+    return ::new (block)
+        CallNode(std::move(op), args, std::move(attrs), sinfoArgs, std::move(sinfo), tailChars);
+  });
+}
+
+CallNode::CallNode(Expr op, std::vector<Expr> &args, Attrs attrs,
+                   std::vector<StructInfo> &sinfoArgs, StructInfo sinfo, void *tail)
+    : ExprNode(NodeKind::Call, std::move(sinfo)), op(std::move(op)), attrs(std::move(attrs)) {
+  // Moving Refs cannot throw: once the node exists, its tail is complete.
+  auto *argStore = static_cast<Expr *>(tail);
+  std::uninitialized_move(args.begin(), args.end(), argStore);
+  this->args = llvm::ArrayRef<Expr>(argStore, args.size());
+  auto *sinfoStore = reinterpret_cast<StructInfo *>(argStore + args.size());
+  std::uninitialized_move(sinfoArgs.begin(), sinfoArgs.end(), sinfoStore);
+  this->sinfoArgs = llvm::ArrayRef<StructInfo>(sinfoStore, sinfoArgs.size());
+}
+
+CallNode::~CallNode() {
+  std::destroy(args.begin(), args.end());
+  std::destroy(sinfoArgs.begin(), sinfoArgs.end());
+}
 
 const OpInfo *CallNode::opInfo() const {
   if (const auto *o = llvm::dyn_cast<OpNode>(op.get()))

@@ -20,7 +20,7 @@ namespace graft {
 /// Appends `fn(e)` for every `e` of `in` to `out`, in order; returns whether
 /// any result is a different node than its input, or the first error.
 template <typename Fn>
-llvm::Expected<bool> mapExprs(const std::vector<Expr> &in, std::vector<Expr> &out, Fn &&fn) {
+llvm::Expected<bool> mapExprs(llvm::ArrayRef<Expr> in, std::vector<Expr> &out, Fn &&fn) {
   out.reserve(out.size() + in.size());
   bool changed = false;
   for (const Expr &e : in) {

@@ -110,9 +110,20 @@ private:
 /// tests that run there) instead of being undefined behaviour.
 [[noreturn]] void reportCorruptNode(const char *what);
 
+/// A new node with a count of 0. A class that keeps data after the node, in
+/// the same allocation (a call's arguments, a var's name: ir/Expr.h), has a
+/// `static T *create(...)` that sizes the block; every other class comes
+/// from plain new.
+template <typename T, typename... Args> T *newNode(Args &&...args) {
+  if constexpr (requires { T::create(std::forward<Args>(args)...); })
+    return T::create(std::forward<Args>(args)...);
+  else
+    return new T(std::forward<Args>(args)...);
+}
+
 /// Allocates a node and wraps it; the only way nodes are created.
 template <typename T, typename... Args> Ref<T> make(Args &&...args) {
-  return Ref<T>(new T(std::forward<Args>(args)...));
+  return Ref<T>(newNode<T>(std::forward<Args>(args)...));
 }
 
 /// A node that is still being built: its one owner may set fields that the
@@ -122,7 +133,7 @@ template <typename T, typename... Args> Ref<T> make(Args &&...args) {
 template <typename T> class Draft {
 public:
   template <typename... Args>
-  explicit Draft(std::in_place_t, Args &&...args) : ptr_(new T(std::forward<Args>(args)...)) {
+  explicit Draft(std::in_place_t, Args &&...args) : ptr_(newNode<T>(std::forward<Args>(args)...)) {
     ptr_->retain();
   }
   Draft(const Draft &) = delete;

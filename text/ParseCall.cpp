@@ -942,8 +942,8 @@ llvm::Expected<Expr> Parser::opCall(uint32_t n, const OpInfo *info, llvm::String
   if (!annotation && needsModule && mod_ && !args.empty() && args[0]->sinfo) {
     InferContext ctx;
     ctx.module = mod_;
-    CallNode probe(getOp(info->name), args, at, sargs, nullptr);
-    if (auto s = inferCallSInfo(probe, ctx))
+    Ref<CallNode> probe = make<CallNode>(getOp(info->name), args, at, sargs, nullptr);
+    if (auto s = inferCallSInfo(*probe, ctx))
       annotation = *s;
     else
       llvm::consumeError(s.takeError());

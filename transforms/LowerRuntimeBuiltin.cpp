@@ -109,7 +109,7 @@ public:
 private:
   /// The lowered form, or null when the op stays.
   llvm::Expected<Expr> lowerOp(const CallNode &c, const ExprNode *op) {
-    const std::vector<Expr> &a = c.args;
+    llvm::ArrayRef<Expr> a = c.args;
     std::vector<StructInfo> same{c.sinfo};
     if (op == ops::memAllocStorage() && a.size() == 4)
       return opCall(ops::vmAllocStorage(),

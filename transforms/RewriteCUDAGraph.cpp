@@ -298,7 +298,7 @@ bool Planner::isStaticSInfo(const StructInfoNode *s, VarList *vars, TirList *tir
 
 bool Planner::isStatic(const ExprNode *e, VarList *vars, TirList *tirs) const {
   bool collect = vars || tirs;
-  auto all = [&](const std::vector<Expr> &items) {
+  auto all = [&](llvm::ArrayRef<Expr> items) {
     bool result = true;
     for (const Expr &item : items) {
       result &= isStatic(item.get(), vars, tirs);

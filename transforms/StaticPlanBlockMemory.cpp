@@ -595,9 +595,9 @@ void Planner::allocate(const SeqExprNode *seq) {
 /// `probe` with its inferred struct info, as a call the normalizer accepts.
 static llvm::Expected<Expr> inferredCall(const IRModule &module, const Op &op,
                                          std::vector<Expr> args) {
-  CallNode probe(op, args);
+  Ref<CallNode> probe = make<CallNode>(op, args);
   InferContext ictx{&module};
-  llvm::Expected<StructInfo> sinfo = inferCallSInfo(probe, ictx);
+  llvm::Expected<StructInfo> sinfo = inferCallSInfo(*probe, ictx);
   if (!sinfo)
     return sinfo.takeError();
   return Expr(make<CallNode>(op, std::move(args), nullptr, std::vector<StructInfo>{}, *sinfo));

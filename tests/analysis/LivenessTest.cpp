@@ -20,7 +20,7 @@ std::string render(const FunctionNode &fn, const LivenessInfo &info) {
     if (it == info.lastUse.end())
       out += v->name + " -> (never)\n";
     else
-      out += v->name + " -> " + (it->second ? it->second->var->name : "(result)") + "\n";
+      out += v->name + " -> " + (it->second ? it->second->var->name.str() : "(result)") + "\n";
   };
   for (const Var &p : fn.params)
     line(p.get());

@@ -105,7 +105,7 @@ TEST(KillAfterLastUseFinalize, ReapplyAddsNoKillOfNullValue) {
   after.visitModule(module);
   for (const VarNode *v : after.killed)
     EXPECT_FALSE(after.nullValues.count(v))
-        << "kill of R.null_value()-bound var " << v->name << ":\n"
+        << "kill of R.null_value()-bound var " << v->name.str() << ":\n"
         << printModule(module);
   // Every kill targets a var that codegen holds in a register.
   EXPECT_EQ(after.killed.size(), before.killed.size()) << printModule(module);
