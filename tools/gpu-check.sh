@@ -135,7 +135,9 @@ graph_bench() {
 # API errors are not reported: CudaFused and CudaResolve provoke failing
 # kernel loads on purpose and check the messages themselves. Scatter's two
 # big tests (some 2000 launches) leave racecheck and synccheck to
-# CudaScatter.EveryPathSmall, which takes every path in about 100.
+# CudaScatter.EveryPathSmall, which takes every path in about 100. RunCuda's
+# two whole-program tests (random programs and the examples, through the
+# tool) take more than eight minutes under any of the tools.
 sanitize() {
   local out=$1/sanitize jobs=${GRAFT_SANITIZE_JOBS:-$(nproc)} suites tool suite
   mkdir -p "$out"
@@ -149,6 +151,9 @@ sanitize() {
     [[ $tool == memcheck ]] && extra="--leak-check full"
     [[ $tool != memcheck && $suite == CudaScatter ]] &&
       filter="CudaScatter.*:-CudaScatter.EveryReductionEveryDType:CudaScatter.TileEdges"
+    # Whole programs through the tool: memcheck-difftest below covers them.
+    [[ $suite == RunCuda ]] &&
+      filter="RunCuda.*:-RunCuda.GeneratedProgramsMatchTheCpu:RunCuda.ExamplesMatchTheCpu"
     start=$SECONDS
     timeout "${GRAFT_SANITIZE_TIMEOUT:-480}" compute-sanitizer --tool "$tool" $extra \
       --report-api-errors no --error-exitcode 3 .gpu/bin/graft-cuda-tests --gtest_filter="$filter" \
