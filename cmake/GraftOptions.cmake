@@ -66,6 +66,10 @@ function(graft_add_llvm_support_whole)
     execute_process(COMMAND ${CMAKE_AR} d ${copy} Z3Solver.cpp.o COMMAND_ERROR_IS_FATAL ANY)
   endif()
   list(FILTER deps EXCLUDE REGEX "z3")
+  # The plain archive reaches the same links through graft's libraries:
+  # without this, a link that does not default to --as-needed (sanitizer
+  # builds) records libz3 as needed although no object uses it.
+  set_target_properties(LLVMSupport PROPERTIES INTERFACE_LINK_LIBRARIES "${deps}")
   add_library(graft_llvm_support_whole STATIC IMPORTED GLOBAL)
   set_target_properties(graft_llvm_support_whole PROPERTIES IMPORTED_LOCATION ${copy}
                                                             INTERFACE_LINK_LIBRARIES "${deps}")

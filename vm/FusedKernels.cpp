@@ -175,7 +175,9 @@ llvm::Error compileForCuda(FusedKernels::Kernel &k, const CUDADevice &device,
 } // namespace
 
 llvm::Error FusedKernels::load(const Executable &exe, const Device *device) {
-  const auto *gpu = llvm::dyn_cast_or_null<CUDADevice>(device);
+  // Cast only once a fused kernel needs the device: a device that stands in
+  // for CUDA to test kernel resolution is not a CUDADevice.
+  const CUDADevice *gpu = nullptr;
   llvm::Optional<KernelCache> cache;
   for (const KernelSource &src : exe.kernelSources) {
     if (!isFusedKernelSource(src))
@@ -188,6 +190,8 @@ llvm::Error FusedKernels::load(const Executable &exe, const Device *device) {
     auto k = std::make_unique<Kernel>();
     k->name = src.name;
     k->program = std::move(*program);
+    if (!gpu)
+      gpu = llvm::dyn_cast_or_null<CUDADevice>(device);
     if (gpu) {
       if (!cache)
         cache = KernelCache::fromEnvironment();

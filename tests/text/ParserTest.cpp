@@ -11,8 +11,6 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
-
 using namespace graft;
 
 namespace {
@@ -384,7 +382,10 @@ TEST(ParserTest, NeverCrashesOnTruncations) {
   SUCCEED();
 }
 
-TEST(ParserTest, ManyBindingsIsFast) {
+// Parsing speed is measured by bench/ir_scale (docs/performance.md); this
+// checks that 200k bindings parse, with nothing proportional to the
+// function's length on the stack.
+TEST(ParserTest, ManyBindingsParse) {
   const int n = 200000;
   std::string text = "@R.function\ndef main(x: R.Tensor((2, 3), \"float32\")):\n"
                      "    with R.dataflow():\n        v0 = R.add(x, x)\n";
@@ -393,15 +394,9 @@ TEST(ParserTest, ManyBindingsIsFast) {
             std::to_string(i - 1) + ", x)\n";
   text += "        R.output(v" + std::to_string(n - 1) + ")\n    return v" + std::to_string(n - 1) +
           "\n";
-  auto t0 = std::chrono::steady_clock::now();
   ParsedFile f = parseOK(text);
-  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_TRUE(mainOf(f));
   EXPECT_EQ(mainOf(f)->body->blocks[0]->bindings.size(), static_cast<size_t>(n));
-  RecordProperty("seconds", std::to_string(s));
-  // A regression guard on a shared 2-core machine; the bar (250k/s) is
-  // measured by the benchmark.
-  EXPECT_LT(s, 8.0) << n / s << " bindings/s";
 }
 
 } // namespace
