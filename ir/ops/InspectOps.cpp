@@ -59,28 +59,27 @@ tensorAndAxis(const CallNode &call) {
   return std::make_pair(*t, ax);
 }
 
-llvm::Expected<StructInfo> inferDTypeCode(const CallNode &call, const InferContext &) {
+/// A field of the tensor's dtype as a `result` scalar: known when the dtype
+/// is, as TVM's inference folds it.
+llvm::Expected<StructInfo> inferDTypeField(const CallNode &call, DataType result,
+                                           int64_t (*field)(DataType)) {
   auto t = soleTensor(call);
   if (!t)
     return t.takeError();
-  DataType u8(DataType::UInt, 8);
-  return (*t)->dtype.isVoid() ? primSInfo(u8) : known(u8, dlpackCode((*t)->dtype));
+  return (*t)->dtype.isVoid() ? primSInfo(result) : known(result, field((*t)->dtype));
+}
+
+llvm::Expected<StructInfo> inferDTypeCode(const CallNode &call, const InferContext &) {
+  return inferDTypeField(call, DataType(DataType::UInt, 8), dlpackCode);
 }
 
 llvm::Expected<StructInfo> inferDTypeBits(const CallNode &call, const InferContext &) {
-  auto t = soleTensor(call);
-  if (!t)
-    return t.takeError();
-  DataType u8(DataType::UInt, 8);
-  return (*t)->dtype.isVoid() ? primSInfo(u8) : known(u8, dlpackBits((*t)->dtype));
+  return inferDTypeField(call, DataType(DataType::UInt, 8), dlpackBits);
 }
 
 llvm::Expected<StructInfo> inferDTypeLanes(const CallNode &call, const InferContext &) {
-  auto t = soleTensor(call);
-  if (!t)
-    return t.takeError();
-  DataType u16(DataType::UInt, 16);
-  return (*t)->dtype.isVoid() ? primSInfo(u16) : known(u16, (*t)->dtype.lanes);
+  return inferDTypeField(call, DataType(DataType::UInt, 16),
+                         [](DataType dt) -> int64_t { return dt.lanes; });
 }
 
 llvm::Expected<StructInfo> inferNDim(const CallNode &call, const InferContext &) {
