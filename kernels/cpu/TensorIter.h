@@ -15,6 +15,7 @@
 
 #include "kernels/ElementwiseScalar.h"
 #include "kernels/Kernel.h"
+#include "kernels/SliceAxis.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -488,20 +489,9 @@ private:
 /// The numpy broadcast of `shapes`; fails naming them all.
 std::optional<Dims> broadcastShapes(Ctx &ctx, llvm::ArrayRef<Dims> shapes);
 
-/// numpy's slice normalization of one axis of extent n: (start, length).
-/// strided_slice's kernel and the fused program evaluator share it.
-inline std::pair<int64_t, int64_t> sliceAxis(int64_t n, int64_t begin, int64_t end, int64_t step) {
-  auto clampIdx = [&](int64_t i) {
-    if (i < 0)
-      i += n;
-    return step > 0 ? std::clamp<int64_t>(i, 0, n) : std::clamp<int64_t>(i, -1, n - 1);
-  };
-  int64_t b = clampIdx(begin), e = clampIdx(end);
-  int64_t span = step > 0 ? e - b : b - e;
-  // Unsigned: |INT64_MIN| and span + |step| - 1 do not fit an int64_t.
-  uint64_t mag = step > 0 ? uint64_t(step) : 0 - uint64_t(step);
-  return {b, span <= 0 ? 0 : int64_t(1 + uint64_t(span - 1) / mag)};
-}
+/// strided_slice's kernel and the fused program evaluator share it with
+/// the CUDA kernels.
+using graft::kernels::sliceAxis;
 
 /// Sorted, normalized axes; fails on an out-of-range or repeated axis.
 std::optional<Dims> normalizeAxes(Ctx &ctx, const Dims &axes, int64_t ndim);

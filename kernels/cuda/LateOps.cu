@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kernels/IndexMapPlan.h"
+#include "kernels/SliceAxis.h"
 #include "kernels/cuda/Elementwise.cuh"
 
 #include <algorithm>
@@ -252,18 +253,7 @@ int64_t hostInt(const std::vector<char> &bytes, const DLTensor &t, int64_t i, in
   }
 }
 
-/// numpy's slice normalization of one axis: (start, length), as the CPU's.
-std::pair<int64_t, int64_t> sliceAxis(int64_t n, int64_t begin, int64_t end, int64_t step) {
-  auto clampIdx = [&](int64_t i) {
-    if (i < 0)
-      i += n;
-    return step > 0 ? std::clamp<int64_t>(i, 0, n) : std::clamp<int64_t>(i, -1, n - 1);
-  };
-  int64_t b = clampIdx(begin), e = clampIdx(end);
-  int64_t span = step > 0 ? e - b : b - e;
-  uint64_t mag = step > 0 ? uint64_t(step) : 0 - uint64_t(step);
-  return {b, span <= 0 ? 0 : int64_t(1 + uint64_t(span - 1) / mag)};
-}
+using graft::kernels::sliceAxis;
 
 /// The view of x that begin/end/strides (read back from the device)
 /// describe: shape, element strides and byte offset. Nonzero after a fail.

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "kernels/SliceAxis.h"
 #include "kernels/cuda/Elementwise.cuh"
 
 #include <algorithm>
@@ -55,19 +56,7 @@ int broadcastTo(const GraftCudaKernelArgs *args, GraftCudaError *err) {
   return convertInto(ctx, ctx.in(0), false);
 }
 
-/// numpy's slice normalization of one axis: (start, length).
-std::pair<int64_t, int64_t> sliceAxis(int64_t n, int64_t begin, int64_t end, int64_t step) {
-  auto clampIdx = [&](int64_t i) {
-    if (i < 0)
-      i += n;
-    return step > 0 ? std::clamp<int64_t>(i, 0, n) : std::clamp<int64_t>(i, -1, n - 1);
-  };
-  int64_t b = clampIdx(begin), e = clampIdx(end);
-  int64_t span = step > 0 ? e - b : b - e;
-  // Unsigned: |INT64_MIN| and span + |step| - 1 do not fit an int64_t.
-  uint64_t mag = step > 0 ? uint64_t(step) : 0 - uint64_t(step);
-  return {b, span <= 0 ? 0 : int64_t(1 + uint64_t(span - 1) / mag)};
-}
+using graft::kernels::sliceAxis;
 
 int stridedSlice(const GraftCudaKernelArgs *args, GraftCudaError *err) {
   Ctx ctx(args, "graft.strided_slice", err);
