@@ -241,7 +241,10 @@ run() {
   grep -E "median" "$out/bench-attention.txt"
   # CUDA graphs with and without (seconds): before the long run, too.
   graph_bench "$out" || status=1
+  # The graph-form experiments (BM_graphReplayForm, docs/cuda-graphs.md) only
+  # when GRAFT_BENCH_FILTER asks for them: they double the run.
   .gpu/bin/graft-bench-cuda --benchmark_repetitions=5 --benchmark_report_aggregates_only \
+    --benchmark_filter="${GRAFT_BENCH_FILTER:--BM_graphReplayForm}" \
     --benchmark_min_time=0.2 --benchmark_out="$out/bench.json" --benchmark_out_format=json >"$out/bench.txt" 2>&1 ||
     status=1
   grep -E "median|Benchmark|----" "$out/bench.txt"
