@@ -398,6 +398,15 @@ __host__ __device__ constexpr size_t columnStageBytes(size_t elemBytes) {
   return size_t(kColumnStage) * 4 + (size_t(kColumnStage) * elemBytes + 15) / 16 * 16;
 }
 
+/// The dynamic shared memory columnSmemKernel may ask for: the device's
+/// opt-in limit less its static line table (the two together may not pass
+/// the limit, or setting the attribute fails).
+size_t columnSmemLimit() {
+  constexpr size_t table = size_t(kColumnThreads) * 4 * sizeof(int64_t);
+  size_t limit = size_t(deviceLimits().smemPerBlock);
+  return limit > table ? limit - table : 0;
+}
+
 /// The column walk applies when a block's threads cover at least one line's
 /// axis positions (a fold thread each) and the indices are int32 or int64.
 /// Blocks take as many lines as fit, down to one, while there are fewer
@@ -424,10 +433,10 @@ void planColumn(Plan &p, ScalarType t, bool smem) {
       return columnStageBytes(elemBytes) + size_t(p.g.len << bits) * perElem;
     };
     while (p.columnBits < 5 && (p.lines >> (p.columnBits + 1)) >= int64_t(sms) &&
-           bytes(p.columnBits + 1) <= size_t(deviceLimits().smemPerBlock))
+           bytes(p.columnBits + 1) <= columnSmemLimit())
       ++p.columnBits;
     p.columnSmemBytes = bytes(p.columnBits);
-    if (p.columnSmemBytes > size_t(deviceLimits().smemPerBlock))
+    if (p.columnSmemBytes > columnSmemLimit())
       return;
   }
   while (!smem && (p.g.len << (p.columnBits + 1)) <= kColumnThreads &&
@@ -810,6 +819,7 @@ constexpr int kLineTable = 64;
 struct LineOffsets {
   int64_t idx, upd, out, rm;
 };
+static_assert(sizeof(LineOffsets) == 4 * sizeof(int64_t), "columnSmemLimit counts four offsets");
 
 template <class T>
 using TileSort =
@@ -1409,9 +1419,8 @@ template <class T, class I> int runColumn(Ctx &ctx, const Plan &p, unsigned long
     columnKernel<T, I><<<unsigned(blocks), kColumnThreads, 0, ctx.stream()>>>(a, upd, out, bad);
     return ctx.checkLaunch("columnKernel");
   }
-  static const cudaError_t attrErr =
-      cudaFuncSetAttribute(columnSmemKernel<T, I>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                           deviceLimits().smemPerBlock);
+  static const cudaError_t attrErr = cudaFuncSetAttribute(
+      columnSmemKernel<T, I>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(columnSmemLimit()));
   if (attrErr != cudaSuccess)
     return ctx.failCuda("cudaFuncSetAttribute", attrErr);
   columnSmemKernel<T, I>
