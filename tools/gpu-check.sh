@@ -248,6 +248,10 @@ run() {
     --benchmark_min_time=0.2 --benchmark_out="$out/bench.json" --benchmark_out_format=json >"$out/bench.txt" 2>&1 ||
     status=1
   grep -E "median|Benchmark|----" "$out/bench.txt"
+  # The speed table of docs/performance.md, with each bar's verdict.
+  python3 tools/cuda-speed-table.py "$out/bench.json" "$out/bench.txt" "$out/bench-attention.txt" \
+    >"$out/speed-table.md" || status=1
+  cat "$out/speed-table.md"
   }
 
   want memcheck && echo "== compute-sanitizer memcheck, racecheck and synccheck, one process per suite"
