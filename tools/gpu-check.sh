@@ -141,8 +141,12 @@ graph_bench() {
 sanitize() {
   local out=$1/sanitize jobs=${GRAFT_SANITIZE_JOBS:-$(nproc)} suites tool suite
   mkdir -p "$out"
-  suites=$(.gpu/bin/graft-cuda-tests --gtest_list_tests | awk '/^(Cuda|RunCuda)[A-Za-z]*\./ {sub(/\./, ""); print}')
-  for tool in memcheck racecheck synccheck; do
+  # GRAFT_SANITIZE_SUITES (an extended regex) and GRAFT_SANITIZE_TOOLS narrow
+  # the run to what changed, when device time is short.
+  suites=$(.gpu/bin/graft-cuda-tests --gtest_list_tests |
+    awk '/^(Cuda|RunCuda)[A-Za-z]*\./ {sub(/\./, ""); print}' |
+    grep -E "${GRAFT_SANITIZE_SUITES:-.}")
+  for tool in ${GRAFT_SANITIZE_TOOLS:-memcheck racecheck synccheck}; do
     for suite in $suites; do
       echo "$tool $suite"
     done
@@ -240,7 +244,8 @@ run() {
     status=1
   grep -E "median" "$out/bench-attention.txt"
   # CUDA graphs with and without (seconds): before the long run, too.
-  graph_bench "$out" || status=1
+  # GRAFT_GRAPH_BENCH=0 leaves them out.
+  [[ ${GRAFT_GRAPH_BENCH:-1} == 0 ]] || graph_bench "$out" || status=1
   # The graph-form experiments (BM_graphReplayForm, docs/cuda-graphs.md) only
   # when GRAFT_BENCH_FILTER asks for them: they double the run.
   .gpu/bin/graft-bench-cuda --benchmark_repetitions=5 --benchmark_report_aggregates_only \
