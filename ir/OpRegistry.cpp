@@ -64,6 +64,7 @@ void registerAllOps() {
   registerParityOps();
   registerInspectOps();
   registerDistributedOps();
+  registerSamplingVisionOps();
 }
 
 void ensureRegistered() {

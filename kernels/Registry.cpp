@@ -66,6 +66,7 @@ void ensureCpuKernels() {
     cpu::registerTopKKernels();
     cpu::registerEinsumKernels();
     cpu::registerConvKernels();
+    cpu::registerSamplingVisionKernels();
     return true;
   }();
   (void)done;

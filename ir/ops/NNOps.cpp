@@ -5,7 +5,8 @@
 // the parameters against the normalized axes and keep the data's struct
 // info (ndim only when a dim cannot be proven equal). attention checks its
 // four BSNH operands against each other as TVM's InferStructInfoAttention
-// (src/relax/op/nn/attention.cc) does.
+// (src/relax/op/nn/attention.cc) does; attention_var_len (its operands
+// concatenated along the sequence axis) reuses those checks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -116,12 +117,12 @@ llvm::Error attentionEqual(const CallNode &call, const PrimExpr &a, const PrimEx
                            dimString(b));
 }
 
-llvm::Expected<StructInfo> inferAttention(const CallNode &call, const InferContext &) {
-  if (auto err = checkArity(call, 3, 4))
-    return err;
+/// The checks and result of TVM's InferStructInfoAttention over the first
+/// `operands` args (query, key, value and the optional bias).
+llvm::Expected<StructInfo> attentionSInfo(const CallNode &call, unsigned operands) {
   const TensorSInfoNode *t[4] = {};
   const std::vector<PrimExpr> *d[4] = {};
-  for (unsigned i = 0; i < call.args.size(); ++i) {
+  for (unsigned i = 0; i < operands; ++i) {
     auto dims = attentionDims(call, i, t[i]);
     if (!dims)
       return dims.takeError();
@@ -178,6 +179,24 @@ llvm::Expected<StructInfo> inferAttention(const CallNode &call, const InferConte
   if (!q || !v)
     return tensorSInfoNDim(4, dtype, t[0]->vdevice);
   return tensorSInfo({(*q)[0], (*q)[1], (*q)[2], (*v)[3]}, dtype, t[0]->vdevice);
+}
+
+llvm::Expected<StructInfo> inferAttention(const CallNode &call, const InferContext &) {
+  if (auto err = checkArity(call, 3, 4))
+    return err;
+  return attentionSInfo(call, unsigned(call.args.size()));
+}
+
+/// relax.nn.attention_var_len: TVM infers it with attention's function,
+/// which takes every argument as a tensor; the sequence starts and maximum
+/// lengths are otherwise unchecked (their dtype included), as there.
+llvm::Expected<StructInfo> inferAttentionVarLen(const CallNode &call, const InferContext &) {
+  if (auto err = checkArity(call, 5, 7))
+    return err;
+  for (unsigned i = 3; i < call.args.size(); ++i)
+    if (auto t = tensorArg(call, i); !t)
+      return t.takeError();
+  return attentionSInfo(call, 3);
 }
 
 /// relax.nn.attention_bias, the op TVM makes of an attention call with a
@@ -253,4 +272,13 @@ void graft::registerNNOps() {
                      attr("causal_mask", AttrKind::String, noneVal()),
                      attr("window_size", AttrKind::OptionalInt, noneVal())},
                     inferAttentionBias, OpPattern::Opaque));
+  // TVM's Python wrapper order (python/tvm/relax/op/nn/nn.py): max_seqlen_q
+  // before seqstart_k; the key's defaults are the query's (docs/ops.md).
+  registerOp(makeOp("nn.attention_var_len",
+                    {arg("queries"), arg("keys"), arg("values"), arg("seqstart_q"),
+                     arg("max_seqlen_q"), optArg("seqstart_k"), optArg("max_seqlen_k"),
+                     attr("scale", AttrKind::FloatOrNone, noneVal()),
+                     attr("causal_mask", AttrKind::String, noneVal()),
+                     attr("window_size", AttrKind::OptionalInt, noneVal())},
+                    inferAttentionVarLen, OpPattern::Opaque));
 }

@@ -28,6 +28,8 @@ void registerParityOps();
 /// relax.inspect.*: a tensor's DLTensor fields (A.dtype.bits, A.shape[i], ...).
 void registerInspectOps();
 void registerDistributedOps();
+/// multinomial_from_uniform, vision.all_class_non_max_suppression.
+void registerSamplingVisionOps();
 
 } // namespace graft
 

@@ -72,6 +72,17 @@ std::string unsupportedEinsum(const CallNode &call) {
          "\" with an ellipsis, which graft.einsum does not take";
 }
 
+/// TVM's inference takes any output_format (and types a non-"onnx" one as
+/// TensorFlow's); TOPI computes "onnx" and "tensorflow" only.
+std::string unsupportedNmsFormat(const CallNode &call) {
+  const AttrValue *v = call.attrs ? call.attrs->lookup("output_format") : nullptr;
+  if (!v || v->kind() != AttrValue::Kind::String || v->getString() == "onnx" ||
+      v->getString() == "tensorflow")
+    return "";
+  return "has output_format \"" + v->getString() +
+         "\"; graft.vision.all_class_non_max_suppression takes \"onnx\" or \"tensorflow\"";
+}
+
 /// The convolution and pool kernels read each tensor through a permutation
 /// of its canonical axes (kernels/ConvGeometry.h); a packed sub-axis (the
 /// `4c` of NCHW4c) is no permutation.
@@ -269,6 +280,27 @@ std::vector<Row> rows() {
          {"query", "key", "value", "bias"},
          {fromAttr("scale"), fromAttr("causal_mask"), fromAttr("window_size")},
          {only(kFloatDTypes, "query"), only(kFloatDTypes, "key"), only(kFloatDTypes, "value")}});
+  r.push_back(
+      {"nn.attention_var_len",
+       {"queries", "keys", "values", "seqstart_q", "max_seqlen_q", "seqstart_k", "max_seqlen_k"},
+       {fromAttr("scale"), fromAttr("causal_mask"), fromAttr("window_size")},
+       {only(kFloatDTypes, "queries"), only(kFloatDTypes, "keys"), only(kFloatDTypes, "values"),
+        only(kIntDTypes, "seqstart_q"), only(kIntDTypes, "seqstart_k")}});
+  r.push_back({"multinomial_from_uniform",
+               {"prob", "uniform_sample", "sample_indices"},
+               {},
+               {only(kFloatDTypes, "prob"), only(kFloatDTypes, "uniform_sample"),
+                only(kIntDTypes, "sample_indices"), only(kIntDTypes)}});
+  r.push_back(
+      {"vision.all_class_non_max_suppression",
+       {"boxes", "scores", "max_output_boxes_per_class", "iou_threshold", "score_threshold"},
+       {fromAttr("output_format")},
+       {only(kFloatDTypes, "boxes"), only(kFloatDTypes, "scores"),
+        only(kIntDTypes, "max_output_boxes_per_class"), only(kFloatDTypes, "iou_threshold"),
+        only(kFloatDTypes, "score_threshold")},
+       nullptr,
+       false,
+       unsupportedNmsFormat});
   for (const char *name : {"sum", "mean", "prod", "variance", "std"})
     r.push_back(
         {name, {"x"}, {fromAttr("axis"), fromAttr("keepdims")}, {only(kNonBoolDTypes, "x")}});

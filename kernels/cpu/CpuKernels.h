@@ -34,6 +34,7 @@ void registerQuantizeKernels();
 void registerTopKKernels();
 void registerEinsumKernels();
 void registerConvKernels();
+void registerSamplingVisionKernels();
 
 } // namespace graft::kernels::cpu
 

@@ -110,6 +110,25 @@ std::vector<Probe> probes() {
   add("nn.attention_bias",
       {"q = R.ones((1, 2, 1, 3), \"{D}\")", "b = R.ones((1, 1, 2, 2), \"{D}\")",
        "r = R.nn.attention_bias(q, q, q, b)"});
+  add("nn.attention_var_len",
+      {"q = R.ones((1, 4, 2, 3), \"{D}\")", "s = R.const([0, 1, 4], \"int32\")",
+       "m = R.const(3, \"int32\")", "r = R.nn.attention_var_len(q, q, q, s, m)"});
+  add("nn.attention_var_len",
+      {"q = R.ones((1, 4, 2, 3), \"float32\")", "s = R.zeros((3,), \"{D}\")",
+       "m = R.const(3, \"int32\")", "r = R.nn.attention_var_len(q, q, q, s, m, s, m)"});
+  add("multinomial_from_uniform", {"u = R.ones((2, 1), \"{D}\")", "s = R.zeros((2, 1), \"int64\")",
+                                   "r = R.multinomial_from_uniform(x, u, s)"});
+  add("multinomial_from_uniform",
+      {"p = R.ones((2, 3), \"float32\")", "u = R.ones((2, 1), \"float32\")",
+       "s = R.zeros((2, 1), \"int64\")", "r = R.multinomial_from_uniform(p, u, s, dtype=\"{D}\")"});
+  add("vision.all_class_non_max_suppression",
+      {"b = R.ones((1, 3, 4), \"{D}\")", "s = R.ones((1, 2, 3), \"{D}\")",
+       "t = R.const(0.5, \"float32\")",
+       "r = R.vision.all_class_non_max_suppression(b, s, R.const(2, \"int64\"), t, t)"});
+  add("vision.all_class_non_max_suppression",
+      {"b = R.ones((1, 3, 4), \"float32\")", "s = R.ones((1, 2, 3), \"float32\")",
+       "t = R.const(0.5, \"float32\")", "m = R.ones((), \"{D}\")",
+       "r = R.vision.all_class_non_max_suppression(b, s, m, t, t, \"tensorflow\")"});
   for (const char *op : {"sum", "mean", "prod", "variance", "std", "max", "min"})
     add(op, {"r = R." + std::string(op) + "(x, axis=[1])"});
   add("argmax", {"r = R.argmax(x, axis=1)"});

@@ -466,6 +466,36 @@ def _nn_attention(dt):
                          f(q, k, v, causal="BottomRight")], sym=True)
 
 
+def _attention_var_len(q, k, v, sq, sk, scale=None, causal=None):
+    """Each sequence's attention on its slices; rows past the last start 0."""
+    o = np.zeros(q.shape[:3] + (v.shape[3],))
+    for i in range(len(sq) - 1):
+        qs, ks = slice(sq[i], sq[i + 1]), slice(sk[i], sk[i + 1])
+        if sq[i + 1] > sq[i]:
+            o[:, qs] = _attention(q[:, qs], k[:, ks], v[:, ks], scale=scale, causal=causal)
+    return o
+
+
+@spec("nn.attention_var_len", FLOATS)
+def _nn_attention_var_len(dt):
+    q, k, v = gen(dt, (1, 9, 4, 8)), gen(dt, (1, 8, 2, 8)), gen(dt, (1, 8, 2, 6))
+    sq, sk = np.array([0, 2, 7, 8], np.int32), np.array([0, 3, 5, 8], np.int32)
+    mq, mk = np.array(5, np.int32), np.array(3, np.int32)
+    body = ["r = R.nn.attention_var_len(q, k, v, sq, mq, sk, mk)",
+            's = R.nn.attention_var_len(q, k, v, sq, mq, sk, mk, causal_mask="TopLeft")',
+            't = R.nn.attention_var_len(q, k, v, sq, mq, sk, mk, scale=0.5, '
+            'causal_mask="BottomRight")',
+            'u = R.nn.attention_var_len(q, q, q, sq, mq, causal_mask="BottomRight")']
+    f = lambda a, b, c, x, y, **kw: out(dt, _attention_var_len(up(a, dt), up(b, dt), up(c, dt),
+                                                               x, y, **kw))
+    return Frag([("q", dt, q), ("k", dt, k), ("v", dt, v), ("sq", "int32", sq),
+                 ("mq", "int32", mq), ("sk", "int32", sk), ("mk", "int32", mk)],
+                body, ["r", "s", "t", "u"],
+                lambda: [f(q, k, v, sq, sk), f(q, k, v, sq, sk, causal="TopLeft"),
+                         f(q, k, v, sq, sk, scale=0.5, causal="BottomRight"),
+                         f(q, q, q, sq, sq, causal="BottomRight")])
+
+
 @spec("nn.attention_bias", FLOATS)
 def _nn_attention_bias(dt):
     q, k, v = gen(dt, (2, 3, 2, 4)), gen(dt, (2, 6, 1, 4)), gen(dt, (2, 6, 1, 5))
@@ -877,6 +907,97 @@ def _topk(dt):
         lambda: [out(dt, np.take_along_axis(x, desc[:, :2], 1)), out("int32", desc[:, :2]),
                  out(dt, np.take_along_axis(x, asc[:, :3], 1)), out("int64", col[:2]),
                  out(dt, np.take_along_axis(x, desc, 1))], sym=True)
+
+
+def _multinomial(prob, u, idx, dt):
+    """TVM's get_sample_index on running sums rounded to the prob dtype."""
+    outv = np.zeros((len(u), 1), np.int64)
+    for i in range(len(u)):
+        acc, c = 0.0, []
+        for x in up(prob[idx[i, 0]], dt):
+            acc = float(np.array(acc + x).astype(dt))
+            c.append(acc)
+        below = np.nonzero(u[i, 0] < np.array(c))[0]
+        outv[i, 0] = below[0] if len(below) else len(c) - 1
+    return outv
+
+
+@spec("multinomial_from_uniform", ["float16", "float32", "float64"])
+def _multinomial_from_uniform(dt):
+    prob = rng.uniform(0.05, 1, (3, 7))
+    prob = cast(prob / prob.sum(axis=1, keepdims=True), dt)
+    u = cast(rng.uniform(0, 1, (5, 1)), dt)
+    idx = np.array([[0], [2], [1], [2], [0]], np.int64)
+    i32 = idx.astype(np.int32)
+    return Frag([("p", dt, prob), ("u", dt, u), ("s", "int64", idx), ("t", "int32", i32)],
+                ["r = R.multinomial_from_uniform(p, u, s)",
+                 'q = R.multinomial_from_uniform(p, u, t, dtype="int32")'], ["r", "q"],
+                lambda: [out("int64", _multinomial(prob, up(u, dt), idx, dt)),
+                         out("int32", _multinomial(prob, up(u, dt), idx, dt))])
+
+
+def _iou(a, b):
+    al, at, ar, ab = min(a[0], a[2]), min(a[1], a[3]), max(a[0], a[2]), max(a[1], a[3])
+    bl, bt, br, bb = min(b[0], b[2]), min(b[1], b[3]), max(b[0], b[2]), max(b[1], b[3])
+    w = max(0.0, min(ar, br) - max(al, bl))
+    h = max(0.0, min(ab, bb) - max(at, bt))
+    area = h * w
+    u = (ar - al) * (ab - at) + (br - bl) * (bb - bt) - area
+    return 0.0 if u <= 0 else area / u
+
+
+def _nms(boxes, scores, max_out, iou_t, score_t):
+    """TOPI's all-class NMS: per (batch, class) the selected boxes in order."""
+    sel = {}
+    for b in range(scores.shape[0]):
+        for c in range(scores.shape[1]):
+            order = np.argsort(-scores[b, c], kind="stable")
+            s = scores[b, c][order].copy()
+            valid = int(np.sum(s > score_t))
+            picked = []
+            for j in range(valid):
+                if s[j] > -1 and len(picked) < max_out and s[j] > score_t:
+                    picked.append((int(order[j]), float(s[j])))
+                    for k in range(j + 1, valid):
+                        if s[k] > 0 and _iou(boxes[b, order[j]], boxes[b, order[k]]) >= iou_t:
+                            s[k] = -1.0
+            sel[b, c] = picked
+    return sel
+
+
+def _nms_onnx(boxes, scores, *a):
+    sel = _nms(boxes, scores, *a)
+    rows = [(b, c, i) for (b, c), picked in sorted(sel.items()) for i, _ in picked]
+    o = np.zeros((scores.size, 3), np.int64)
+    o[:len(rows)] = np.array(rows, np.int64).reshape(-1, 3)
+    return [out("int64", o), out("int64", np.array([len(rows)]))]
+
+
+def _nms_tf(boxes, scores, *a):
+    sel = _nms(boxes, scores, *a)
+    nb, nc, n = scores.shape
+    idx, sc, cnt = np.zeros((nb, nc * n, 2), np.int64), np.zeros((nb, nc * n)), []
+    for b in range(nb):
+        rows = [(c, i, v) for c in range(nc) for i, v in sel[b, c]]
+        for r, (c, i, v) in enumerate(rows):
+            idx[b, r], sc[b, r] = (c, i), v
+        cnt.append(len(rows))
+    return [out("int64", idx), out("float32", sc), out("int64", np.array(cnt))]
+
+
+@spec("vision.all_class_non_max_suppression", FLOATS)
+def _all_class_nms(dt):
+    corner = rng.integers(0, 6, (2, 6, 2)).astype(np.float64)
+    boxes = cast(np.concatenate([corner, corner + rng.integers(1, 4, (2, 6, 2))], -1), dt)
+    scores = cast(rng.permutation(48).reshape(2, 4, 6) / 64.0, dt)
+    m, t, st = np.array(3, np.int64), np.array(0.3, np.float32), np.array(0.2, np.float32)
+    body = ["r = R.vision.all_class_non_max_suppression(b, s, m, t, st)", "r0 = r[0]", "r1 = r[1]",
+            'f = R.vision.all_class_non_max_suppression(b, s, m, t, st, "tensorflow")',
+            "f0 = f[0]", "f1 = f[1]", "f2 = f[2]"]
+    args = (up(boxes, dt), up(scores, dt), 3, float(np.float32(0.3)), float(np.float32(0.2)))
+    return Frag([("b", dt, boxes), ("s", dt, scores), ("m", "int64", m), ("t", "float32", t),
+                 ("st", "float32", st)], body, ["r0", "r1", "f0", "f1", "f2"],
+                lambda: _nms_onnx(*args) + _nms_tf(*args))
 
 
 @spec("einsum", NON_BOOL)
