@@ -18,6 +18,8 @@
 //   BM_attention/*         graft.nn.attention, bf16 (4, 2048, 16, 128), causal and not;
 //                          v5_: the flash kernel's other form (GRAFT_CUDA_ATTENTION)
 //   scatter_{sum,amax,mean}_f32_4096x1024_into_{512,4}_{default,owner,global}, _512_tile
+//   scatter_{sum,amax,mean}_f32_4096x1024_into_{512,4}_match
+//   scatter_sum_f32_8x1024_into_4_{default,match}_call_floor (a call's fixed cost)
 //   scatter_{sum,amax,mean}_f32_4096x1024_into_512_column_smem, {sum,mean} into 4
 //   scatter_{sum,amax,mean}_f32_4096x1024_into_4_column
 //   scatter_{sum,mean}_f32_4096x1024_into_{512,4}_owner_reorder
@@ -416,11 +418,12 @@ BENCHMARK_CAPTURE(BM_matmul, cublas_f64_4096, F64, 4096, true)
 /// folds tiles of 32 columns without a sort, "owner-reorder" also in
 /// chunks for float sums, "column" a thread per column and target row)
 /// or the one the kernel picks ("default": the figure the bar is for).
-void BM_scatter(benchmark::State &state, const char *reduction, int64_t rows, const char *plan) {
+void BM_scatter(benchmark::State &state, const char *reduction, int64_t rows, const char *plan,
+                int64_t sourceRows = 4096) {
   const DLDataType I64{kDLInt, 64, 1};
-  Buf data(F32, {rows, 1024}), out(F32, {rows, 1024}), upd(F32, {4096, 1024}),
-      idx(I64, {4096, 1024});
-  std::vector<int64_t> host(size_t(4096) * 1024);
+  Buf data(F32, {rows, 1024}), out(F32, {rows, 1024}), upd(F32, {sourceRows, 1024}),
+      idx(I64, {sourceRows, 1024});
+  std::vector<int64_t> host(size_t(sourceRows) * 1024);
   uint64_t x = 88172645463325252ull;
   for (int64_t &v : host) {
     x ^= x << 13;
@@ -451,6 +454,23 @@ GRAFT_SCATTER_BENCH(mean, 512, default);
 GRAFT_SCATTER_BENCH(sum, 4, default);
 GRAFT_SCATTER_BENCH(amax, 4, default);
 GRAFT_SCATTER_BENCH(mean, 4, default);
+// The ranked walk (a warp per column, lanes ranked by __match_any_sync,
+// accumulators in shared memory; exact for every reduction): the candidate
+// default for float sums and means, to compare with the lines above.
+GRAFT_SCATTER_BENCH(sum, 512, match);
+GRAFT_SCATTER_BENCH(amax, 512, match);
+GRAFT_SCATTER_BENCH(mean, 512, match);
+GRAFT_SCATTER_BENCH(sum, 4, match);
+GRAFT_SCATTER_BENCH(amax, 4, match);
+GRAFT_SCATTER_BENCH(mean, 4, match);
+// The fixed cost of a call (host planning, the copy of the data, the index
+// check read back with a stream synchronization): 8 source rows.
+BENCHMARK_CAPTURE(BM_scatter, sum_f32_8x1024_into_4_default_call_floor, "sum", 4, "default", 8)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_scatter, sum_f32_8x1024_into_4_match_call_floor, "sum", 4, "match", 8)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 // A thread per column, its accumulators in shared memory.
 #define GRAFT_SCATTER_SMEM_BENCH(red, rows)                                                        \
   BENCHMARK_CAPTURE(BM_scatter, red##_f32_4096x1024_into_##rows##_column_smem, #red, rows,         \

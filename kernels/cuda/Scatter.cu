@@ -269,6 +269,9 @@ struct Plan {
   /// With a thread per line and its accumulators in shared memory.
   bool columnSmem = false;
   size_t columnSmemBytes = 0;
+  /// The ranked walk (no sort, no chunks): a warp per line, 8 lines a block.
+  bool match = false;
+  size_t matchSmemBytes = 0;
 };
 
 struct Layout {
@@ -450,6 +453,42 @@ void planColumn(Plan &p, ScalarType t, bool smem) {
   p.column = true;
 }
 
+/// The ranked walk's blocks: a warp per line, kMatchLines lines; a staged
+/// stretch holds kMatchRows axis positions of each line (kMatchItems an
+/// element a thread), rows kMatchPitch words apart so that a warp reading
+/// one line's 32 consecutive rows hits 32 banks.
+constexpr int kMatchLines = 8, kMatchThreads = 32 * kMatchLines, kMatchItems = 8,
+              kMatchRows = kMatchThreads * kMatchItems / kMatchLines, kMatchPitch = kMatchLines + 1;
+/// Its dynamic shared memory before the accumulators: the stretch's indices
+/// (int32) and updates' bits, and the lines' offsets (four int64 each).
+__host__ __device__ constexpr size_t matchStageBytes(size_t elemBytes) {
+  return size_t(kMatchRows) * kMatchPitch * 4 +
+         (size_t(kMatchRows) * kMatchPitch * elemBytes + 15) / 16 * 16 +
+         size_t(kMatchLines) * 4 * 8;
+}
+
+/// The ranked walk applies when a block's accumulators (axis length x 8
+/// lines x (accumulator, a mean's count, a flag byte)) fit the device's
+/// opt-in shared memory and the indices are int32 or int64.
+void planMatch(Plan &p, ScalarType t) {
+  p.match = false;
+  if (p.lines == 0 || p.lineLen == 0 || p.g.len == 0 || deviceLimits().sms == 0 ||
+      p.g.len > int64_t(INT32_MAX) / kMatchLines ||
+      (p.g.idxType != ScalarType::Int32 && p.g.idxType != ScalarType::Int64))
+    return;
+  size_t elemBytes = dispatch(t, [](auto tag) { return sizeof(decltype(tag)); });
+  size_t accBytes = dispatch(t, [](auto tag) { return sizeof(Compute<decltype(tag)>); });
+  size_t perElem = accBytes * (p.op == Red::Mean ? 2 : 1) + 1;
+  p.matchSmemBytes = matchStageBytes(elemBytes) + size_t(p.g.len) * kMatchLines * perElem;
+  if (p.matchSmemBytes > size_t(deviceLimits().smemPerBlock) ||
+      (p.lines - 1) / kMatchLines >= int64_t(INT32_MAX))
+    return;
+  p.rmAxis = 1;
+  for (int d = p.g.ndim - 1; d > p.g.axis; --d)
+    p.rmAxis *= p.g.shape[d];
+  p.match = true;
+}
+
 /// Checks shapes, dtypes and attributes as the CPU kernel; false after
 /// ctx.fail.
 bool plan(Ctx &ctx, Plan &p) {
@@ -546,6 +585,12 @@ bool plan(Ctx &ctx, Plan &p) {
     if (p.column)
       return true;
   }
+  // The ranked walk, forced only until the H200 has measured it.
+  if (plan == "match") {
+    planMatch(p, t);
+    if (p.match)
+      return true;
+  }
   // The owner fold first, where its chunks are exact (no sort at all).
   if (plan.empty() || plan == "owner" || plan == "owner-reorder") {
     planOwner(p, t, !plan.empty(), plan == "owner-reorder");
@@ -592,7 +637,7 @@ bool layoutFor(const Plan &p, cudaStream_t s, Layout &l) {
     l.total = c.total();
     return true;
   }
-  if (p.tiled || p.column) {
+  if (p.tiled || p.column || p.match) {
     WorkspaceCarver c;
     l.slot = c.take(8);
     l.total = c.total();
@@ -1428,6 +1473,168 @@ template <class T, class I> int runColumn(Ctx &ctx, const Plan &p, unsigned long
   return ctx.checkLaunch("columnSmemKernel");
 }
 
+//===----------------------------------------------------------------------===//
+// The ranked walk: no sort and no chunks, so exact for every reduction and
+// dtype, with every output element folded by whichever lane holds its next
+// update. A block takes kMatchLines consecutive lines (adjacent columns
+// when the axis is not the last, so a staged row of the 8 lines is one
+// 32-byte sector of float32) and keeps an accumulator per (line, axis
+// position) in shared memory. Its threads stage kMatchRows axis positions
+// of the lines at a time (loaded coalesced across lines, the next stretch
+// in registers while this one folds); warp w then walks line w's stretch
+// 32 rows at a time, lane l holding row l. __match_any_sync groups the
+// lanes naming the same position, and each lane's rank in its group is the
+// number of lower lanes (earlier rows) in it; the warp folds in rounds,
+// round j the lanes of rank j, each into its own position's accumulator:
+// the lanes of one round name distinct positions, and a position's updates
+// come in rank order, which is index order. The rounds of a warp are
+// ordered by __syncwarp, the lines of a block are disjoint, and the
+// stretches are ordered by the block's barriers, so each element sees its
+// updates in index order, as the CPU does. Many targets need few rounds
+// (32 rows into 512 positions: one or two); few targets need many (into 4:
+// about 12), and the rounds' shared-memory read-modify-writes are the cost.
+//===----------------------------------------------------------------------===//
+
+struct MatchArgs {
+  ScatterGeom g;
+  int64_t lines, lineLen, rmAxis;
+  Red op;
+  bool includeSelf;
+};
+
+template <class T, class I>
+__global__ void __launch_bounds__(kMatchThreads)
+    matchKernel(MatchArgs a, const T *upd, T *out, unsigned long long *bad) {
+  awaitUpstream();
+  using C = Compute<T>;
+  using V = typename BitsOf<sizeof(T)>::type;
+  extern __shared__ __align__(16) unsigned char matchSmem[];
+  int32_t *sK = reinterpret_cast<int32_t *>(matchSmem);
+  V *sV = reinterpret_cast<V *>(sK + kMatchRows * kMatchPitch);
+  LineOffsets *table = reinterpret_cast<LineOffsets *>(matchSmem + matchStageBytes(sizeof(T)) -
+                                                       size_t(kMatchLines) * sizeof(LineOffsets));
+  const ScatterGeom &g = a.g;
+  const int64_t len = g.len, elems = len * kMatchLines, outAxis = g.outStride[g.axis];
+  const bool mean = a.op == Red::Mean;
+  // Accumulators [line][axis position]; flags 0 (untouched, no self), 1
+  // (the data's value, include_self), 2 (folded: written back).
+  C *sAcc = reinterpret_cast<C *>(matchSmem + matchStageBytes(sizeof(T)));
+  C *sCount = sAcc + (mean ? elems : 0);
+  uint8_t *sFlag = reinterpret_cast<uint8_t *>(sCount + elems);
+  const int tid = int(threadIdx.x), warp = tid >> 5, lane = tid & 31;
+  const int64_t line0 = int64_t(blockIdx.x) * kMatchLines;
+  const int lines = int(a.lines - line0 < kMatchLines ? a.lines - line0 : kMatchLines);
+  if (tid < lines) {
+    LineOffsets &l = table[tid];
+    lineStart(g, line0 + tid, l.idx, l.upd, l.out, l.rm);
+  }
+  __syncthreads();
+  // Element e: line e % 8, position e / 8 (consecutive threads, adjacent
+  // lines: coalesced loads and stores of the output).
+  const bool self = a.includeSelf && a.op != Red::Update;
+  for (int64_t e = tid; e < elems; e += kMatchThreads) {
+    int t = int(e & (kMatchLines - 1));
+    int64_t k = e / kMatchLines, at = t * len + k;
+    bool on = self && t < lines;
+    sFlag[at] = on ? 1 : 0;
+    sAcc[at] = on ? loadElem<T>(out + table[t].out + k * outAxis) : C(0);
+    if (mean)
+      sCount[at] = C(1);
+  }
+  const int64_t axisIdx = g.idxStride[g.axis], axisUpd = g.updStride[g.axis];
+  I ks[kMatchItems];
+  V vs[kMatchItems];
+  // Stretch element e: line e % 8, axis position r0 + e / 8.
+  auto load = [&](int64_t r0) {
+#pragma unroll
+    for (int it = 0; it < kMatchItems; ++it) {
+      int e = it * kMatchThreads + tid, t = e & (kMatchLines - 1);
+      int64_t i = r0 + e / kMatchLines;
+      ks[it] = I(0);
+      vs[it] = 0;
+      if (t < lines && i < a.lineLen) {
+        ks[it] = *reinterpret_cast<const I *>(g.idx + table[t].idx + i * axisIdx);
+        vs[it] = *reinterpret_cast<const V *>(upd + table[t].upd + i * axisUpd);
+      }
+    }
+  };
+  // Indices checked and made non-negative; -1 for padding and bad ones
+  // (the first bad position goes to `bad`).
+  auto store = [&](int64_t r0) {
+#pragma unroll
+    for (int it = 0; it < kMatchItems; ++it) {
+      int e = it * kMatchThreads + tid, t = e & (kMatchLines - 1), row = e / kMatchLines;
+      int64_t i = r0 + row, k = int64_t(ks[it]);
+      int32_t key = -1;
+      if (t < lines && i < a.lineLen) {
+        if (k < -len || k >= len) // Never folded; the host reports the first.
+          atomicMin(bad, (unsigned long long)(table[t].rm + i * a.rmAxis));
+        else
+          key = int32_t(k < 0 ? k + len : k);
+      }
+      sK[row * kMatchPitch + t] = key;
+      sV[row * kMatchPitch + t] = vs[it];
+    }
+  };
+  C *acc = sAcc + warp * len, *cnt = sCount + warp * len;
+  uint8_t *flag = sFlag + warp * len;
+  load(0);
+  for (int64_t r0 = 0; r0 < a.lineLen; r0 += kMatchRows) {
+    __syncthreads(); // The previous stretch is folded (and the accumulators set).
+    store(r0);
+    __syncthreads();
+    if (r0 + kMatchRows < a.lineLen)
+      load(r0 + kMatchRows); // In flight while this stretch folds.
+    if (warp >= lines)
+      continue;
+    const int n = int(a.lineLen - r0 < kMatchRows ? a.lineLen - r0 : kMatchRows);
+    for (int c = 0; c < n; c += 32) {
+      const int j = (c + lane) * kMatchPitch + warp;
+      const int32_t k = sK[j]; // Rows past the line hold -1.
+      const C v = loadElem<T>(reinterpret_cast<const T *>(sV + j));
+      const unsigned peers = __match_any_sync(0xffffffffu, k);
+      const int rank = __popc(peers & ((1u << lane) - 1));
+      for (int round = 0;; ++round) {
+        if (k >= 0 && rank == round) {
+          uint8_t f = flag[k];
+          C cur = acc[k];
+          acc[k] = f ? step<T>(a.op, cur, v) : v;
+          if (mean)
+            cnt[k] = f ? roundC<T>(ops::addC(cnt[k], C(1))) : C(1);
+          flag[k] = 2;
+        }
+        __syncwarp(); // This round's writes before the next round's reads.
+        if (!__any_sync(0xffffffffu, k >= 0 && rank > round))
+          break;
+      }
+    }
+  }
+  __syncthreads();
+  for (int64_t e = tid; e < elems; e += kMatchThreads) {
+    int t = int(e & (kMatchLines - 1));
+    int64_t k = e / kMatchLines, at = t * len + k;
+    if (t >= lines || sFlag[at] != 2)
+      continue;
+    Fold<T> f(a.op, false, C(0));
+    f.merge(sAcc[at], mean ? sCount[at] : C(1));
+    storeElem<T>(out + table[t].out + k * outAxis, f.result());
+  }
+}
+
+template <class T, class I> int runMatch(Ctx &ctx, const Plan &p, unsigned long long *bad) {
+  MatchArgs a{p.g, p.lines, p.lineLen, p.rmAxis, p.op, p.includeSelf};
+  auto *upd = reinterpret_cast<const T *>(dataOf(ctx.in(2)));
+  auto *out = reinterpret_cast<T *>(dataOf(ctx.out(0)));
+  int64_t blocks = (p.lines + kMatchLines - 1) / kMatchLines;
+  static const cudaError_t attrErr = cudaFuncSetAttribute(
+      matchKernel<T, I>, cudaFuncAttributeMaxDynamicSharedMemorySize, deviceLimits().smemPerBlock);
+  if (attrErr != cudaSuccess)
+    return ctx.failCuda("cudaFuncSetAttribute", attrErr);
+  matchKernel<T, I>
+      <<<unsigned(blocks), kMatchThreads, p.matchSmemBytes, ctx.stream()>>>(a, upd, out, bad);
+  return ctx.checkLaunch("matchKernel");
+}
+
 template <class T, class K> int run(Ctx &ctx, const Plan &p, const Layout &l, char *base) {
   cudaStream_t s = ctx.stream();
   auto *keysIn = reinterpret_cast<K *>(base + l.keysIn);
@@ -1493,6 +1700,9 @@ int scatterElements(const GraftCudaKernelArgs *args, GraftCudaError *err) {
     if (p.column)
       return p.g.idxType == ScalarType::Int32 ? runColumn<T, int32_t>(ctx, p, bad)
                                               : runColumn<T, int64_t>(ctx, p, bad);
+    if (p.match)
+      return p.g.idxType == ScalarType::Int32 ? runMatch<T, int32_t>(ctx, p, bad)
+                                              : runMatch<T, int64_t>(ctx, p, bad);
     if (p.tiled)
       return runTiles<T>(ctx, p, bad);
     return p.wide ? run<T, uint64_t>(ctx, p, l, base) : run<T, uint32_t>(ctx, p, l, base);

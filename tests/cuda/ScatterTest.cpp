@@ -11,7 +11,9 @@
 // enough for compute-sanitizer racecheck: also exact, its chunks forced
 // small with GRAFT_CUDA_SCATTER_ROWS where chunking keeps the CPU's bits.
 // The column walk (GRAFT_CUDA_SCATTER=column: a fold thread per line and
-// axis position) has CudaScatter.Column* and two paths in EveryPathSmall.
+// axis position) has CudaScatter.Column* and two paths in EveryPathSmall;
+// the ranked walk (GRAFT_CUDA_SCATTER=match: a warp per line, lanes ranked
+// by the position they name) runs the same tests and three paths there.
 //
 //===----------------------------------------------------------------------===//
 
@@ -153,6 +155,11 @@ TEST(CudaScatter, EveryPathSmall) {
       {"column",
        "column walk, two lines a block, the last block one line",
        {{3, 601}, {5, 601}, {5, 601}, 0, -3, 2}},
+      {"match", "ranked walk, a block of 5 lines", shortRuns},
+      {"match", "ranked walk, long runs (many rounds)", longRuns},
+      {"match",
+       "ranked walk, two blocks (the last one line), two stretches",
+       {{4, 9}, {300, 9}, {300, 9}, 0, -4, 3}},
   };
   const std::vector<DLDataType> others = {F32, I8, F64, BF16, I32, I64, U8, BOOL, I16};
   size_t turn = 0;
@@ -352,7 +359,7 @@ TEST(CudaScatter, ColumnEveryReductionEveryDType) {
       {{128, 3}, {300, 3}, {300, 3}, 0, -128, 127},  {{3, 9}, {3, 50}, {3, 50}, 1, -9, 8},
       {{2, 4, 3}, {2, 30, 3}, {2, 31, 3}, 1, -4, 3}, {{600, 3}, {700, 3}, {700, 3}, 0, -600, 599}};
   int n = 0;
-  for (const char *form : {"column", "column-smem"})
+  for (const char *form : {"column", "column-smem", "match"})
     for (const Case &c : cases)
       for (DLDataType t : kAllTypes)
         for (const char *red : kReductions)
@@ -370,7 +377,7 @@ TEST(CudaScatter, ColumnNaNDeterministicAndChecked) {
   // NaN kept by max and min, -0 and the last write, two runs equal, and a
   // bad index (int32 and int64) gives the CPU's error; both forms.
   GRAFT_REQUIRE_GPU();
-  for (const char *form : {"column", "column-smem"}) {
+  for (const char *form : {"column", "column-smem", "match"}) {
     ScopedEnv plan("GRAFT_CUDA_SCATTER", form);
     SCOPED_TRACE(form);
     for (DLDataType t : kFloatTypes)
