@@ -1491,8 +1491,11 @@ template <class T, class I> int runColumn(Ctx &ctx, const Plan &p, unsigned long
 // ordered by __syncwarp, the lines of a block are disjoint, and the
 // stretches are ordered by the block's barriers, so each element sees its
 // updates in index order, as the CPU does. Many targets need few rounds
-// (32 rows into 512 positions: one or two); few targets need many (into 4:
-// about 12), and the rounds' shared-memory read-modify-writes are the cost.
+// (32 rows into 512 positions: one or two); few targets would need many
+// (into 4: about 12). So an axis of at most 32 positions walks with a lane
+// per position instead: every lane reads every staged row of its warp's
+// line (a shared-memory broadcast) and folds the rows naming its position
+// into registers, in row order (no rounds, no read-modify-write).
 //===----------------------------------------------------------------------===//
 
 struct MatchArgs {
@@ -1501,6 +1504,38 @@ struct MatchArgs {
   Red op;
   bool includeSelf;
 };
+
+/// The ranked walk's state for an axis of at most 32 positions: lane p
+/// holds position p's accumulator, a mean's count and flag in registers.
+template <class T> struct LaneState {
+  Compute<T> acc, cnt;
+  uint8_t flag;
+};
+
+/// Folds `n` staged rows of line `w` into lane state `s` (lane = position):
+/// every lane reads every row (a broadcast) and takes the rows naming it, in
+/// row order, so no rounds and no shared-memory read-modify-write.
+template <class T, Red Op, class V>
+__device__ inline void laneWalk(LaneState<T> &s, const int32_t *sK, const V *sV, int n, int w,
+                                int lane) {
+  using C = Compute<T>;
+  C acc = s.acc, cnt = s.cnt;
+  uint8_t flag = s.flag;
+#pragma unroll 8
+  for (int r = 0; r < n; ++r) {
+    const int j = r * kMatchPitch + w;
+    const bool hit = sK[j] == lane;
+    const C v = loadElem<T>(reinterpret_cast<const T *>(sV + j));
+    const C next = flag ? step<T>(Op, acc, v) : v;
+    if (Op == Red::Mean)
+      cnt = hit ? (flag ? roundC<T>(ops::addC(cnt, C(1))) : C(1)) : cnt;
+    acc = hit ? next : acc;
+    flag = hit ? uint8_t(2) : flag;
+  }
+  s.acc = acc;
+  s.cnt = cnt;
+  s.flag = flag;
+}
 
 template <class T, class I>
 __global__ void __launch_bounds__(kMatchThreads)
@@ -1578,6 +1613,9 @@ __global__ void __launch_bounds__(kMatchThreads)
   };
   C *acc = sAcc + warp * len, *cnt = sCount + warp * len;
   uint8_t *flag = sFlag + warp * len;
+  // An axis of at most 32 positions walks with a lane per position.
+  const bool byLane = len <= 32;
+  LaneState<T> ls{C(0), C(1), 0};
   load(0);
   for (int64_t r0 = 0; r0 < a.lineLen; r0 += kMatchRows) {
     __syncthreads(); // The previous stretch is folded (and the accumulators set).
@@ -1588,6 +1626,12 @@ __global__ void __launch_bounds__(kMatchThreads)
     if (warp >= lines)
       continue;
     const int n = int(a.lineLen - r0 < kMatchRows ? a.lineLen - r0 : kMatchRows);
+    if (byLane) {
+      if (r0 == 0 && lane < len) // The accumulators are set (the barrier above).
+        ls = LaneState<T>{acc[lane], mean ? cnt[lane] : C(1), flag[lane]};
+      withOp(a.op, [&](auto op) { laneWalk<T, decltype(op)::value>(ls, sK, sV, n, warp, lane); });
+      continue;
+    }
     for (int c = 0; c < n; c += 32) {
       const int j = (c + lane) * kMatchPitch + warp;
       const int32_t k = sK[j]; // Rows past the line hold -1.
@@ -1608,6 +1652,12 @@ __global__ void __launch_bounds__(kMatchThreads)
           break;
       }
     }
+  }
+  if (byLane && warp < lines && lane < len) {
+    acc[lane] = ls.acc;
+    if (mean)
+      cnt[lane] = ls.cnt;
+    flag[lane] = ls.flag;
   }
   __syncthreads();
   for (int64_t e = tid; e < elems; e += kMatchThreads) {

@@ -155,11 +155,13 @@ TEST(CudaScatter, EveryPathSmall) {
       {"column",
        "column walk, two lines a block, the last block one line",
        {{3, 601}, {5, 601}, {5, 601}, 0, -3, 2}},
-      {"match", "ranked walk, a block of 5 lines", shortRuns},
-      {"match", "ranked walk, long runs (many rounds)", longRuns},
+      {"match", "ranked walk, a lane per position, a block of 5 lines", shortRuns},
+      {"match", "ranked walk, a lane per position, long runs", longRuns},
       {"match",
-       "ranked walk, two blocks (the last one line), two stretches",
+       "ranked walk, a lane per position, two blocks (the last one line), two stretches",
        {{4, 9}, {300, 9}, {300, 9}, 0, -4, 3}},
+      {"match", "ranked walk in rounds, two stretches", {{40, 9}, {300, 9}, {300, 9}, 0, -40, 39}},
+      {"match", "ranked walk in rounds, many rounds", {{33, 2}, {100, 2}, {100, 2}, 0, -33, -32}},
   };
   const std::vector<DLDataType> others = {F32, I8, F64, BF16, I32, I64, U8, BOOL, I16};
   size_t turn = 0;
