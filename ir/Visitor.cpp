@@ -407,9 +407,11 @@ llvm::Expected<Expr> ExprMutator::rewriteSeqExpr(const SeqExprNode *seq) {
 }
 
 llvm::Error ExprMutator::rewriteBlock(const BindingBlockNode *block) {
-  for (const Binding &b : block->bindings)
-    if (llvm::Error err = rewriteBinding(b.get()))
+  for (size_t i = 0; i < block->bindings.size(); ++i) {
+    prefetchBindings(block->bindings, i);
+    if (llvm::Error err = rewriteBinding(block->bindings[i].get()))
       return err;
+  }
   return llvm::Error::success();
 }
 

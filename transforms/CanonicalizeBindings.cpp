@@ -31,7 +31,6 @@
 #include "ir/Diagnostics.h"
 #include "ir/StructInfoAnalysis.h"
 #include "ir/Visitor.h"
-#include "ir/Walk.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
@@ -288,6 +287,11 @@ struct Plan {
   /// Some binding of a dataflow block copies a DataflowVar into a Var (the
   /// fold after rewriting may apply).
   bool hasOutputCopy = false;
+  /// The function has a match_cast (step 1 may apply). The planner's walk
+  /// tells, instead of a search of its own: a third walk over every node of a
+  /// large function, which costs most when the function outgrows the caches
+  /// (docs/performance.md).
+  bool hasMatchCast = false;
 
   bool empty() const {
     return replaceUsage.empty() && replaceBinding.empty() && remove.empty() &&
@@ -349,6 +353,7 @@ public:
     bool same = binding->value &&
                 structInfoIdentical(binding->var->sinfo.get(), binding->value->sinfo.get());
     record(binding, same);
+    hasMatchCast_ = true;
     ExprVisitor::visitMatchCast(binding);
   }
 
@@ -433,6 +438,7 @@ private:
   Plan buildPlan() {
     Plan plan;
     plan.hasOutputCopy = hasOutputCopy_;
+    plan.hasMatchCast = hasMatchCast_;
     // A Var used only inside its dataflow block becomes a DataflowVar.
     for (const VarNode *var : definedInDataflow_) {
       if (var->isDataflow() || usedOutsideHome_.count(var))
@@ -475,6 +481,7 @@ private:
   const BindingBlockNode *block_ = nullptr;
   unsigned depth_ = 0;
   bool hasOutputCopy_ = false;
+  bool hasMatchCast_ = false;
   // Keyed by DenseId: a pointer-keyed map of every var was megabytes probed
   // at random per use at 200k bindings (docs/performance.md). The values
   // are nodes of the function being planned, which outlives the planner.
@@ -588,22 +595,34 @@ public:
     if (!value)
       return value.takeError();
     if (value->get() == binding->value.get() && def == var)
-      return builder_.emitBinding(binding);
+      return emit(binding);
     if (def != var)
       ++(def->isDataflow() && !var->isDataflow() ? stats_.dataflowVars : stats_.renamedDefinitions);
     if (const auto *mc = llvm::dyn_cast<MatchCastNode>(binding)) {
       Var out = rebind(var, def, mc->castSInfo);
-      return builder_.emitBinding(
-          make<MatchCastNode>(out, std::move(*value), mc->castSInfo, mc->loc));
+      return emit(make<MatchCastNode>(out, std::move(*value), mc->castSInfo, mc->loc));
     }
     StructInfo sinfo = (*value)->sinfo ? (*value)->sinfo : def->sinfo;
     Var out = rebind(var, def, sinfo);
-    return builder_.emitBinding(make<VarBindingNode>(out, std::move(*value), binding->loc));
+    return emit(make<VarBindingNode>(out, std::move(*value), binding->loc));
   }
 
-  /// The dataflow-block fold after each block.
+  llvm::Error rewriteBlock(const BindingBlockNode *block) override {
+    // A nested block (in a closure) has its own answer; the outer block's is
+    // kept across it.
+    bool outer = std::exchange(emittedOutputCopy_, false);
+    llvm::Error err = ExprMutator::rewriteBlock(block);
+    blockHasOutputCopy_ = emittedOutputCopy_;
+    emittedOutputCopy_ = outer;
+    return err;
+  }
+
+  /// The dataflow-block fold after each block, when the rewritten block
+  /// still has a copy to fold: the fold's backward walk over a block that
+  /// has none (the planner removes most copies) found nothing, at the cost
+  /// of another pass over every binding.
   BindingBlock finishBlock(const BindingBlockNode *original, BindingBlock rewritten) override {
-    if (original->isDataflow && plan_.hasOutputCopy)
+    if (original->isDataflow && plan_.hasOutputCopy && blockHasOutputCopy_)
       return foldOutputCopies(rewritten, stats_);
     return rewritten;
   }
@@ -622,8 +641,18 @@ private:
     return out;
   }
 
+  /// Emits `binding`, noting a copy `out = dfv` that foldOutputCopies may fold.
+  llvm::Error emit(Binding binding) {
+    if (!binding->var->isDataflow() && llvm::isa<VarBindingNode>(binding.get()) &&
+        llvm::isa_and_nonnull<DataflowVarNode>(binding->value.get()))
+      emittedOutputCopy_ = true;
+    return builder_.emitBinding(std::move(binding));
+  }
+
   Plan plan_;
   CanonicalizeBindingsStats &stats_;
+  bool emittedOutputCopy_ = false;
+  bool blockHasOutputCopy_ = false;
 };
 
 } // namespace
@@ -637,15 +666,19 @@ llvm::Expected<Function> graft::canonicalizeBindings(const Function &fn, const I
   CanonicalizeBindingsStats scratch;
   CanonicalizeBindingsStats &counts = stats ? *stats : scratch;
   Function out = fn;
-  // Step 1 has nothing to do without a match_cast.
-  if (containsNode<MatchCastNode>(fn.get())) {
+  Plan plan = BindingPlanner::collect(*out);
+  // Step 1 has nothing to do without a match_cast; when it changes the
+  // function, step 2 plans the new one.
+  if (plan.hasMatchCast) {
     SymbolicVarCanonicalizer symbolic(&module, counts);
     llvm::Expected<Function> step = symbolic.rewriteFunction(out);
     if (!step)
       return step.takeError();
-    out = std::move(*step);
+    if (step->get() != out.get()) {
+      out = std::move(*step);
+      plan = BindingPlanner::collect(*out);
+    }
   }
-  Plan plan = BindingPlanner::collect(*out);
   if (plan.empty())
     return out;
   BindingCanonicalizer mutator(&module, std::move(plan), counts);
