@@ -324,11 +324,24 @@ llvm::Expected<Expr> ExprMutator::rewriteCall(const CallNode *call) {
   llvm::Expected<Expr> op = rewriteExpr(call->op);
   if (!op)
     return op.takeError();
+  // The arguments are copied only once one changes: most calls of a large
+  // function come back as themselves, and a vector per call was a malloc
+  // and a second reference to every argument (a write to its node).
   std::vector<Expr> args;
-  llvm::Expected<bool> argsChanged =
-      mapExprs(call->args, args, [&](const Expr &a) { return rewriteExpr(a); });
-  if (!argsChanged)
-    return argsChanged.takeError();
+  bool argsChanged = false;
+  for (size_t i = 0; i < call->args.size(); ++i) {
+    llvm::Expected<Expr> arg = rewriteExpr(call->args[i]);
+    if (!arg)
+      return arg.takeError();
+    if (!argsChanged && arg->get() == call->args[i].get())
+      continue;
+    if (!argsChanged) {
+      args.reserve(call->args.size());
+      args.assign(call->args.begin(), call->args.begin() + i);
+      argsChanged = true;
+    }
+    args.push_back(std::move(*arg));
+  }
   std::vector<StructInfo> sinfoArgs;
   sinfoArgs.reserve(call->sinfoArgs.size());
   bool sinfoArgsChanged = false;
@@ -336,8 +349,10 @@ llvm::Expected<Expr> ExprMutator::rewriteCall(const CallNode *call) {
     sinfoArgs.push_back(rewriteStructInfo(s));
     sinfoArgsChanged |= sinfoArgs.back().get() != s.get();
   }
-  if (!*argsChanged && !sinfoArgsChanged && op->get() == call->op.get())
+  if (!argsChanged && !sinfoArgsChanged && op->get() == call->op.get())
     return Expr(call);
+  if (!argsChanged)
+    args.assign(call->args.begin(), call->args.end());
   llvm::Expected<Expr> out =
       builder_.normalize(makeAt<CallNode>(call->loc, *op, args, call->attrs, sinfoArgs));
   if (out || !call->sinfo)
