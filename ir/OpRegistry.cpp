@@ -62,6 +62,7 @@ void registerAllOps() {
   registerLayoutOps();
   registerConvOps();
   registerParityOps();
+  registerTrainingOps();
   registerInspectOps();
   registerDistributedOps();
   registerSamplingVisionOps();

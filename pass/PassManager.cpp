@@ -99,9 +99,15 @@ llvm::Error PassManager::runOne(IRModule &module, const PassInvocation &inv, uns
   }();
   if (!changed) {
     writeReproducer(input, inv, ctx);
-    return llvm::handleErrors(changed.takeError(), [&](const llvm::ErrorInfoBase &e) {
-      return llvm::make_error<PassFailure>(info.name, 2, llvm::SMLoc(), e.message());
-    });
+    // A pass's located error (a call it cannot lower) keeps its location.
+    return llvm::handleErrors(
+        changed.takeError(),
+        [&](const DiagnosticError &d) {
+          return llvm::make_error<PassFailure>(info.name, 2, d.loc, d.message, d.notes);
+        },
+        [&](const llvm::ErrorInfoBase &e) {
+          return llvm::make_error<PassFailure>(info.name, 2, llvm::SMLoc(), e.message());
+        });
   }
   if (options_.checkChangeReport && !*changed && structuralHash(module) != hashBefore) {
     writeReproducer(input, inv, ctx);

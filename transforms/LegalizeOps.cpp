@@ -30,6 +30,7 @@
 #include "transforms/LoweringSupport.h"
 #include "transforms/Passes.h"
 
+#include "ir/Diagnostics.h"
 #include "ir/IndexMap.h"
 #include "ir/OpKernels.h"
 #include "ir/Printer.h"
@@ -85,6 +86,8 @@ public:
     if (!info || isRuntimeOp(*info))
       return out;
     const OpKernel *kernel = lookupOpKernel(*info);
+    if (!kernel && isCallTo(*c, ops::callPyFunc()))
+      return pyFuncError(*c, call->loc);
     if (!kernel)
       return failure(*c, "a kernel for every op", "has none");
     if (kernel->forward)
@@ -132,6 +135,24 @@ private:
       where += " in binding '" + binding_->var->name + "'";
     where += " of function '" + function_ + "'";
     return needsError(kPassName, what + ": " + where + " " + why);
+  }
+
+  /// R.call_py_func calls a function of the IRModule's Python functions,
+  /// which only TVM's Python runtime has: an error at the call.
+  llvm::Error pyFuncError(const CallNode &call, llvm::SMLoc loc) const {
+    std::string where = "R.call_py_func";
+    if (binding_)
+      where += " in binding '" + binding_->var->name + "'";
+    where += " of function '" + function_ + "'";
+    std::string name;
+    if (const auto *s = llvm::dyn_cast<StringImmNode>(call.args[0].get()))
+      name = " '" + s->value + "'";
+    if (!loc.isValid() && binding_)
+      loc = binding_->loc;
+    return diagError(loc, "pass " + std::string(kPassName) + " cannot lower " + where +
+                              ": it calls the Python function" + name +
+                              ", which graft cannot run (TVM runs it from the IRModule's "
+                              "Python functions; graft builds have no Python)");
   }
 
   /// The kernel's tensor inputs: the arguments of the listed params, a tuple

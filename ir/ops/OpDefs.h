@@ -25,6 +25,8 @@ void registerLinalgOps();
 void registerLayoutOps();
 void registerConvOps();
 void registerParityOps();
+/// Losses, dropout, group/instance norm, grad.*, wrap_param, call_py_func.
+void registerTrainingOps();
 /// relax.inspect.*: a tensor's DLTensor fields (A.dtype.bits, A.shape[i], ...).
 void registerInspectOps();
 void registerDistributedOps();

@@ -43,6 +43,8 @@ struct Row {
   bool hostOnly = false; ///< No destination-passing form (nonzero).
   std::string (*unsupported)(const CallNode &) = nullptr;
   bool forward = false;
+  /// The kernel when it is not the op's own (`graft.` + this).
+  const char *kernel = nullptr;
 };
 
 /// The dtypes a kernel tensor can have (docs/kernels.md, "Dtypes").
@@ -404,6 +406,11 @@ std::vector<Row> rows() {
   // Gradient checkpoint markers are identities, as TVM's legalization.
   for (const char *name : {"grad.start_checkpoint", "grad.end_checkpoint"})
     r.push_back({name, {"input"}, {}, {}, nullptr, false, nullptr, /*forward=*/true});
+  r.push_back({"grad.no_grad", {"input"}, {}, {}, nullptr, false, nullptr, /*forward=*/true});
+  // wrap_param casts a parameter to dtype: astype's kernel (TVM legalizes
+  // it to topi's cast as well).
+  r.push_back({"wrap_param", {"data"}, {}});
+  r.back().kernel = "astype";
   // A device hint is an identity too: graft builds place every tensor on the
   // target's device (no RealizeVDevice), so the hint has nothing to move.
   r.push_back({"hint_on_device", {"data"}, {}, {}, nullptr, false, nullptr, /*forward=*/true});
@@ -456,9 +463,28 @@ const char *const kRuntimeOps[] = {
 /// Ops registered for TVM parity (parsed, inferred, printed) that no
 /// kernel computes yet.
 const char *const kUnloweredOps[] = {
-    "dist.annotate_sharding", "dist.redistribute",          "dist.redistribute_replica_to_shard",
-    "dist.call_tir",          "dist.call_tir_local_view",   "ccl.allreduce",
-    "ccl.allgather",          "ccl.broadcast_from_worker0", "ccl.scatter_from_worker0",
+    "dist.annotate_sharding",
+    "dist.redistribute",
+    "dist.redistribute_replica_to_shard",
+    "dist.call_tir",
+    "dist.call_tir_local_view",
+    "ccl.allreduce",
+    "ccl.allgather",
+    "ccl.broadcast_from_worker0",
+    "ccl.scatter_from_worker0",
+    // Calls a Python function of the IRModule's pyfuncs, which graft cannot
+    // run: legalize-ops refuses it with its own message.
+    "call_py_func",
+    // Kernels to come.
+    "nn.nll_loss",
+    "nn.cross_entropy_with_logits",
+    "nn.dropout",
+    "nn.group_norm",
+    "nn.instance_norm",
+    "grad.nll_loss_backward",
+    "grad.max_pool2d_backward",
+    "grad.avg_pool2d_backward",
+    "grad.take_backward",
 };
 
 struct Table {
@@ -478,7 +504,8 @@ const Table &table() {
         continue; // The coverage test names rows without an op.
       OpKernel k;
       k.op = info;
-      k.symbol = row.hostOnly || row.forward ? "" : ("graft." + info->scriptName()).str();
+      llvm::StringRef kernel = row.kernel ? llvm::StringRef(row.kernel) : info->scriptName();
+      k.symbol = row.hostOnly || row.forward ? "" : ("graft." + kernel).str();
       if (row.hostSymbol)
         k.hostSymbol = row.hostSymbol;
       k.inputs = std::move(row.inputs);

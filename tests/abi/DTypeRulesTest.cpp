@@ -197,6 +197,8 @@ std::vector<Probe> probes() {
   add("einsum", {"r = R.einsum((x, x), \"ij,kj->ik\")"});
   add("grad.start_checkpoint", {"r = R.grad.start_checkpoint(x)"});
   add("grad.end_checkpoint", {"r = R.grad.end_checkpoint(x)"});
+  add("grad.no_grad", {"r = R.grad.no_grad(x)"});
+  add("wrap_param", {"r = R.wrap_param(x, \"float16\")"});
   add("hint_on_device", {"r = R.hint_on_device(x, R.device(1, 0))"});
   for (const char *d : {"1", "2", "3"}) {
     std::string n = d;

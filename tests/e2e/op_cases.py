@@ -334,6 +334,16 @@ def _astype(dt):
                 errstate(lambda: [out(t, _astype_oracle(x, dt, t)) for t in ALL]), sym=True)
 
 
+@spec("wrap_param", ALL)
+def _wrap_param(dt):
+    x = gen(dt, (2, 3)) if dt not in FLOATS else cast(rng.uniform(-6, 6, (2, 3)), dt)
+    outs = ["r_%s" % t for t in ALL] + ["d"]
+    body = ['r_%s = R.wrap_param(x, "%s")' % (t, t) for t in ALL] + ["d = R.wrap_param(x)"]
+    return Frag([("x", dt, x)], body, outs,
+                errstate(lambda: [out(t, _astype_oracle(x, dt, t)) for t in ALL] +
+                         [out("float32", _astype_oracle(x, dt, "float32"))]), sym=True)
+
+
 @spec("where", ALL)
 def _where(dt):
     c, a, b = gen("bool", (2, 3)), gen(dt, (2, 3)), gen(dt, (3,))
@@ -1020,6 +1030,7 @@ def _einsum(dt):
 for _op in ["grad.start_checkpoint", "grad.end_checkpoint"]:
     _layout(_op, ["r0 = R.%s(x)" % _op], lambda x: [x])
 _layout("hint_on_device", ["r0 = R.hint_on_device(x, R.device(1, 0))"], lambda x: [x])
+_layout("grad.no_grad", ["r0 = R.grad.no_grad(x)"], lambda x: [x])
 
 
 @spec("nonzero", ALL)
