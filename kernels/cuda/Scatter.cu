@@ -27,6 +27,11 @@
 // keeping index order, and the thread holding a run's first update folds
 // the run from shared memory.
 //
+// Plans without a sort come first where they apply (docs/cuda.md): the
+// ranked walk (a warp per line, lanes naming the same position ranked by
+// __match_any_sync and folded in rank order) and the owner fold (chunk
+// partials, where chunks keep the bits); the column walks are forced only.
+//
 // No atomics on values, so no order that depends on scheduling. Keys and
 // values are 32-bit when the tensors allow it (fewer sort passes). The key
 // kernel also finds the first out-of-range index (its updates are never
@@ -334,6 +339,20 @@ const DeviceLimits &deviceLimits() {
   return limits;
 }
 
+/// Lets `kernel` take the device's opt-in shared memory less its static
+/// shared memory (the two together may not pass the limit). A failure is
+/// consumed here, so that no later launch check blames another kernel.
+template <class Kernel> cudaError_t allowDynamicSmem(Kernel *kernel) {
+  cudaFuncAttributes attrs{};
+  cudaError_t e = cudaFuncGetAttributes(&attrs, kernel);
+  if (e == cudaSuccess)
+    e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             deviceLimits().smemPerBlock - int(attrs.sharedSizeBytes));
+  if (e != cudaSuccess)
+    cudaGetLastError();
+  return e;
+}
+
 int64_t envInt(const char *name) {
   const char *v = std::getenv(name);
   return v ? std::atoll(v) : 0;
@@ -585,11 +604,22 @@ bool plan(Ctx &ctx, Plan &p) {
     if (p.column)
       return true;
   }
-  // The ranked walk, forced only until the H200 has measured it.
-  if (plan == "match") {
+  // The ranked walk by default where it fills the GPU (at least half a
+  // block per SM, lines adjacent in memory: the axis is not the last, so a
+  // staged row is contiguous; lines of at least a warp's 32 rows), except
+  // where the owner fold's chunks are exact and the axis has at most 32
+  // positions (the lane walk reads every row in every lane; the owner fold
+  // took 83-84 us for float32 amax into 4 rows on the H200, within its bar).
+  // Not measured yet: the model is in docs/performance.md.
+  if (plan == "match" || plan.empty()) {
     planMatch(p, t);
-    if (p.match)
+    const int64_t sms = std::max(1, deviceLimits().sms);
+    const bool fills =
+        p.lines >= int64_t(kMatchLines) * sms / 2 && p.g.axis != p.g.ndim - 1 && p.lineLen >= 32;
+    const bool ownerBetter = chunksExact(p.op, t) && p.g.len <= 32;
+    if (p.match && (plan == "match" || (fills && !ownerBetter)))
       return true;
+    p.match = false;
   }
   // The owner fold first, where its chunks are exact (no sort at all).
   if (plan.empty() || plan == "owner" || plan == "owner-reorder") {
@@ -1464,8 +1494,7 @@ template <class T, class I> int runColumn(Ctx &ctx, const Plan &p, unsigned long
     columnKernel<T, I><<<unsigned(blocks), kColumnThreads, 0, ctx.stream()>>>(a, upd, out, bad);
     return ctx.checkLaunch("columnKernel");
   }
-  static const cudaError_t attrErr = cudaFuncSetAttribute(
-      columnSmemKernel<T, I>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(columnSmemLimit()));
+  static const cudaError_t attrErr = allowDynamicSmem(columnSmemKernel<T, I>);
   if (attrErr != cudaSuccess)
     return ctx.failCuda("cudaFuncSetAttribute", attrErr);
   columnSmemKernel<T, I>
@@ -1676,8 +1705,7 @@ template <class T, class I> int runMatch(Ctx &ctx, const Plan &p, unsigned long 
   auto *upd = reinterpret_cast<const T *>(dataOf(ctx.in(2)));
   auto *out = reinterpret_cast<T *>(dataOf(ctx.out(0)));
   int64_t blocks = (p.lines + kMatchLines - 1) / kMatchLines;
-  static const cudaError_t attrErr = cudaFuncSetAttribute(
-      matchKernel<T, I>, cudaFuncAttributeMaxDynamicSharedMemorySize, deviceLimits().smemPerBlock);
+  static const cudaError_t attrErr = allowDynamicSmem(matchKernel<T, I>);
   if (attrErr != cudaSuccess)
     return ctx.failCuda("cudaFuncSetAttribute", attrErr);
   matchKernel<T, I>

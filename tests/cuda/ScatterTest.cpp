@@ -162,6 +162,15 @@ TEST(CudaScatter, EveryPathSmall) {
        {{4, 9}, {300, 9}, {300, 9}, 0, -4, 3}},
       {"match", "ranked walk in rounds, two stretches", {{40, 9}, {300, 9}, {300, 9}, 0, -40, 39}},
       {"match", "ranked walk in rounds, many rounds", {{33, 2}, {100, 2}, {100, 2}, 0, -33, -32}},
+      // 600 lines fill half a block per SM of the H200 (132 SMs): the
+      // ranked walk by default (with a lane per position for float sums,
+      // products and means; the owner fold for the others).
+      {"",
+       "default: the ranked walk in rounds (600 lines of 64)",
+       {{40, 600}, {64, 600}, {64, 600}, 0, -40, 39}},
+      {"",
+       "default: the ranked walk with a lane per position, or the owner fold",
+       {{4, 600}, {64, 600}, {64, 600}, 0, -4, 3}},
   };
   const std::vector<DLDataType> others = {F32, I8, F64, BF16, I32, I64, U8, BOOL, I16};
   size_t turn = 0;
