@@ -66,6 +66,7 @@ void registerAllOps() {
   registerInspectOps();
   registerDistributedOps();
   registerSamplingVisionOps();
+  registerBatchBOps();
 }
 
 void ensureRegistered() {

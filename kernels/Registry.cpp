@@ -65,6 +65,7 @@ void ensureCpuKernels() {
     cpu::registerQuantizeKernels();
     cpu::registerTopKKernels();
     cpu::registerEinsumKernels();
+    cpu::registerBatchBKernels();
     cpu::registerConvKernels();
     cpu::registerSamplingVisionKernels();
     return true;

@@ -32,6 +32,9 @@ void registerInspectOps();
 void registerDistributedOps();
 /// multinomial_from_uniform, vision.all_class_non_max_suppression.
 void registerSamplingVisionOps();
+/// gather_elements, gather_nd, scatter_nd, slice_scatter, nn.pad, nn.pixel_shuffle,
+/// median, unique, image.resize2d, image.grid_sample.
+void registerBatchBOps();
 
 } // namespace graft
 

@@ -3,6 +3,7 @@
 #include "ir/ops/OpHelpers.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace graft;
 using namespace graft::opdef;
@@ -428,4 +429,82 @@ const std::vector<PrimExpr> *opdef::knownDims(const TensorSInfoNode *t) {
     if (const auto *ss = llvm::dyn_cast_or_null<ShapeSInfoNode>(t->shape->sinfo.get()))
       return ss->values.getPointer();
   return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Data layouts
+//===----------------------------------------------------------------------===//
+
+/// Parses `layout` against the canonical axis letters (e.g. "NCHW").
+llvm::Expected<Layout> opdef::parseLayout(const CallNode &call, llvm::StringRef layout,
+                                          llvm::StringRef canonical, llvm::StringRef what) {
+  Layout l;
+  auto bad = [&](const std::string &why) {
+    return opError(call, "expects " + what + " \"" + layout + "\" to be a layout of " + canonical +
+                             " (" + why + ")");
+  };
+  for (size_t i = 0; i < layout.size();) {
+    int64_t factor = 0;
+    while (i < layout.size() && llvm::isDigit(layout[i]))
+      factor = factor * 10 + (layout[i++] - '0');
+    if (i == layout.size())
+      return bad("a factor without an axis");
+    char c = layout[i++];
+    bool upper = c >= 'A' && c <= 'Z', lower = c >= 'a' && c <= 'z';
+    if (!upper && !lower)
+      return bad(std::string("unexpected '") + c + "'");
+    if (upper != (factor == 0))
+      return bad(upper ? "a primal axis with a factor" : "a sub-axis without a factor");
+    if (!canonical.contains(upper ? c : static_cast<char>(c - 'a' + 'A')))
+      return bad(std::string("unknown axis '") + c + "'");
+    for (const LayoutAxis &a : l.axes)
+      if (a.name == c)
+        return bad(std::string("axis '") + c + "' twice");
+    l.axes.push_back({c, factor});
+  }
+  for (char c : canonical)
+    if (llvm::none_of(l.axes, [&](const LayoutAxis &a) { return a.name == c; }))
+      return bad(std::string("no axis '") + c + "'");
+  return l;
+}
+
+PrimExpr opdef::simplified(PrimOp op, PrimExpr a, PrimExpr b) {
+  return simplify(primBinary(op, std::move(a), std::move(b)));
+}
+
+/// A shape in `l` brought to the canonical order: a split axis multiplies
+/// back together.
+std::vector<PrimExpr> opdef::toCanonical(const Layout &l, llvm::ArrayRef<PrimExpr> dims,
+                                         llvm::StringRef canonical) {
+  std::vector<PrimExpr> out;
+  for (char c : canonical) {
+    PrimExpr d;
+    for (int i = 0; i < l.ndim(); ++i)
+      if (l.axes[i].name == c)
+        d = dims[i];
+    for (int i = 0; i < l.ndim(); ++i)
+      if (l.axes[i].factor && l.axes[i].name == c - 'A' + 'a')
+        d = simplified(PrimOp::Mul, d, dims[i]);
+    out.push_back(d);
+  }
+  return out;
+}
+
+/// A canonical shape laid out in `l`: a split axis gives its outer extent
+/// and its factor.
+std::vector<PrimExpr> opdef::fromCanonical(const Layout &l, llvm::ArrayRef<PrimExpr> dims,
+                                           llvm::StringRef canonical) {
+  std::vector<PrimExpr> out;
+  for (const LayoutAxis &a : l.axes) {
+    if (a.factor) {
+      out.push_back(i64(a.factor));
+      continue;
+    }
+    PrimExpr d = dims[canonical.find(a.name)];
+    for (const LayoutAxis &sub : l.axes)
+      if (sub.factor && sub.name == a.name - 'A' + 'a')
+        d = simplified(PrimOp::FloorDiv, d, i64(sub.factor));
+    out.push_back(d);
+  }
+  return out;
 }

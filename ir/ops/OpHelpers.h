@@ -155,6 +155,36 @@ llvm::Expected<StructInfo> inferUnaryFloat(const CallNode &call, const InferCont
 /// struct info has values); null otherwise.
 const std::vector<PrimExpr> *knownDims(const TensorSInfoNode *t);
 
+//===----------------------------------------------------------------------===//
+// Data layouts (convolutions, pools, image ops)
+//===----------------------------------------------------------------------===//
+
+/// One axis of a layout: an upper-case primal axis, or a sub-axis (lower
+/// case) of `factor` elements.
+struct LayoutAxis {
+  char name;
+  int64_t factor = 0;
+};
+
+struct Layout {
+  llvm::SmallVector<LayoutAxis, 6> axes;
+  int ndim() const { return static_cast<int>(axes.size()); }
+};
+
+/// Parses `layout` against the canonical axis letters (e.g. "NCHW").
+llvm::Expected<Layout> parseLayout(const CallNode &call, llvm::StringRef layout,
+                                   llvm::StringRef canonical, llvm::StringRef what);
+/// simplify(a op b).
+PrimExpr simplified(PrimOp op, PrimExpr a, PrimExpr b);
+/// A shape in `l` brought to the canonical order: a split axis multiplies
+/// back together.
+std::vector<PrimExpr> toCanonical(const Layout &l, llvm::ArrayRef<PrimExpr> dims,
+                                  llvm::StringRef canonical);
+/// A canonical shape laid out in `l`: a split axis gives its outer extent
+/// and its factor.
+std::vector<PrimExpr> fromCanonical(const Layout &l, llvm::ArrayRef<PrimExpr> dims,
+                                    llvm::StringRef canonical);
+
 } // namespace opdef
 } // namespace graft
 

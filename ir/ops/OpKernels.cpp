@@ -135,6 +135,70 @@ std::string unsupportedLayoutTransform(const CallNode &call) {
   return "";
 }
 
+/// The string attr `name` of a call ("" when unset).
+std::string stringAttrOf(const CallNode &call, llvm::StringRef name) {
+  const AttrValue *v = call.attrs ? call.attrs->lookup(name) : nullptr;
+  return v && v->kind() == AttrValue::Kind::String ? v->getString() : std::string();
+}
+
+/// graft.image.resize2d reads its data through a permutation of NCHW and
+/// takes no region of interest.
+std::string unsupportedResize2D(const CallNode &call) {
+  std::string why = unsupportedPackedLayout(call);
+  if (!why.empty())
+    return why;
+  if (stringAttrOf(call, "coordinate_transformation_mode") == "tf_crop_and_resize")
+    return "has coordinate_transformation_mode \"tf_crop_and_resize\", which "
+           "graft.image.resize2d does not take";
+  return "";
+}
+
+std::string unsupportedGridSample(const CallNode &call) {
+  std::string why = unsupportedPackedLayout(call);
+  if (!why.empty())
+    return why;
+  std::string method = stringAttrOf(call, "method");
+  if (method != "bilinear" && method != "nearest")
+    return "has method \"" + method + "\"; graft.image.grid_sample takes bilinear and nearest";
+  return "";
+}
+
+/// gather_elements ... image.grid_sample (kernels/cpu/BatchB.cpp).
+void addBatchBRows(std::vector<Row> &r) {
+  r.push_back(
+      {"gather_elements", {"data", "indices"}, {fromAttr("axis")}, {only(kIntDTypes, "indices")}});
+  r.push_back(
+      {"gather_nd", {"data", "indices"}, {fromAttr("batch_dims")}, {only(kIntDTypes, "indices")}});
+  r.push_back({"scatter_nd",
+               {"data", "indices", "updates"},
+               {fromAttr("reduction")},
+               {only(kIntDTypes, "indices"),
+                {"data", kNonBoolDTypes, "reduction", {"add", "mul", "min", "max"}, "update"}}});
+  r.push_back({"slice_scatter",
+               {"input_tensor", "src"},
+               {fromAttr("axis"), fromArg("start"), fromArg("end"), fromArg("step")}});
+  r.push_back(
+      {"nn.pad", {"data"}, {fromAttr("pad_width"), fromAttr("pad_mode"), fromAttr("pad_value")}});
+  r.push_back({"nn.pixel_shuffle", {"data"}, {fromAttr("upscale_factor")}});
+  r.push_back({"median", {"x"}, {fromAttr("axis"), fromAttr("keepdims")}});
+  r.push_back({"image.resize2d",
+               {"data"},
+               {fromAttr("layout"), fromAttr("method"), fromAttr("coordinate_transformation_mode"),
+                fromAttr("rounding_method"), fromAttr("cubic_alpha"), fromAttr("cubic_exclude")},
+               {only(kFloatDTypes, "data"), only(kFloatDTypes)},
+               nullptr,
+               false,
+               unsupportedResize2D});
+  r.push_back({"image.grid_sample",
+               {"data", "grid"},
+               {fromAttr("method"), fromAttr("layout"), fromAttr("padding_mode"),
+                fromAttr("align_corners")},
+               {only(kFloatDTypes, "data"), only(kFloatDTypes, "grid")},
+               nullptr,
+               false,
+               unsupportedGridSample});
+}
+
 /// Convolutions, pools and batch_norm: floating-point data (and weight).
 void addConvRows(std::vector<Row> &r) {
   std::vector<DTypeCheck> convTakes = {only(kFloatDTypes, "data"), only(kFloatDTypes, "weight"),
@@ -415,6 +479,7 @@ std::vector<Row> rows() {
   // target's device (no RealizeVDevice), so the hint has nothing to move.
   r.push_back({"hint_on_device", {"data"}, {}, {}, nullptr, false, nullptr, /*forward=*/true});
   addConvRows(r);
+  addBatchBRows(r);
   return r;
 }
 
@@ -485,6 +550,8 @@ const char *const kUnloweredOps[] = {
     "grad.max_pool2d_backward",
     "grad.avg_pool2d_backward",
     "grad.take_backward",
+    // Its host kernel (a data-dependent output size) is not written yet.
+    "unique",
 };
 
 struct Table {

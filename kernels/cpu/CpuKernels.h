@@ -33,6 +33,7 @@ void registerMovementKernels();
 void registerQuantizeKernels();
 void registerTopKKernels();
 void registerEinsumKernels();
+void registerBatchBKernels();
 void registerConvKernels();
 void registerSamplingVisionKernels();
 

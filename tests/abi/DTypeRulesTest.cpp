@@ -217,6 +217,27 @@ std::vector<Probe> probes() {
         {y, "r = R.nn.adaptive_avg_pool" + n + "d(y, output_size=1)"});
   }
   add("nn.batch_norm", {"g = R.ones((3,), \"{D}\")", "r = R.nn.batch_norm(x, g, g, g, g, axis=1)"});
+  add("gather_elements", {"r = R.gather_elements(x, R.const([[0, 1, 0]], \"int64\"), axis=0)"});
+  add("gather_elements", {"f = R.ones((2, 3), \"float32\")", "i = R.ones((2, 3), \"{D}\")",
+                          "r = R.gather_elements(f, i)"});
+  add("gather_nd", {"r = R.gather_nd(x, R.const([[1, 2]], \"int64\"))"});
+  for (const char *red : {"update", "add", "mul", "min", "max"})
+    add("scatter_nd", {"u = R.ones((1,), \"{D}\")",
+                       "r = R.scatter_nd(x, R.const([[1, 2]], \"int64\"), u, reduction=\"" +
+                           std::string(red) + "\")"});
+  add("scatter_nd", {"f = R.ones((2, 3), \"float32\")", "i = R.ones((1, 2), \"{D}\")",
+                     "u = R.ones((1,), \"float32\")", "r = R.scatter_nd(f, i, u)"});
+  add("slice_scatter", {"s = R.ones((1, 3), \"{D}\")", "r = R.slice_scatter(x, s, 0, 1, 1)"});
+  add("nn.pad", {"r = R.nn.pad(x, [1, 0, 0, 1], pad_value=1.0)"});
+  add("nn.pixel_shuffle", {"y = R.ones((4, 1, 2), \"{D}\")", "r = R.nn.pixel_shuffle(y, 2)"});
+  add("median", {"r = R.median(x, axis=1)"});
+  add("median", {"r = R.median(x)"});
+  add("image.resize2d",
+      {"y = R.ones((1, 1, 2, 3), \"{D}\")", "r = R.image.resize2d(y, R.shape([4, 6]))"});
+  add("image.resize2d", {"y = R.ones((1, 1, 2, 3), \"float32\")",
+                         "r = R.image.resize2d(y, R.shape([4, 6]), out_dtype=\"{D}\")"});
+  add("image.grid_sample", {"y = R.ones((1, 1, 2, 3), \"{D}\")",
+                            "g = R.zeros((1, 2, 2, 2), \"{D}\")", "r = R.image.grid_sample(y, g)"});
   return p;
 }
 

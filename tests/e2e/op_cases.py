@@ -1334,3 +1334,205 @@ def _nn_batch_norm(dt):
                  "momentum=0.25)",
                  "s0 = u[0]", "s1 = u[1]", "s2 = u[2]"],
                 ["r0", "r1", "r2", "s0", "s1", "s2"], expect)
+
+
+# --------------------------------------------------------------------------
+# gather_elements, gather_nd, scatter_nd, slice_scatter, nn.pad,
+# nn.pixel_shuffle, median, image.resize2d, image.grid_sample
+# --------------------------------------------------------------------------
+
+
+@spec("gather_elements", ALL)
+def _gather_elements(dt):
+    x = gen(dt, (3, 4))
+    i0 = np.array([[2, 0, 1, -1], [0, 1, 2, 0]], np.int64)
+    i1 = np.array([[3, 0], [1, 1], [-4, 2]], np.int32)
+    return Frag([("x", dt, x), ("i", "int64", i0), ("j", "int32", i1)],
+                ["r = R.gather_elements(x, i, axis=0)", "s = R.gather_elements(x, j, axis=-1)"],
+                ["r", "s"], lambda: [out(dt, np.take_along_axis(x, i0 % 3, 0)),
+                                     out(dt, np.take_along_axis(x, i1 % 4, 1))])
+
+
+@spec("gather_nd", ALL)
+def _gather_nd(dt):
+    x = gen(dt, (2, 3, 4))
+    i = np.array([[1, 2], [0, -1], [1, 0]], np.int64)
+    b = np.array([[[2], [0]], [[1], [1]]], np.int64)
+    return Frag([("x", dt, x), ("i", "int64", i), ("b", "int64", b)],
+                ["r = R.gather_nd(x, i)", "s = R.gather_nd(x, b, batch_dims=1)"], ["r", "s"],
+                lambda: [out(dt, np.stack([x[1, 2], x[0, 2], x[1, 0]])),
+                         out(dt, np.stack([np.stack([x[0, 2], x[0, 0]]),
+                                           np.stack([x[1, 1], x[1, 1]])]))])
+
+
+ND_REDUCTIONS = ["update", "add", "mul", "min", "max"]
+
+
+@spec("scatter_nd", ALL)
+def _scatter_nd(dt):
+    """topi's scatter_nd: updates applied in row-major order of the index
+    rows, so a repeated row reduces (or, for update, the last one wins)."""
+    x, u = gen(dt, (4, 3), "unit" if dt in FLOATS else "any"), gen(dt, (3, 3), "small")
+    i = np.array([[1], [-1], [1]], np.int64)
+    reductions = ["update"] if dt == "bool" else ND_REDUCTIONS
+
+    def expect_one(reduction):
+        o = up(x, dt).copy()
+        for r in range(3):
+            t, v = i[r, 0] % 4, up(u, dt)[r]
+            if reduction == "update":
+                o[t] = v
+            elif reduction == "add":
+                o[t] = cast(o[t] + v, dt)
+            elif reduction == "mul":
+                o[t] = cast(o[t] * v, dt)
+            elif reduction == "min":
+                o[t] = np.minimum(o[t], v)
+            else:
+                o[t] = np.maximum(o[t], v)
+        return out(dt, o)
+
+    body = ['r_%s = R.scatter_nd(x, i, u, reduction="%s")' % (r, r) for r in reductions]
+    return Frag([("x", dt, x), ("i", "int64", i), ("u", dt, u)], body,
+                ["r_" + r for r in reductions],
+                errstate(lambda: [expect_one(r) for r in reductions]))
+
+
+@spec("slice_scatter", ALL)
+def _slice_scatter(dt):
+    x, s, t = gen(dt, (4, 5)), gen(dt, (2, 5)), gen(dt, (4, 2))
+
+    def expect():
+        a, b = x.copy(), x.copy()
+        a[0:4:2] = s
+        b[:, 1:5:2] = t
+        return [out(dt, a), out(dt, b)]
+
+    return Frag([("x", dt, x), ("s", dt, s), ("t", dt, t)],
+                ["r = R.slice_scatter(x, s, 0, 4, 2)", "q = R.slice_scatter(x, t, 1, 5, 2, axis=1)"],
+                ["r", "q"], expect)
+
+
+@spec("nn.pad", ALL)
+def _nn_pad(dt):
+    x = gen(dt, (3, 4))
+    w = ((1, 2), (2, 1))
+    fill = cast(np.array(1.5 if dt in FLOATS else 1), dt)
+    return Frag([("x", dt, x)], [
+        "c = R.nn.pad(x, [1, 2, 2, 1], pad_value=%s)" % ("1.5" if dt in FLOATS else "1.0"),
+        'f = R.nn.pad(x, [1, 2, 2, 1], pad_mode="reflect")',
+        'e = R.nn.pad(x, [1, 2, 2, 1], pad_mode="replicate")',
+        'w = R.nn.pad(x, [1, 2, 2, 1], pad_mode="circular")'], ["c", "f", "e", "w"],
+        lambda: [out(dt, np.pad(x, w, constant_values=fill)), out(dt, np.pad(x, w, "reflect")),
+                 out(dt, np.pad(x, w, "edge")), out(dt, np.pad(x, w, "wrap"))], sym=False)
+
+
+@spec("nn.pixel_shuffle", ALL)
+def _nn_pixel_shuffle(dt):
+    x = gen(dt, (2, 8, 2, 3))
+    r = x.reshape(2, 2, 2, 2, 2, 3).transpose(0, 1, 4, 2, 5, 3).reshape(2, 2, 4, 6)
+    return Frag([("x", dt, x)], ["r = R.nn.pixel_shuffle(x, 2)"], ["r"], lambda: [out(dt, r)],
+                sym=True)
+
+
+def _lower_median(x, axis, dt):
+    """The (n - 1) // 2 element of the stable ascending order, NaN last."""
+    order = _stable_order(np.moveaxis(x, axis, -1), dt, False)
+    k = (x.shape[axis] - 1) // 2
+    idx = order[..., k]
+    vals = np.take_along_axis(np.moveaxis(x, axis, -1), idx[..., None], -1)[..., 0]
+    return vals, idx
+
+
+@spec("median", ALL)
+def _median(dt):
+    x = gen(dt, (3, 4))
+    if dt in FLOATS:
+        x[1, 2] = np.nan
+    v1, i1 = _lower_median(x, 1, dt)
+    v0, i0 = _lower_median(x, 0, dt)
+    flat = np.sort(x.reshape(-1), kind="stable") if dt != "bool" else np.sort(x.reshape(-1))
+    return Frag([("x", dt, x)], [
+        "t = R.median(x, axis=1)", "v = t[0]", "i = t[1]",
+        "k = R.median(x, axis=0, keepdims=True)", "kv = k[0]", "ki = k[1]",
+        "a = R.median(x)"], ["v", "i", "kv", "ki", "a"],
+        lambda: [out(dt, v1), out("int64", i1), out(dt, v0[None]), out("int64", i0[None]),
+                 out(dt, flat[(x.size - 1) // 2])], sym=True)
+
+
+def _resize_coord(o, n_in, n_out, mode):
+    scale = n_in / n_out
+    if mode == "half_pixel":
+        return (o + 0.5) * scale - 0.5
+    if mode == "align_corners":
+        return o * (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0 * o
+    return o * scale
+
+
+def _resize(x, oh, ow, method, mode):
+    n, c, h, w = x.shape
+    ys = _resize_coord(np.arange(oh, dtype=np.float64), h, oh, mode)
+    xs = _resize_coord(np.arange(ow, dtype=np.float64), w, ow, mode)
+    if method == "nearest_neighbor":
+        yi = np.clip(np.floor(ys + 1e-5).astype(int), 0, h - 1)
+        xi = np.clip(np.floor(xs + 1e-5).astype(int), 0, w - 1)
+        return x[:, :, yi][:, :, :, xi]
+    y0, x0 = np.floor(ys), np.floor(xs)
+    ty, tx = (ys - y0)[:, None], (xs - x0)[None, :]
+    y0, x0 = y0.astype(int), x0.astype(int)
+    cy = lambda i: np.clip(i, 0, h - 1)
+    cx = lambda i: np.clip(i, 0, w - 1)
+    g = lambda yy, xx: x[:, :, cy(yy)][:, :, :, cx(xx)]
+    top = g(y0, x0) * (1 - tx) + g(y0, x0 + 1) * tx
+    bottom = g(y0 + 1, x0) * (1 - tx) + g(y0 + 1, x0 + 1) * tx
+    return top * (1 - ty) + bottom * ty
+
+
+@spec("image.resize2d", FLOATS)
+def _image_resize2d(dt):
+    x = gen(dt, (1, 2, 3, 4))
+    xn = x.transpose(0, 2, 3, 1).copy()
+    return Frag([("x", dt, x), ("y", dt, xn)], [
+        "a = R.image.resize2d(x, R.shape([5, 7]))",
+        'b = R.image.resize2d(x, (6, 3), method="nearest_neighbor", '
+        'coordinate_transformation_mode="asymmetric", rounding_method="floor")',
+        'c = R.image.resize2d(y, R.shape([5, 7]), layout="NHWC", '
+        'coordinate_transformation_mode="align_corners")'], ["a", "b", "c"],
+        lambda: [out(dt, _resize(up(x, dt), 5, 7, "linear", "half_pixel")),
+                 out(dt, _resize(up(x, dt), 6, 3, "nearest_neighbor", "asymmetric")),
+                 out(dt, _resize(up(x, dt), 5, 7, "linear", "align_corners")
+                     .transpose(0, 2, 3, 1))])
+
+
+def _grid_sample(x, g, align, padding):
+    n, c, h, w = x.shape
+    res = np.zeros((n, c, g.shape[1], g.shape[2]))
+
+    def source(v, size):
+        v = (v + 1) * (size - 1) / 2 if align else ((v + 1) * size - 1) / 2
+        return np.clip(v, 0, size - 1) if padding == "border" else v
+
+    for b in range(n):
+        for i in range(g.shape[1]):
+            for j in range(g.shape[2]):
+                sx, sy = source(g[b, i, j, 0], w), source(g[b, i, j, 1], h)
+                x0, y0 = int(np.floor(sx)), int(np.floor(sy))
+                tx, ty = sx - x0, sy - y0
+                acc = np.zeros(c)
+                for yy, xx, wt in ((y0, x0, (1 - ty) * (1 - tx)), (y0, x0 + 1, (1 - ty) * tx),
+                                   (y0 + 1, x0, ty * (1 - tx)), (y0 + 1, x0 + 1, ty * tx)):
+                    if 0 <= yy < h and 0 <= xx < w:
+                        acc = acc + x[b, :, yy, xx] * wt
+                res[b, :, i, j] = acc
+    return res
+
+
+@spec("image.grid_sample", FLOATS)
+def _image_grid_sample(dt):
+    x, g = gen(dt, (1, 2, 3, 4)), gen(dt, (1, 2, 3, 2), "unit")
+    g[0, 0, 0] = cast(np.array([1.2, -1.3]), dt)
+    return Frag([("x", dt, x), ("g", dt, g)], [
+        "a = R.image.grid_sample(x, g)",
+        'b = R.image.grid_sample(x, g, padding_mode="border", align_corners=True)'], ["a", "b"],
+        lambda: [out(dt, _grid_sample(up(x, dt), up(g, dt), False, "zeros")),
+                 out(dt, _grid_sample(up(x, dt), up(g, dt), True, "border"))])
