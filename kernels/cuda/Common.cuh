@@ -135,6 +135,45 @@ template <class C> __device__ inline C loadAs(const char *p, ScalarType t) {
   }
 }
 
+/// Stores `v` as element `p` of runtime dtype `t` with the CPU kernels'
+/// conversion rules (castTo; the half types round to nearest even): the
+/// counterpart of loadAs, for a kernel that computes in one type and
+/// writes whichever dtype the output has.
+template <class V> __device__ inline void storeAs(char *p, ScalarType t, V v) {
+  switch (t) {
+  case ScalarType::Bool:
+    *reinterpret_cast<uint8_t *>(p) = castTo<bool>(v) ? 1 : 0;
+    break;
+  case ScalarType::Int8:
+    *reinterpret_cast<int8_t *>(p) = castTo<int8_t>(v);
+    break;
+  case ScalarType::Int16:
+    *reinterpret_cast<int16_t *>(p) = castTo<int16_t>(v);
+    break;
+  case ScalarType::Int32:
+    *reinterpret_cast<int32_t *>(p) = castTo<int32_t>(v);
+    break;
+  case ScalarType::Int64:
+    *reinterpret_cast<int64_t *>(p) = castTo<int64_t>(v);
+    break;
+  case ScalarType::UInt8:
+    *reinterpret_cast<uint8_t *>(p) = castTo<uint8_t>(v);
+    break;
+  case ScalarType::Float16:
+    *reinterpret_cast<__half *>(p) = __float2half_rn(castTo<float>(v));
+    break;
+  case ScalarType::BFloat16:
+    *reinterpret_cast<__nv_bfloat16 *>(p) = __float2bfloat16_rn(castTo<float>(v));
+    break;
+  case ScalarType::Float32:
+    *reinterpret_cast<float *>(p) = castTo<float>(v);
+    break;
+  default:
+    *reinterpret_cast<double *>(p) = castTo<double>(v);
+    break;
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // Broadcast indexing
 //===----------------------------------------------------------------------===//

@@ -24,22 +24,6 @@ namespace conv = graft::kernels::conv;
 
 constexpr int kThreads = 256;
 
-template <class A> __device__ inline void storeAs(char *p, ScalarType t, A v) {
-  switch (t) {
-  case ScalarType::Float16:
-    *reinterpret_cast<__half *>(p) = __float2half_rn(float(v));
-    break;
-  case ScalarType::BFloat16:
-    *reinterpret_cast<__nv_bfloat16 *>(p) = __float2bfloat16_rn(float(v));
-    break;
-  case ScalarType::Float32:
-    *reinterpret_cast<float *>(p) = float(v);
-    break;
-  default:
-    *reinterpret_cast<double *>(p) = double(v);
-  }
-}
-
 int64_t elemSize(ScalarType t) {
   return t == ScalarType::Float64 ? 8 : t == ScalarType::Float32 ? 4 : 2;
 }

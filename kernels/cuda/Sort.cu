@@ -471,38 +471,6 @@ struct TopkPlan {
   bool blockRows() const { return n <= kBlockSortMax && rows < (int64_t(1) << 31); }
 };
 
-__device__ inline void storeIndex(char *p, ScalarType t, int64_t v) {
-  switch (t) {
-  case ScalarType::Int8:
-    *reinterpret_cast<int8_t *>(p) = int8_t(v);
-    break;
-  case ScalarType::Int16:
-    *reinterpret_cast<int16_t *>(p) = int16_t(v);
-    break;
-  case ScalarType::Int32:
-    *reinterpret_cast<int32_t *>(p) = int32_t(v);
-    break;
-  case ScalarType::UInt8:
-    *reinterpret_cast<uint8_t *>(p) = uint8_t(v);
-    break;
-  case ScalarType::Float16:
-    *reinterpret_cast<__half *>(p) = __float2half_rn(float(v));
-    break;
-  case ScalarType::BFloat16:
-    *reinterpret_cast<__nv_bfloat16 *>(p) = __float2bfloat16_rn(float(v));
-    break;
-  case ScalarType::Float32:
-    *reinterpret_cast<float *>(p) = float(v);
-    break;
-  case ScalarType::Float64:
-    *reinterpret_cast<double *>(p) = double(v);
-    break;
-  default:
-    *reinterpret_cast<int64_t *>(p) = v;
-    break;
-  }
-}
-
 /// One thread per (row, rank < k): the rank's position in the sorted row
 /// (`perm`, rows of n) names the input element whose value and index it
 /// writes. Values are copied as bits, so -0.0 and NaN payloads survive.
@@ -525,7 +493,7 @@ __global__ void topkGather(TopkPlan p, const int64_t *perm, const char *in, char
       *reinterpret_cast<U *>(vals + vo + rank * p.vStep) =
           *reinterpret_cast<const U *>(in + io + src * p.inStep);
     if (p.indices)
-      storeIndex(idx + xo + rank * p.iStep, p.indexType, src);
+      storeAs(idx + xo + rank * p.iStep, p.indexType, src);
   }
 }
 
