@@ -339,6 +339,10 @@ void addScatterKernels(std::vector<GraftCudaKernel> &out);
 /// repeat, tile, flip, dynamic_strided_slice, quantize/dequantize, topk, einsum (LateOps.cu).
 void addLateOpKernels(std::vector<GraftCudaKernel> &out);
 void addConvKernels(std::vector<GraftCudaKernel> &out);
+/// nn.attention_var_len (AttentionVarLen.cu).
+void addAttentionVarLenKernels(std::vector<GraftCudaKernel> &out);
+/// multinomial_from_uniform, vision.all_class_non_max_suppression (SamplingVision.cu).
+void addSamplingVisionKernels(std::vector<GraftCudaKernel> &out);
 /// The run-time compilation entries of the API (Rtc.cu).
 void addRtcApi(GraftCudaApi &api);
 /// Gives back what the files keep for the life of the process (cuBLAS

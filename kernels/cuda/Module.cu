@@ -406,6 +406,8 @@ const std::vector<GraftCudaKernel> &kernelTable() {
     addScatterKernels(t);
     addLateOpKernels(t);
     addConvKernels(t);
+    addAttentionVarLenKernels(t);
+    addSamplingVisionKernels(t);
     return t;
   }();
   return table;
