@@ -1541,9 +1541,10 @@ template <class T> struct LaneState {
   uint8_t flag;
 };
 
-/// Folds `n` staged rows of line `w` into lane state `s` (lane = position):
-/// every lane reads every row (a broadcast) and takes the rows naming it, in
-/// row order, so no rounds and no shared-memory read-modify-write.
+/// Folds `n` staged rows of line `w` into lane state `s` of position `lane`:
+/// every lane reads every row (a broadcast) and takes the rows naming its
+/// position, in row order, so no rounds and no shared-memory
+/// read-modify-write.
 template <class T, Red Op, class V>
 __device__ inline void laneWalk(LaneState<T> &s, const int32_t *sK, const V *sV, int n, int w,
                                 int lane) {
@@ -1642,8 +1643,14 @@ __global__ void __launch_bounds__(kMatchThreads)
   };
   C *acc = sAcc + warp * len, *cnt = sCount + warp * len;
   uint8_t *flag = sFlag + warp * len;
-  // An axis of at most 32 positions walks with a lane per position.
+  // An axis of at most 32 positions walks with a lane per position: a warp
+  // takes 32 / P lines of P lanes each (P the power of two from 4 up that
+  // holds the axis), so a short axis leaves fewer lanes idle and fewer
+  // warps issue the walk.
   const bool byLane = len <= 32;
+  const int P = len <= 4 ? 4 : len <= 8 ? 8 : len <= 16 ? 16 : 32;
+  const int laneLine = warp * (32 / P) + lane / P, pos = lane % P;
+  const bool laneOwns = laneLine < lines && pos < len;
   LaneState<T> ls{C(0), C(1), 0};
   load(0);
   for (int64_t r0 = 0; r0 < a.lineLen; r0 += kMatchRows) {
@@ -1652,15 +1659,20 @@ __global__ void __launch_bounds__(kMatchThreads)
     __syncthreads();
     if (r0 + kMatchRows < a.lineLen)
       load(r0 + kMatchRows); // In flight while this stretch folds.
-    if (warp >= lines)
-      continue;
     const int n = int(a.lineLen - r0 < kMatchRows ? a.lineLen - r0 : kMatchRows);
     if (byLane) {
-      if (r0 == 0 && lane < len) // The accumulators are set (the barrier above).
-        ls = LaneState<T>{acc[lane], mean ? cnt[lane] : C(1), flag[lane]};
-      withOp(a.op, [&](auto op) { laneWalk<T, decltype(op)::value>(ls, sK, sV, n, warp, lane); });
+      if (warp * (32 / P) >= lines)
+        continue;
+      const int64_t at = laneLine * len + pos;
+      if (r0 == 0 && laneOwns) // The accumulators are set (the barrier above).
+        ls = LaneState<T>{sAcc[at], mean ? sCount[at] : C(1), sFlag[at]};
+      // Lanes past the block's lines read a line of -1 (never a hit).
+      withOp(a.op,
+             [&](auto op) { laneWalk<T, decltype(op)::value>(ls, sK, sV, n, laneLine, pos); });
       continue;
     }
+    if (warp >= lines)
+      continue;
     for (int c = 0; c < n; c += 32) {
       const int j = (c + lane) * kMatchPitch + warp;
       const int32_t k = sK[j]; // Rows past the line hold -1.
@@ -1682,11 +1694,12 @@ __global__ void __launch_bounds__(kMatchThreads)
       }
     }
   }
-  if (byLane && warp < lines && lane < len) {
-    acc[lane] = ls.acc;
+  if (byLane && laneOwns) {
+    const int64_t at = laneLine * len + pos;
+    sAcc[at] = ls.acc;
     if (mean)
-      cnt[lane] = ls.cnt;
-    flag[lane] = ls.flag;
+      sCount[at] = ls.cnt;
+    sFlag[at] = ls.flag;
   }
   __syncthreads();
   for (int64_t e = tid; e < elems; e += kMatchThreads) {

@@ -160,6 +160,12 @@ TEST(CudaScatter, EveryPathSmall) {
       {"match",
        "ranked walk, a lane per position, two blocks (the last one line), two stretches",
        {{4, 9}, {300, 9}, {300, 9}, 0, -4, 3}},
+      {"match",
+       "ranked walk, a lane per position, a line a warp",
+       {{24, 9}, {300, 9}, {300, 9}, 0, -24, 23}},
+      {"match",
+       "ranked walk, a lane per position, two lines a warp",
+       {{12, 9}, {300, 9}, {300, 9}, 0, -12, 11}},
       {"match", "ranked walk in rounds, two stretches", {{40, 9}, {300, 9}, {300, 9}, 0, -40, 39}},
       {"match", "ranked walk in rounds, many rounds", {{33, 2}, {100, 2}, {100, 2}, 0, -33, -32}},
       // 600 lines fill half a block per SM of the H200 (132 SMs): the
