@@ -90,6 +90,22 @@ GRAFT_HD inline int64_t padSource(int64_t i, int64_t n, PadMode mode) {
   return -1;
 }
 
+/// a * b, never contracted with a following add into a fused multiply-add
+/// (nvcc contracts by default; the CPU build does not), so both backends
+/// round every product the same way.
+template <class C> GRAFT_HD inline C mulR(C a, C b) {
+#ifdef __CUDA_ARCH__
+  if constexpr (std::is_same_v<C, float>)
+    return __fmul_rn(a, b);
+  else if constexpr (std::is_same_v<C, double>)
+    return __dmul_rn(a, b);
+  else
+    return a * b;
+#else
+  return a * b;
+#endif
+}
+
 /// The median's order: ascending, NaN after every number.
 template <class C> GRAFT_HD bool medianLess(C a, C b) {
   if constexpr (scalar::kFP<C>) {
@@ -125,15 +141,15 @@ GRAFT_HD C resizeInCoord(const ResizeParams &p, int64_t x, int64_t in, int64_t o
   C fx = C(x);
   switch (p.coords) {
   case ResizeCoords::HalfPixel:
-    return (fx + C(0.5)) * scale - C(0.5);
+    return mulR(fx + C(0.5), scale) - C(0.5);
   case ResizeCoords::AlignCorners:
-    return out > 1 ? fx * (C(in - 1) / C(out - 1)) : C(0);
+    return out > 1 ? mulR(fx, C(in - 1) / C(out - 1)) : C(0);
   case ResizeCoords::Asymmetric:
-    return fx * scale;
+    return mulR(fx, scale);
   case ResizeCoords::PytorchHalfPixel:
-    return out > 1 ? (fx + C(0.5)) * scale - C(0.5) : C(0);
+    return out > 1 ? mulR(fx + C(0.5), scale) - C(0.5) : C(0);
   case ResizeCoords::TFHalfPixelForNN:
-    return (fx + C(0.5)) * scale;
+    return mulR(fx + C(0.5), scale);
   }
   return fx;
 }
@@ -164,11 +180,11 @@ template <class C> GRAFT_HD int64_t resizeNearest(const ResizeParams &p, C x, in
 
 /// topi's cubic spline weights for the four taps at floor(x) - 1 .. + 2.
 template <class C> GRAFT_HD void cubicWeights(C t, C alpha, C w[4]) {
-  C t2 = t * t, t3 = t2 * t;
-  w[0] = alpha * (t3 - C(2) * t2 + t);
-  w[1] = (alpha + C(2)) * t3 - (C(3) + alpha) * t2 + C(1);
-  w[2] = -(alpha + C(2)) * t3 + (C(3) + C(2) * alpha) * t2 - alpha * t;
-  w[3] = -alpha * t3 + alpha * t2;
+  C t2 = mulR(t, t), t3 = mulR(t2, t);
+  w[0] = mulR(alpha, t3 - mulR(C(2), t2) + t);
+  w[1] = mulR(alpha + C(2), t3) - mulR(C(3) + alpha, t2) + C(1);
+  w[2] = -mulR(alpha + C(2), t3) + mulR(C(3) + mulR(C(2), alpha), t2) - mulR(alpha, t);
+  w[3] = -mulR(alpha, t3) + mulR(alpha, t2);
 }
 
 /// Cubic weights with cubic_exclude: taps outside [0, n) weigh nothing and
@@ -203,9 +219,9 @@ GRAFT_HD C resizeSample(const ResizeParams &p, int64_t oy, int64_t ox, const Loa
     C ty = y - fy, tx = x - fx;
     int64_t y0 = clampIndex(int64_t(fy), p.inH), y1 = clampIndex(int64_t(fy) + 1, p.inH);
     int64_t x0 = clampIndex(int64_t(fx), p.inW), x1 = clampIndex(int64_t(fx) + 1, p.inW);
-    C top = load(y0, x0) * (C(1) - tx) + load(y0, x1) * tx;
-    C bottom = load(y1, x0) * (C(1) - tx) + load(y1, x1) * tx;
-    return top * (C(1) - ty) + bottom * ty;
+    C top = mulR(load(y0, x0), C(1) - tx) + mulR(load(y0, x1), tx);
+    C bottom = mulR(load(y1, x0), C(1) - tx) + mulR(load(y1, x1), tx);
+    return mulR(top, C(1) - ty) + mulR(bottom, ty);
   }
   case ResizeMethod::Cubic: {
     int64_t yi[4], xi[4];
@@ -216,8 +232,8 @@ GRAFT_HD C resizeSample(const ResizeParams &p, int64_t oy, int64_t ox, const Loa
     for (int r = 0; r < 4; ++r) {
       C row = C(0);
       for (int c = 0; c < 4; ++c)
-        row += load(yi[r], xi[c]) * wx[c];
-      acc += row * wy[r];
+        row += mulR(load(yi[r], xi[c]), wx[c]);
+      acc += mulR(row, wy[r]);
     }
     return acc;
   }
@@ -245,14 +261,14 @@ template <class C> GRAFT_HD C reflectCoord(C x, C span, C lo) {
     return x;
   C dist = x > lo ? x - lo : lo - x;
   int64_t times = int64_t(int32_t(dist)) / int64_t(span);
-  C extra = dist - C(times) * span;
+  C extra = dist - mulR(C(times), span);
   return times % 2 == 0 ? extra + lo : span - extra + lo;
 }
 
 /// A normalized grid coordinate (-1 .. 1) as a source position along a dim
 /// of n elements.
 template <class C> GRAFT_HD C gridSource(const GridSampleParams &p, C g, int64_t n) {
-  C x = p.alignCorners ? (g + C(1)) * C(n - 1) / C(2) : ((g + C(1)) * C(n) - C(1)) / C(2);
+  C x = p.alignCorners ? mulR(g + C(1), C(n - 1)) / C(2) : (mulR(g + C(1), C(n)) - C(1)) / C(2);
   if (p.padding == GridPadding::Reflection)
     x = p.alignCorners ? reflectCoord<C>(x, C(n - 1), C(0)) : reflectCoord<C>(x, C(n), C(-0.5));
   if (p.padding != GridPadding::Zeros)
@@ -271,8 +287,8 @@ GRAFT_HD C gridSample(const GridSampleParams &p, C gx, C gy, const Load &load) {
   C fy = std::floor(y), fx = std::floor(x);
   int64_t y0 = int64_t(fy), x0 = int64_t(fx);
   C ty = y - fy, tx = x - fx;
-  return at(y0, x0) * (C(1) - ty) * (C(1) - tx) + at(y0, x0 + 1) * (C(1) - ty) * tx +
-         at(y0 + 1, x0) * ty * (C(1) - tx) + at(y0 + 1, x0 + 1) * ty * tx;
+  return mulR(mulR(at(y0, x0), C(1) - ty), C(1) - tx) + mulR(mulR(at(y0, x0 + 1), C(1) - ty), tx) +
+         mulR(mulR(at(y0 + 1, x0), ty), C(1) - tx) + mulR(mulR(at(y0 + 1, x0 + 1), ty), tx);
 }
 
 //===----------------------------------------------------------------------===//

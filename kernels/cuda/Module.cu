@@ -16,6 +16,11 @@
 
 using namespace graft::cuda;
 
+namespace graft::cuda {
+/// gather_elements ... image.grid_sample (BatchB.cu).
+void addBatchBKernels(std::vector<GraftCudaKernel> &out);
+} // namespace graft::cuda
+
 namespace {
 
 int report(GraftCudaError *err, const char *call, cudaError_t e) {
@@ -408,6 +413,7 @@ const std::vector<GraftCudaKernel> &kernelTable() {
     addConvKernels(t);
     addAttentionVarLenKernels(t);
     addSamplingVisionKernels(t);
+    addBatchBKernels(t);
     return t;
   }();
   return table;
