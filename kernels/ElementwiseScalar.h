@@ -135,6 +135,29 @@ template <class C> GRAFT_HD inline C geluTanhC(C x) {
   C inner = C(0.79788456080286535588) * (x + C(0.044715) * x * x * x);
   return C(0.5) * x * (C(1) + std::tanh(inner));
 }
+/// SELU (TVM's legalization): scale * (x > 0 ? x : alpha * (e^x - 1)).
+template <class C> GRAFT_HD inline C seluC(C x) {
+  C alpha = C(1.6732632423543772848170429916717), scale = C(1.0507009873554804934193349852946);
+  return scale * (x > C(0) ? x : alpha * std::expm1(x));
+}
+/// log(e^a + e^b) without overflow: max + log1p(e^-|a - b|); equal
+/// operands (infinities included) give a + log 2; NaN propagates.
+template <class C> GRAFT_HD inline C logAddExpC(C a, C b) {
+  if (a == b)
+    return a + C(0.69314718055994530942);
+  C hi = a > b ? a : b, d = a > b ? b - a : a - b;
+  return hi + std::log1p(std::exp(d));
+}
+/// a * b + c rounded once for floats (ewise_fma); wrapping for integers,
+/// (a and b) or c for bool.
+template <class C> GRAFT_HD inline C fmaC(C a, C b, C c) {
+  if constexpr (std::is_same_v<C, bool>)
+    return (a && b) || c;
+  else if constexpr (std::is_integral_v<C>)
+    return wrapAdd(wrapMul(a, b), c);
+  else
+    return std::fma(a, b, c);
+}
 /// Two's complement on integers, logical not on bool.
 template <class C> GRAFT_HD inline C bitNotC(C x) {
   if constexpr (std::is_same_v<C, bool>)

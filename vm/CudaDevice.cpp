@@ -307,8 +307,10 @@ llvm::Expected<Value> callCudaKernel(VirtualMachine &vm, const void *data,
     return fail(
         llvm::formatv("expects {0} attributes but got {1} arguments in all", nattrs, args.size()));
   size_t rest = args.size() - nattrs;
-  size_t in = k.numInputs >= 0 ? size_t(k.numInputs)
-                               : rest - std::min<size_t>(rest, size_t(std::max(0, k.numOutputs)));
+  bool perInput = k.numInputs < 0 && k.numOutputs < 0; // One output per input (meshgrid).
+  size_t in = perInput           ? rest / 2
+              : k.numInputs >= 0 ? size_t(k.numInputs)
+                                 : rest - std::min<size_t>(rest, size_t(std::max(0, k.numOutputs)));
   size_t out = k.numOutputs >= 0 ? size_t(k.numOutputs) : rest - std::min(rest, in);
   if (in + out != rest)
     return fail(llvm::formatv("expects {0} inputs, {1} attributes and {2} outputs but got {3} "

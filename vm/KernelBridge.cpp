@@ -62,14 +62,15 @@ struct Split {
 
 llvm::Expected<Split> splitArgs(const KernelInfo &k, size_t nargs) {
   size_t nattrs = k.attrNames.size();
-  if (k.numInputs < 0 && k.numOutputs < 0)
-    return kernelError(k,
-                       "has variadic inputs and outputs; cannot split {0} "
-                       "arguments",
-                       nargs);
   if (nargs < nattrs)
     return kernelError(k, "expects {0} attributes but got {1} arguments in all", nattrs, nargs);
   size_t rest = nargs - nattrs;
+  // Variadic inputs and outputs: one output per input (meshgrid).
+  if (k.numInputs < 0 && k.numOutputs < 0) {
+    if (rest % 2)
+      return kernelError(k, "takes one output per input but got {0} tensor arguments", rest);
+    return Split{rest / 2, rest / 2};
+  }
   size_t in = k.numInputs >= 0 ? size_t(k.numInputs) : rest - std::min<size_t>(rest, k.numOutputs);
   size_t out = k.numOutputs >= 0 ? size_t(k.numOutputs) : rest - std::min(rest, in);
   if (in + out != rest)

@@ -3,7 +3,9 @@
 // zeros/ones/full take a shape and InitAttrs(dtype); the *_like forms take
 // a tensor; arange takes start/end/step PrimValues (the wrapper's end=None
 // swap and dtype choice run as a canonicalize hook); tril/triu take the
-// diagonal offset k as a PrimValue argument.
+// diagonal offset k as a PrimValue argument. eye/eye_like take it too (eye's
+// m defaults to n, another canonicalize hook); hamming_window takes its
+// size, periodic flag and coefficients as PrimValues.
 //
 //===----------------------------------------------------------------------===//
 
@@ -130,6 +132,76 @@ llvm::Expected<StructInfo> inferTrilu(const CallNode &call, const InferContext &
   return StructInfo(*t);
 }
 
+/// The wrapper's `m = n if m is None`.
+llvm::Error canonicalizeEye(std::vector<Expr> &args, Attrs &) {
+  if (args.size() == 2) // m omitted: a square matrix.
+    args = {args[0], args[0], args[1]};
+  return llvm::Error::success();
+}
+
+/// The PrimValue argument `i` (eye's n and m, hamming_window's size), or
+/// an R.Prim whose value its struct info knows (compute-prim-value binds
+/// a symbolic expression to a host function's result).
+llvm::Expected<PrimExpr> primValueArg(const CallNode &call, unsigned i) {
+  if (const PrimValueNode *pv = asPrimValue(call.args[i]))
+    return pv->value;
+  if (const auto *p = llvm::dyn_cast_or_null<PrimSInfoNode>(call.args[i]->sinfo.get()))
+    if (p->value)
+      return p->value;
+  return opError(call, "expects " + argName(call, i) + " to be a R.prim_value");
+}
+
+/// eye(n, m, k): a Tensor((n, m), dtype), the dims as written.
+llvm::Expected<StructInfo> inferEye(const CallNode &call, const InferContext &) {
+  if (auto err = checkArity(call, 3))
+    return err;
+  auto n = primValueArg(call, 0);
+  if (!n)
+    return n.takeError();
+  auto m = primValueArg(call, 1);
+  if (!m)
+    return m.takeError();
+  auto dtype = dtypeAttr(call, "dtype");
+  if (!dtype)
+    return dtype.takeError();
+  return tensorSInfo({*n, *m}, *dtype);
+}
+
+/// eye_like(x, k): x's shape and vdevice, the dtype attr or x's.
+llvm::Expected<StructInfo> inferEyeLike(const CallNode &call, const InferContext &) {
+  if (auto err = checkArity(call, 2))
+    return err;
+  auto t = tensorArg(call, 0);
+  if (!t)
+    return t.takeError();
+  if ((*t)->ndim >= 0 && (*t)->ndim != 2)
+    return opError(call,
+                   "expects a 2-D tensor, but got " + std::to_string((*t)->ndim) + " dimensions");
+  auto dtype = dtypeAttr(call, "dtype");
+  if (!dtype)
+    return dtype.takeError();
+  return withDType(*t, dtype->isVoid() ? (*t)->dtype : *dtype);
+}
+
+/// hamming_window(window_size, periodic, alpha, beta): a float
+/// Tensor((window_size,)); a size provably below 1 is an error.
+llvm::Expected<StructInfo> inferHammingWindow(const CallNode &call, const InferContext &) {
+  if (auto err = checkArity(call, 4))
+    return err;
+  auto dtype = dtypeAttr(call, "dtype");
+  if (!dtype)
+    return dtype.takeError();
+  // TVM rejects int and uint dtypes (bool is uint1 there).
+  if (dtype->isIntegral() || dtype->isBool())
+    return opError(call, "expects a float dtype, but got " + dtype->str());
+  auto size = primValueArg(call, 0);
+  if (!size)
+    return size.takeError();
+  if (auto v = asConstInt(size->get()); v && *v < 1)
+    return opError(call, "expects window_size to be positive, but got " + std::to_string(*v));
+  return tensorSInfo({simplify(*size)}, *dtype);
+}
+
 } // namespace
 
 void graft::registerCreationOps() {
@@ -158,4 +230,20 @@ void graft::registerCreationOps() {
   for (const char *name : {"tril", "triu"})
     registerOp(makeOp(name, {arg("x"), argOr("k", ParamKind::PrimValue, intVal(0))}, inferTrilu,
                       OpPattern::ElemWise));
+  OpInfo eye = makeOp("eye",
+                      {arg("n", ParamKind::PrimValue), optArg("m", ParamKind::PrimValue),
+                       argOr("k", ParamKind::PrimValue, intVal(0)),
+                       attr("dtype", AttrKind::DType, dtypeVal(DataType::float32()))},
+                      inferEye, OpPattern::ElemWise);
+  eye.canonicalize = canonicalizeEye;
+  registerOp(eye);
+  registerOp(makeOp("eye_like",
+                    {arg("x"), argOr("k", ParamKind::PrimValue, intVal(0)),
+                     attr("dtype", AttrKind::DType, dtypeVal(DataType::voidType()))},
+                    inferEyeLike, OpPattern::ElemWise));
+  registerOp(makeOp("hamming_window",
+                    {arg("window_size", ParamKind::PrimValue),
+                     arg("periodic", ParamKind::PrimValue), arg("alpha", ParamKind::PrimValue),
+                     arg("beta", ParamKind::PrimValue), reqAttr("dtype", AttrKind::DType)},
+                    inferHammingWindow, OpPattern::Opaque));
 }

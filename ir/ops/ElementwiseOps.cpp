@@ -2,7 +2,7 @@
 //
 // Tables of unary ops (dtype kept, optionally float-only, or bool result)
 // and binary broadcast ops (arithmetic dtype rule or bool comparisons), plus
-// clip, astype and where.
+// clip, astype, where and ewise_fma.
 //
 //===----------------------------------------------------------------------===//
 
@@ -156,15 +156,96 @@ constexpr InferFn kArith = inferBinary<BinaryKind::Arith>;
 constexpr InferFn kCompare = inferBinary<BinaryKind::Compare>;
 
 const UnaryDef kBinaryOps[] = {
-    {"add", kArith},          {"subtract", kArith},     {"multiply", kArith},
-    {"divide", kArith},       {"floor_divide", kArith}, {"power", kArith},
-    {"mod", kArith},          {"floor_mod", kArith},    {"maximum", kArith},
-    {"minimum", kArith},      {"logical_and", kArith},  {"logical_or", kArith},
-    {"logical_xor", kArith},  {"bitwise_and", kArith},  {"bitwise_or", kArith},
-    {"bitwise_xor", kArith},  {"left_shift", kArith},   {"right_shift", kArith},
-    {"equal", kCompare},      {"not_equal", kCompare},  {"less", kCompare},
-    {"less_equal", kCompare}, {"greater", kCompare},    {"greater_equal", kCompare},
+    {"add", kArith},
+    {"subtract", kArith},
+    {"multiply", kArith},
+    {"divide", kArith},
+    {"floor_divide", kArith},
+    {"power", kArith},
+    {"mod", kArith},
+    {"floor_mod", kArith},
+    {"maximum", kArith},
+    {"log_add_exp", kArith},
+    {"minimum", kArith},
+    {"logical_and", kArith},
+    {"logical_or", kArith},
+    {"logical_xor", kArith},
+    {"bitwise_and", kArith},
+    {"bitwise_or", kArith},
+    {"bitwise_xor", kArith},
+    {"left_shift", kArith},
+    {"right_shift", kArith},
+    {"equal", kCompare},
+    {"not_equal", kCompare},
+    {"less", kCompare},
+    {"less_equal", kCompare},
+    {"greater", kCompare},
+    {"greater_equal", kCompare},
 };
+
+//===----------------------------------------------------------------------===//
+// ewise_fma
+//===----------------------------------------------------------------------===//
+
+/// ewise_fma(x1, x2, x3): three tensors of one ndim, dtype and (when all
+/// are ShapeExprs) shape; no broadcasting.
+llvm::Expected<StructInfo> inferEwiseFMA(const CallNode &call, const InferContext &) {
+  if (auto err = checkArity(call, 3))
+    return err;
+  const TensorSInfoNode *t[3];
+  for (unsigned i = 0; i < 3; ++i) {
+    auto a = tensorArg(call, i);
+    if (!a)
+      return a.takeError();
+    t[i] = *a;
+  }
+  int ndim = -1;
+  for (const TensorSInfoNode *x : t) {
+    if (x->ndim < 0)
+      continue;
+    if (ndim >= 0 && x->ndim != ndim)
+      return opError(call, "expects its 3 arguments to have the same ndim, but got " +
+                               std::to_string(ndim) + " and " + std::to_string(x->ndim));
+    ndim = x->ndim;
+  }
+  DataType dtype;
+  if (!t[0]->dtype.isVoid() && !t[1]->dtype.isVoid() && !t[2]->dtype.isVoid()) {
+    if (t[0]->dtype != t[1]->dtype || t[1]->dtype != t[2]->dtype)
+      return opError(call, "expects its 3 arguments to have the same dtype, but got " +
+                               t[0]->dtype.str() + ", " + t[1]->dtype.str() + " and " +
+                               t[2]->dtype.str());
+    dtype = t[0]->dtype;
+  }
+  // As TVM: the first vdevice set, dropped when a later one differs.
+  VDevice vdevice;
+  for (const TensorSInfoNode *x : t) {
+    if (!x->vdevice)
+      continue;
+    if (!vdevice) {
+      vdevice = x->vdevice;
+      continue;
+    }
+    if (llvm::Error differ = mergeVDevice(call, vdevice, x->vdevice).takeError()) {
+      llvm::consumeError(std::move(differ));
+      vdevice = VDevice();
+      break;
+    }
+  }
+  const std::vector<PrimExpr> *s[3] = {t[0]->shapeValues(), t[1]->shapeValues(),
+                                       t[2]->shapeValues()};
+  if (s[0] && s[1] && s[2]) {
+    for (int d = 0; d < ndim; ++d)
+      if (!proveEqual((*s[0])[d], (*s[1])[d]) || !proveEqual((*s[1])[d], (*s[2])[d]))
+        return opError(call, "expects its 3 arguments to have the same shape, but dim " +
+                                 std::to_string(d) + " is " + dimString((*s[0])[d]) + ", " +
+                                 dimString((*s[1])[d]) + " and " + dimString((*s[2])[d]));
+    return tensorSInfo(*s[0], dtype, vdevice);
+  }
+  if (t[0]->shape && t[0]->shape.get() == t[1]->shape.get() &&
+      t[0]->shape.get() == t[2]->shape.get())
+    return make<TensorSInfoNode>(t[0]->shape, dtype, t[0]->ndim, vdevice);
+  return tensorSInfoNDim(ndim, dtype, vdevice);
+}
 
 //===----------------------------------------------------------------------===//
 // clip, astype, where
@@ -249,4 +330,7 @@ void graft::registerElementwiseOps() {
                     OpPattern::ElemWise));
   registerOp(
       makeOp("where", {arg("condition"), arg("x1"), arg("x2")}, inferWhere, OpPattern::Broadcast));
+  // Opaque as in TVM, which has no legalization for it.
+  registerOp(
+      makeOp("ewise_fma", {arg("x1"), arg("x2"), arg("x3")}, inferEwiseFMA, OpPattern::Opaque));
 }

@@ -3,7 +3,8 @@
 // matmul with numpy semantics: 1-D operands are promoted (a prepended or
 // appended unit dim that the result drops), batch dims broadcast, and the
 // reduction lengths must not be provably different. MatmulAttrs(out_dtype),
-// void meaning "the binary dtype rule".
+// void meaning "the binary dtype rule". outer: the product of two 1-D
+// tensors, in x1's dtype.
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,6 +75,26 @@ llvm::Expected<StructInfo> inferMatmul(const CallNode &call, const InferContext 
   return tensorSInfo(std::move(out), dtype, *vdevice);
 }
 
+/// outer(x1, x2): Tensor((n, m)) of x1's dtype; as TVM, x2's dtype is not
+/// checked and the result has no vdevice.
+llvm::Expected<StructInfo> inferOuter(const CallNode &call, const InferContext &) {
+  if (auto err = checkArity(call, 2))
+    return err;
+  auto a = tensorArg(call, 0);
+  if (!a)
+    return a.takeError();
+  auto b = tensorArg(call, 1);
+  if (!b)
+    return b.takeError();
+  if ((*a)->ndim != 1 || (*b)->ndim != 1)
+    return opError(call, "expects two 1-D tensors, but got ndim " + std::to_string((*a)->ndim) +
+                             " and " + std::to_string((*b)->ndim));
+  const std::vector<PrimExpr> *n = (*a)->shapeValues(), *m = (*b)->shapeValues();
+  if (!n || !m)
+    return tensorSInfoNDim(2, (*a)->dtype);
+  return tensorSInfo({(*n)[0], (*m)[0]}, (*a)->dtype);
+}
+
 } // namespace
 
 void graft::registerLinalgOps() {
@@ -81,4 +102,7 @@ void graft::registerLinalgOps() {
       "matmul",
       {arg("x1"), arg("x2"), attr("out_dtype", AttrKind::DType, dtypeVal(DataType::voidType()))},
       inferMatmul, OpPattern::OutEWiseFusable));
+  // Injective, not TVM's Broadcast (out[i, j] = x1[i] * x2[j]): the fused
+  // program format has no outer product, so fuse-elementwise must not take it.
+  registerOp(makeOp("outer", {arg("x1"), arg("x2")}, inferOuter, OpPattern::Injective));
 }

@@ -1,8 +1,9 @@
 //===- ir/ops/ManipulationOps.cpp - Shape manipulation ops -----------------===//
 //
 // permute_dims, reshape (with the constructor's -1/0 resolution as a
-// canonicalize hook), broadcast_to, expand_dims, squeeze, flatten, concat
-// and split.
+// canonicalize hook), broadcast_to, expand_dims, squeeze, flatten, concat,
+// split, stack, meshgrid, collapse_sum_like/_to (broadcast's adjoint) and
+// one_hot.
 //
 //===----------------------------------------------------------------------===//
 
@@ -448,6 +449,256 @@ llvm::Expected<StructInfo> inferSplit(const CallNode &call, const InferContext &
   return tupleSInfo(std::move(parts));
 }
 
+//===----------------------------------------------------------------------===//
+// stack, meshgrid (tuple inputs), collapse_sum_like/_to, one_hot
+//===----------------------------------------------------------------------===//
+
+/// v0.23's vdevice rule of stack and meshgrid: the first one set, or none
+/// when two set ones differ (no error, unlike the binary ops).
+struct VDeviceUnion {
+  VDevice vdevice;
+  bool conflict = false;
+
+  void add(const VDevice &v) {
+    if (conflict || !v)
+      return;
+    if (!vdevice) {
+      vdevice = v;
+      return;
+    }
+    conflict = vdevice.get() != v.get() &&
+               (vdevice->targetKind != v->targetKind || vdevice->vdeviceId != v->vdeviceId ||
+                vdevice->memoryScope != v->memoryScope);
+  }
+  VDevice result() const { return conflict ? VDevice() : vdevice; }
+};
+
+/// The stacked shape: the inputs' dims (which must agree) with the count
+/// inserted at `axis`; None when some dim is not provably equal.
+llvm::Expected<llvm::Optional<std::vector<PrimExpr>>>
+stackDims(const CallNode &call, llvm::ArrayRef<const std::vector<PrimExpr> *> shapes, int axis,
+          size_t count) {
+  const std::vector<PrimExpr> &first = *shapes[0];
+  bool unknown = false;
+  for (size_t d = 0; d < first.size(); ++d)
+    for (size_t i = 1; i < shapes.size(); ++i) {
+      const PrimExpr &other = (*shapes[i])[d];
+      if (proveNotEqual(other, first[d]))
+        return opError(call, "expects all input tensors to have identical shapes, but dimension " +
+                                 std::to_string(d) + " differs: " + dimString(first[d]) + " vs " +
+                                 dimString(other));
+      unknown |= !proveEqual(other, first[d]);
+    }
+  if (unknown)
+    return llvm::None;
+  std::vector<PrimExpr> out(first.begin(), first.end());
+  out.insert(out.begin() + axis, i64(int64_t(count)));
+  return llvm::Optional<std::vector<PrimExpr>>(std::move(out));
+}
+
+llvm::Expected<StructInfo> inferStack(const CallNode &call, const InferContext &) {
+  if (auto err = checkArity(call, 1))
+    return err;
+  auto tensors = tensorTupleArg(call, 0);
+  if (!tensors)
+    return tensors.takeError();
+  if (tensors->empty())
+    return opError(call, "expects at least one tensor in the input tuple");
+  // TVM takes the first tensor's ndim; graft takes the first known one, so
+  // a leading tensor of unknown ndim does not make axis 0 out of range.
+  int ndim = -1;
+  for (const TensorSInfoNode *t : *tensors)
+    if (ndim < 0)
+      ndim = t->ndim;
+  DataType dtype;
+  bool voidDType = false, shapeUnknown = false;
+  VDeviceUnion vdevice;
+  llvm::SmallVector<const std::vector<PrimExpr> *, 4> shapes;
+  for (const TensorSInfoNode *t : *tensors) {
+    if (t->dtype.isVoid())
+      voidDType = true;
+    else if (dtype.isVoid())
+      dtype = t->dtype;
+    else if (t->dtype != dtype)
+      return opError(call, "expects all input tensors to have the same dtype, but got " +
+                               dtype.str() + " and " + t->dtype.str());
+    if (t->ndim >= 0 && t->ndim != ndim)
+      return opError(call, "expects all input tensors to have the same ndim, but got " +
+                               std::to_string(ndim) + " and " + std::to_string(t->ndim));
+    vdevice.add(t->vdevice);
+    shapeUnknown |= !t->shapeValues();
+    if (const std::vector<PrimExpr> *dims = knownDims(t))
+      shapes.push_back(dims);
+  }
+  if (voidDType)
+    dtype = DataType::voidType();
+  if (ndim < 0)
+    return tensorSInfoNDim(-1, dtype, vdevice.result());
+  auto axisAttr = optIntAttr(call, "axis");
+  if (!axisAttr)
+    return axisAttr.takeError();
+  auto axis = normalizeAxis(call, axisAttr->getValueOr(0), ndim + 1);
+  if (!axis)
+    return axis.takeError();
+  if (shapes.empty())
+    return tensorSInfoNDim(ndim + 1, dtype, vdevice.result());
+  // The dims that are known are checked even when another input's are not.
+  auto dims = stackDims(call, shapes, *axis, tensors->size());
+  if (!dims)
+    return dims.takeError();
+  if (!*dims || (tensors->size() > 1 && shapeUnknown))
+    return tensorSInfoNDim(ndim + 1, dtype, vdevice.result());
+  return tensorSInfo(std::move(**dims), dtype, vdevice.result());
+}
+
+/// meshgrid: one tensor per input, each of the lengths in input order (as
+/// TVM infers it, whatever the indexing).
+llvm::Expected<StructInfo> inferMeshgrid(const CallNode &call, const InferContext &) {
+  if (auto err = checkArity(call, 1))
+    return err;
+  auto tensors = tensorTupleArg(call, 0);
+  if (!tensors)
+    return tensors.takeError();
+  if (tensors->empty())
+    return opError(call, "expects at least one 1-D tensor in the input tuple");
+  std::vector<PrimExpr> lengths;
+  DataType dtype;
+  VDeviceUnion vdevice;
+  for (size_t i = 0; i < tensors->size(); ++i) {
+    const TensorSInfoNode *t = (*tensors)[i];
+    if (t->ndim != 1)
+      return opError(call, "expects each input tensor to be 1-D, but input " + std::to_string(i) +
+                               " has ndim " + std::to_string(t->ndim));
+    // As TVM: an input of unknown dtype adds neither its length nor its
+    // vdevice, so the grid's shape stays unknown.
+    if (t->dtype.isVoid())
+      continue;
+    if (dtype.isVoid())
+      dtype = t->dtype;
+    else if (t->dtype != dtype)
+      return opError(call, "expects all input tensors to have the same dtype, but got " +
+                               t->dtype.str() + " and " + dtype.str());
+    if (const std::vector<PrimExpr> *dims = t->shapeValues())
+      lengths.push_back((*dims)[0]);
+    vdevice.add(t->vdevice);
+  }
+  int n = int(tensors->size());
+  bool known = lengths.size() == tensors->size();
+  std::vector<StructInfo> fields;
+  for (int i = 0; i < n; ++i)
+    fields.push_back(known ? tensorSInfo(lengths, dtype, vdevice.result())
+                           : tensorSInfoNDim(n, dtype, vdevice.result()));
+  return tupleSInfo(std::move(fields));
+}
+
+/// TVM's CheckCollapseShape: from the right, each target dim equals the
+/// data's or is 1 (the data's is then summed); leading data dims beyond
+/// the target's are summed.
+llvm::Error checkCollapseShape(const CallNode &call, llvm::ArrayRef<PrimExpr> data,
+                               llvm::ArrayRef<PrimExpr> target) {
+  int targetAx = int(target.size()) - 1;
+  for (int dataAx = int(data.size()) - 1; dataAx >= 0 && targetAx >= 0; --dataAx) {
+    const PrimExpr &d0 = data[dataAx], &d1 = target[targetAx];
+    auto c0 = asConstInt(d0.get()), c1 = asConstInt(d1.get());
+    if (proveEqual(d0, d1) || (c1 && *c1 == 1)) {
+      --targetAx;
+      continue;
+    }
+    if (c0 && c1)
+      return opError(call, "cannot collapse data dim " + std::to_string(dataAx) + " (" +
+                               dimString(d0) + ") into target dim " + std::to_string(targetAx) +
+                               " (" + dimString(d1) +
+                               "): a target dim must equal the data's or be 1");
+    return opError(call, "cannot match data dim " + std::to_string(dataAx) + " (" + dimString(d0) +
+                             ") with target dim " + std::to_string(targetAx) + " (" +
+                             dimString(d1) + "): unknown or symbolic; consider R.match_cast first");
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<StructInfo> inferCollapseSumLike(const CallNode &call, const InferContext &) {
+  if (auto err = checkArity(call, 2))
+    return err;
+  auto data = tensorArg(call, 0);
+  if (!data)
+    return data.takeError();
+  auto target = tensorArg(call, 1);
+  if (!target)
+    return target.takeError();
+  const std::vector<PrimExpr> *d = knownDims(*data), *t = knownDims(*target);
+  if (d && t)
+    if (auto err = checkCollapseShape(call, *d, *t))
+      return err;
+  return make<TensorSInfoNode>((*target)->shape, (*data)->dtype, (*target)->ndim,
+                               (*target)->vdevice);
+}
+
+llvm::Expected<StructInfo> inferCollapseSumTo(const CallNode &call, const InferContext &) {
+  if (auto err = checkArity(call, 2))
+    return err;
+  auto data = tensorArg(call, 0);
+  if (!data)
+    return data.takeError();
+  auto shape = shapeArg(call, 1);
+  if (!shape)
+    return shape.takeError();
+  const std::vector<PrimExpr> *d = knownDims(*data);
+  if (d && (*shape)->values)
+    if (auto err = checkCollapseShape(call, *d, *(*shape)->values))
+      return err;
+  return make<TensorSInfoNode>(call.args[1], (*data)->dtype, (*shape)->ndim, (*data)->vdevice);
+}
+
+/// The dtype of one_hot's on/off value: a PrimValue, or (after
+/// compute-prim-value moved a float into a host function) any R.Prim.
+llvm::Expected<DataType> primValueDType(const CallNode &call, unsigned i) {
+  if (const auto *pv = llvm::dyn_cast_or_null<PrimValueNode>(call.args[i].get()))
+    return pv->value->dtype;
+  if (const auto *p = llvm::dyn_cast_or_null<PrimSInfoNode>(call.args[i]->sinfo.get()))
+    return p->dtype;
+  return opError(call, "expects " + argName(call, i) + " to be a R.prim_value");
+}
+
+llvm::Expected<StructInfo> inferOneHot(const CallNode &call, const InferContext &) {
+  if (auto err = checkArity(call, 3))
+    return err;
+  auto indices = tensorArg(call, 0);
+  if (!indices)
+    return indices.takeError();
+  auto on = primValueDType(call, 1);
+  if (!on)
+    return on.takeError();
+  auto off = primValueDType(call, 2);
+  if (!off)
+    return off.takeError();
+  if (*on != *off)
+    return opError(call, "expects on_value and off_value to have the same dtype, but got " +
+                             on->str() + " and " + off->str());
+  auto depth = intAttr(call, "depth");
+  if (!depth)
+    return depth.takeError();
+  if (*depth <= 0) // TVM checks it in the op's constructor.
+    return opError(call, "expects a positive depth, but got " + std::to_string(*depth));
+  auto axisAttr = intAttr(call, "axis");
+  if (!axisAttr)
+    return axisAttr.takeError();
+  const TensorSInfoNode *t = *indices;
+  if (!t->dtype.isVoid() && !t->dtype.isIntegral())
+    return opError(call, "expects integer indices, but got " + t->dtype.str());
+  if (t->ndim < 0)
+    return tensorSInfoNDim(-1, *on, t->vdevice);
+  const std::vector<PrimExpr> *dims = t->shapeValues();
+  if (!dims)
+    return tensorSInfoNDim(t->ndim + 1, *on, t->vdevice);
+  int64_t axis = *axisAttr < 0 ? *axisAttr + t->ndim + 1 : *axisAttr;
+  if (axis < 0 || axis > t->ndim)
+    return opError(call, "expects axis in [0, " + std::to_string(t->ndim) + "], but got " +
+                             std::to_string(*axisAttr));
+  std::vector<PrimExpr> out(dims->begin(), dims->end());
+  out.insert(out.begin() + axis, i64(*depth));
+  return tensorSInfo(std::move(out), *on, t->vdevice);
+}
+
 } // namespace
 
 void graft::registerManipulationOps() {
@@ -475,4 +726,21 @@ void graft::registerManipulationOps() {
                     {arg("x"), reqAttr("indices_or_sections", AttrKind::Any),
                      attr("axis", AttrKind::Int, intVal(0))},
                     inferSplit, OpPattern::Injective));
+  registerOp(
+      makeOp("stack",
+             {arg("tensors", ParamKind::ExprTuple), attr("axis", AttrKind::OptionalInt, intVal(0))},
+             inferStack, OpPattern::Injective));
+  registerOp(makeOp(
+      "meshgrid",
+      {arg("tensors", ParamKind::ExprTuple), attr("indexing", AttrKind::String, strVal("ij"))},
+      inferMeshgrid, OpPattern::Injective));
+  registerOp(makeOp("collapse_sum_like", {arg("data"), arg("collapse_target")},
+                    inferCollapseSumLike, OpPattern::CommReduce));
+  registerOp(makeOp("collapse_sum_to", {arg("data"), arg("shape", ParamKind::Shape)},
+                    inferCollapseSumTo, OpPattern::CommReduce));
+  registerOp(makeOp("one_hot",
+                    {arg("indices"), arg("on_value", ParamKind::PrimValue),
+                     arg("off_value", ParamKind::PrimValue), reqAttr("depth", AttrKind::Int),
+                     attr("axis", AttrKind::Int, intVal(-1))},
+                    inferOneHot, OpPattern::Injective));
 }

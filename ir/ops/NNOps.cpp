@@ -230,7 +230,7 @@ llvm::Expected<StructInfo> inferPRelu(const CallNode &call, const InferContext &
 
 void graft::registerNNOps() {
   registerOp(makeOp("nn.relu", {arg("data")}, inferUnaryAny, OpPattern::ElemWise));
-  for (const char *name : {"nn.gelu", "nn.gelu_tanh", "nn.silu"})
+  for (const char *name : {"nn.gelu", "nn.gelu_tanh", "nn.silu", "nn.selu"})
     registerOp(makeOp(name, {arg("data")}, inferUnaryFloat, OpPattern::ElemWise));
   // ElemWise as topi's leaky_relu; their attributes keep them out of
   // fuse-elementwise (transforms/FusedOps.cpp).

@@ -199,6 +199,31 @@ void addBatchBRows(std::vector<Row> &r) {
                unsupportedGridSample});
 }
 
+/// meshgrid's inferred shape keeps the input order (TVM's inference); the
+/// "xy" grid swaps the first two lengths, so the two agree only when those
+/// lengths are equal.
+std::string unsupportedMeshgrid(const CallNode &call) {
+  const AttrValue *v = call.attrs ? call.attrs->lookup("indexing") : nullptr;
+  if (!v || v->kind() != AttrValue::Kind::String || v->getString() != "xy" || call.args.empty())
+    return "";
+  const auto *tuple = llvm::dyn_cast_or_null<TupleSInfoNode>(call.args[0]->sinfo.get());
+  if (!tuple || tuple->fields.size() < 2)
+    return "";
+  const std::vector<PrimExpr> *dims[2];
+  for (int i = 0; i < 2; ++i) {
+    const auto *t = llvm::dyn_cast_or_null<TensorSInfoNode>(tuple->fields[i].get());
+    dims[i] = t ? t->shapeValues() : nullptr;
+    if (!dims[i] || dims[i]->size() != 1)
+      return "has indexing \"xy\" over inputs of unknown length";
+  }
+  if (proveEqual((*dims[0])[0], (*dims[1])[0]))
+    return "";
+  return "has indexing \"xy\" over first inputs of lengths " + toString((*dims[0])[0].get()) +
+         " and " + toString((*dims[1])[0].get()) +
+         ", whose grid (lengths swapped) is not the shape inferred for it (TVM's inference keeps "
+         "the input order)";
+}
+
 /// Convolutions, pools and batch_norm: floating-point data (and weight).
 void addConvRows(std::vector<Row> &r) {
   std::vector<DTypeCheck> convTakes = {only(kFloatDTypes, "data"), only(kFloatDTypes, "weight"),
@@ -278,32 +303,21 @@ const ElementwiseOp kUnary[] = {
     {"isfinite", kAnyDTypes},     {"isinf", kAnyDTypes},
     {"isnan", kAnyDTypes},        {"nn.relu", kNonBoolDTypes},
     {"nn.gelu", kFloatDTypes},    {"nn.gelu_tanh", kFloatDTypes},
-    {"nn.silu", kFloatDTypes},
+    {"nn.silu", kFloatDTypes},    {"nn.selu", kFloatDTypes},
 };
 const ElementwiseOp kBinary[] = {
-    {"add", kNonBoolDTypes},
-    {"subtract", kNonBoolDTypes},
-    {"multiply", kNonBoolDTypes},
-    {"divide", kNonBoolDTypes},
-    {"floor_divide", kNonBoolDTypes},
-    {"power", kNonBoolDTypes},
-    {"mod", kNonBoolDTypes},
-    {"floor_mod", kNonBoolDTypes},
-    {"maximum", kNonBoolDTypes},
-    {"minimum", kNonBoolDTypes},
-    {"logical_and", kBoolDTypes},
-    {"logical_or", kBoolDTypes},
-    {"logical_xor", kBoolDTypes},
-    {"bitwise_and", kIntOrBoolDTypes},
-    {"bitwise_or", kIntOrBoolDTypes},
-    {"bitwise_xor", kIntOrBoolDTypes},
-    {"left_shift", kIntDTypes},
-    {"right_shift", kIntDTypes},
-    {"equal", kAnyDTypes},
-    {"not_equal", kAnyDTypes},
-    {"less", kAnyDTypes},
-    {"less_equal", kAnyDTypes},
-    {"greater", kAnyDTypes},
+    {"add", kNonBoolDTypes},           {"subtract", kNonBoolDTypes},
+    {"multiply", kNonBoolDTypes},      {"divide", kNonBoolDTypes},
+    {"floor_divide", kNonBoolDTypes},  {"power", kNonBoolDTypes},
+    {"mod", kNonBoolDTypes},           {"floor_mod", kNonBoolDTypes},
+    {"maximum", kNonBoolDTypes},       {"minimum", kNonBoolDTypes},
+    {"log_add_exp", kFloatDTypes},     {"logical_and", kBoolDTypes},
+    {"logical_or", kBoolDTypes},       {"logical_xor", kBoolDTypes},
+    {"bitwise_and", kIntOrBoolDTypes}, {"bitwise_or", kIntOrBoolDTypes},
+    {"bitwise_xor", kIntOrBoolDTypes}, {"left_shift", kIntDTypes},
+    {"right_shift", kIntDTypes},       {"equal", kAnyDTypes},
+    {"not_equal", kAnyDTypes},         {"less", kAnyDTypes},
+    {"less_equal", kAnyDTypes},        {"greater", kAnyDTypes},
     {"greater_equal", kAnyDTypes},
 };
 
@@ -426,6 +440,25 @@ std::vector<Row> rows() {
   r.push_back({"arange", {}, {fromArg("start"), fromArg("step")}});
   for (const char *name : {"tril", "triu"})
     r.push_back({name, {"x"}, {fromArg("k")}});
+  r.push_back({"eye", {}, {fromArg("k")}});
+  r.push_back({"eye_like", {}, {fromArg("k")}});
+  r.push_back({"hamming_window",
+               {},
+               {fromArg("periodic"), fromArg("alpha"), fromArg("beta")},
+               {only(kFloatDTypes)}});
+  r.push_back({"stack", {"tensors"}, {fromAttr("axis")}});
+  r.push_back(
+      {"meshgrid", {"tensors"}, {fromAttr("indexing")}, {}, nullptr, false, unsupportedMeshgrid});
+  r.push_back({"one_hot",
+               {"indices"},
+               {fromArg("on_value"), fromArg("off_value"), fromAttr("depth"), fromAttr("axis")},
+               {only(kIntDTypes, "indices")}});
+  r.push_back({"outer", {"x1", "x2"}, {}});
+  r.push_back({"ewise_fma", {"x1", "x2", "x3"}, {}});
+  // The output's shape says what is summed; the target is not read.
+  for (const char *name : {"collapse_sum_like", "collapse_sum_to"})
+    r.push_back({name, {"data"}, {}, {only(kNonBoolDTypes)}});
+  r.push_back({"bucketize", {"input_tensor", "boundaries"}, {fromAttr("right")}});
   r.push_back({"repeat", {"data"}, {fromAttr("repeats"), fromAttr("axis")}});
   r.push_back({"tile", {"data"}, {fromAttr("repeats")}});
   r.push_back({"flip", {"data"}, {fromAttr("axis")}});

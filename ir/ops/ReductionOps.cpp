@@ -3,7 +3,9 @@
 // Statistical reductions (sum, mean, max, min, prod, variance, std) share
 // StatisticalAttrs(axis, keepdims) and one inference; argmax/argmin use
 // ArgmaxArgminAttrs(axis, keepdims) with an int64 result; cumsum/cumprod use
-// ScanopAttrs(axis, dtype, exclusive); sort/argsort keep the input shape.
+// ScanopAttrs(axis, dtype, exclusive); sort/argsort keep the input shape;
+// bucketize (a search, as TVM's search.cc) keeps it with an int64 or int32
+// result.
 //
 //===----------------------------------------------------------------------===//
 
@@ -145,6 +147,29 @@ llvm::Expected<StructInfo> inferSize(const CallNode &call, const InferContext &)
   return tensorSInfo({}, DataType::int64());
 }
 
+/// bucketize(input_tensor, boundaries): the input's shape (when a
+/// ShapeExpr) and vdevice, int32 when out_int32 else int64; boundaries must
+/// be 1-D.
+llvm::Expected<StructInfo> inferBucketize(const CallNode &call, const InferContext &) {
+  if (auto err = checkArity(call, 2))
+    return err;
+  auto x = tensorArg(call, 0);
+  if (!x)
+    return x.takeError();
+  auto bounds = tensorArg(call, 1);
+  if (!bounds)
+    return bounds.takeError();
+  if ((*bounds)->ndim >= 0 && (*bounds)->ndim != 1)
+    return opError(call, "expects 1-D boundaries, but got ndim " + std::to_string((*bounds)->ndim));
+  auto out32 = boolAttr(call, "out_int32");
+  if (!out32)
+    return out32.takeError();
+  DataType dtype = *out32 ? DataType::int32() : DataType::int64();
+  if (const std::vector<PrimExpr> *dims = (*x)->shapeValues())
+    return tensorSInfo(*dims, dtype, (*x)->vdevice);
+  return tensorSInfoNDim((*x)->ndim, dtype, (*x)->vdevice);
+}
+
 } // namespace
 
 void graft::registerReductionOps() {
@@ -174,4 +199,9 @@ void graft::registerReductionOps() {
                      attr("dtype", AttrKind::DType, dtypeVal(DataType::int32()))},
                     inferSort<true>, OpPattern::Opaque));
   registerOp(makeOp("size", {arg("x")}, inferSize, OpPattern::Injective));
+  registerOp(makeOp("bucketize",
+                    {arg("input_tensor"), arg("boundaries"),
+                     attr("out_int32", AttrKind::Bool, boolVal(false)),
+                     attr("right", AttrKind::Bool, boolVal(false))},
+                    inferBucketize, OpPattern::Opaque));
 }

@@ -1,13 +1,16 @@
 //===- kernels/cpu/Creation.cpp - Creation kernels ------------------------===//
 //
-// zeros/ones/full and their *_like forms, arange, and size. The six fill
-// kernels are one template over a table row that says where the fill value
-// comes from and whether the shape is taken from a template tensor.
+// zeros/ones/full and their *_like forms, arange, eye/eye_like,
+// hamming_window, and size. The six fill kernels are one template over a
+// table row that says where the fill value comes from and whether the shape
+// is taken from a template tensor.
 //
 //===----------------------------------------------------------------------===//
 
 #include "kernels/cpu/CpuKernels.h"
 #include "kernels/cpu/TensorIter.h"
+
+#include <cmath>
 
 namespace graft::kernels::cpu {
 namespace {
@@ -108,7 +111,55 @@ llvm::Error sizeKernel(const KernelArgs &args) {
   return llvm::Error::success();
 }
 
+/// eye/eye_like(k): ones where column - row == k in a 2-D output (whose
+/// shape is n x m, or eye_like's template's), zeros elsewhere. Takes no
+/// input: eye_like's template only gives the output its shape.
+llvm::Error eyeKernel(const KernelArgs &args, const char *symbol) {
+  Ctx ctx(args, symbol);
+  if (!ctx.checkArity(0, 1))
+    return ctx.error();
+  if (ctx.out(0).ndim != 2)
+    return ctx.reject("output must be 2-D, got shape " + shapeStr(shapeOf(ctx.out(0))));
+  int64_t k = ctx.intAttr(0, "k", 0);
+  if (!ctx.ok())
+    return ctx.error();
+  int64_t cols = ctx.out(0).shape[1];
+  return fillOutput(ctx, [&]<class C>(int64_t i) {
+    int64_t row = i / cols, col = i - row * cols;
+    return castTo<C>(col - row == k ? 1 : 0);
+  });
+}
+llvm::Error eye(const KernelArgs &args) { return eyeKernel(args, "graft.eye"); }
+llvm::Error eyeLike(const KernelArgs &args) { return eyeKernel(args, "graft.eye_like"); }
+
+/// hamming_window(periodic, alpha, beta) into a 1-D float output of N
+/// elements: alpha - beta * cos(2 pi i / D), D = N when periodic, else
+/// N - 1, and [1] when N is 1 (topi's hamming_window). Computed in double,
+/// rounded once to the output's dtype (topi computes in that dtype).
+llvm::Error hammingWindowKernel(const KernelArgs &args) {
+  Ctx ctx(args, "graft.hamming_window");
+  if (!ctx.checkArity(0, 1))
+    return ctx.error();
+  if (ctx.out(0).ndim != 1)
+    return ctx.reject("output must be 1-D, got shape " + shapeStr(shapeOf(ctx.out(0))));
+  if (!isFloatType(ctx.outType(0)))
+    return ctx.reject("takes a float output, got " + dtypeName(ctx.out(0).dtype));
+  bool periodic = ctx.boolAttr(0, "periodic");
+  double alpha = ctx.floatAttr(1, "alpha"), beta = ctx.floatAttr(2, "beta");
+  if (!ctx.ok())
+    return ctx.error();
+  int64_t n = ctx.out(0).shape[0];
+  double denom = double(periodic ? n : n - 1);
+  return fillOutput(ctx, [&]<class C>(int64_t i) {
+    if (n == 1)
+      return castTo<C>(1.0);
+    return castTo<C>(alpha - beta * std::cos(2.0 * M_PI * double(i) / denom));
+  });
+}
+
 const llvm::StringRef kArangeAttrs[] = {"start", "step"};
+const llvm::StringRef kEyeAttrs[] = {"k"};
+const llvm::StringRef kHammingAttrs[] = {"periodic", "alpha", "beta"};
 
 template <size_t... I> void registerFillKernels(std::index_sequence<I...>) {
   static const KernelInfo kernels[] = {
@@ -124,6 +175,9 @@ void registerCreationKernels() {
   static const KernelInfo kernels[] = {
       {"graft.arange", 0, 1, kArangeAttrs, &arangeKernel},
       {"graft.size", 1, 1, {}, &sizeKernel},
+      {"graft.eye", 0, 1, kEyeAttrs, &eye},
+      {"graft.eye_like", 0, 1, kEyeAttrs, &eyeLike},
+      {"graft.hamming_window", 0, 1, kHammingAttrs, &hammingWindowKernel},
   };
   for (const KernelInfo &k : kernels)
     addKernel(&k);

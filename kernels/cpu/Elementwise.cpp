@@ -1,9 +1,10 @@
-//===- kernels/cpu/Elementwise.cpp - astype, clip, where ------------------===//
+//===- kernels/cpu/Elementwise.cpp - astype, clip, where, ewise_fma, outer, ... -===//
 //
 // The elementwise kernels that are not rows of the op table
 // (ElementwiseOps.def), which holds ops of one or two inputs whose dtypes
-// one rule describes: astype converts between any two dtypes, clip takes
-// bounds, where three inputs.
+// one rule describes: astype converts between any two dtypes, clip and the
+// activations with attributes take them, where and ewise_fma three inputs,
+// outer pairs every element of one input with every element of the other.
 //
 //===----------------------------------------------------------------------===//
 
@@ -175,6 +176,60 @@ llvm::Error preluKernel(const KernelArgs &args) {
   });
 }
 
+/// ewise_fma(x1, x2, x3): x1 * x2 + x3 over three tensors of the output's
+/// dtype and shape (no broadcasting), floats rounded once (fmaC).
+llvm::Error ewiseFmaKernel(const KernelArgs &args) {
+  Ctx ctx(args, "graft.ewise_fma");
+  if (!ctx.checkArity(3, 1))
+    return ctx.error();
+  ScalarType t = ctx.outType(0);
+  View out = ctx.outView(0);
+  View in[3] = {ctx.inView(0), ctx.inView(1), ctx.inView(2)};
+  for (size_t i = 0; i < 3; ++i)
+    if (!ctx.expectSameType(in[i].type, t, "input " + llvm::Twine(i)) ||
+        !ctx.expectOutShape(0, in[i].shape))
+      return ctx.error();
+  return dispatch(t, [&](auto tag) -> llvm::Error {
+    using T = typename decltype(tag)::type;
+    using C = Compute<T>;
+    forEach<4>(out.shape, {&out, &in[0], &in[1], &in[2]}, [](const std::array<char *, 4> &p) {
+      Elem<T>::store(
+          p[0], scalar::fmaC<C>(Elem<T>::load(p[1]), Elem<T>::load(p[2]), Elem<T>::load(p[3])));
+    });
+    return llvm::Error::success();
+  });
+}
+
+/// outer(x1, x2): out[i, j] = x1[i] * x2[j] in the output's dtype (x1's;
+/// x2 is converted to it, as TVM checks only x1's dtype).
+llvm::Error outerKernel(const KernelArgs &args) {
+  Ctx ctx(args, "graft.outer");
+  if (!ctx.checkArity(2, 1))
+    return ctx.error();
+  View a = ctx.inView(0), b = ctx.inView(1);
+  if (a.ndim() != 1 || b.ndim() != 1)
+    return ctx.reject("takes two 1-D inputs, got shapes " + shapeStr(a.shape) + " and " +
+                      shapeStr(b.shape));
+  if (!ctx.expectSameType(ctx.outType(0), a.type, "output 0") ||
+      !ctx.expectOutShape(0, {a.shape[0], b.shape[0]}))
+    return ctx.error();
+  View out = ctx.outView(0);
+  // x1 down the rows, x2 across the columns: both broadcast to the output.
+  View rows = a, cols = b;
+  rows.shape = cols.shape = out.shape;
+  rows.strides = {a.strides[0], 0};
+  cols.strides = {0, b.strides[0]};
+  return dispatch(out.type, [&](auto tag) -> llvm::Error {
+    using T = typename decltype(tag)::type;
+    using C = Compute<T>;
+    Loader<C> lb = loaderFor<C>(b.type);
+    forEach<3>(out.shape, {&out, &rows, &cols}, [lb](const std::array<char *, 3> &p) {
+      Elem<T>::store(p[0], mulC<C>(Elem<T>::load(p[1]), lb(p[2])));
+    });
+    return llvm::Error::success();
+  });
+}
+
 const llvm::StringRef kClipAttrs[] = {"min", "max"};
 const llvm::StringRef kPreluAttrs[] = {"axis"};
 const llvm::StringRef kLeakyReluAttrs[] = {"alpha"};
@@ -187,6 +242,8 @@ void registerElementwiseKernels() {
       {"graft.astype", 1, 1, {}, &astypeKernel},
       {"graft.clip", 1, 1, kClipAttrs, &clipKernel},
       {"graft.where", 3, 1, {}, &whereKernel},
+      {"graft.ewise_fma", 3, 1, {}, &ewiseFmaKernel},
+      {"graft.outer", 2, 1, {}, &outerKernel},
       {"graft.nn.leakyrelu", 1, 1, kLeakyReluAttrs, &leakyReluKernel},
       {"graft.nn.softplus", 1, 1, kSoftplusAttrs, &softplusKernel},
       {"graft.nn.prelu", 2, 1, kPreluAttrs, &preluKernel},

@@ -1,10 +1,11 @@
-//===- kernels/cpu/Movement.cpp - repeat, tile, flip, layout_transform, dynamic_strided_slice -===//
+//===- kernels/cpu/Movement.cpp - repeat, tile, flip, stack, meshgrid, one_hot, ... -===//
 //
-// Data movement without dtype conversion, as TOPI's repeat, tile, flip and
-// dynamic_strided_slice, and relax.layout_transform. dynamic_strided_slice's output shape depends
-// on the values of begin/end/strides, so it runs as a host form (docs/kernels.md, "Data-dependent
-// kernels"): `graft.host.dynamic_strided_slice_count` writes the output's shape, the caller
-// allocates, the fill kernel copies.
+// Data movement without dtype conversion, as TOPI's repeat, tile, flip,
+// stack, meshgrid and dynamic_strided_slice, and relax.layout_transform;
+// one_hot writes one of two values by comparing indices. dynamic_strided_slice's output shape
+// depends on the values of begin/end/strides, so it runs as a host form (docs/kernels.md,
+// "Data-dependent kernels"): `graft.host.dynamic_strided_slice_count` writes the output's shape,
+// the caller allocates, the fill kernel copies.
 //
 //===----------------------------------------------------------------------===//
 
@@ -279,6 +280,126 @@ const llvm::StringRef kLayoutTransformAttrs[] = {"index_map", "pad_value"};
 
 } // namespace
 
+namespace {
+
+/// stack(axis): input i becomes index i of a new `axis` of the output.
+llvm::Error stackKernel(const KernelArgs &args) {
+  Ctx ctx(args, "graft.stack");
+  if (!ctx.checkArity(-1, 1))
+    return ctx.error();
+  View first = ctx.inView(0), out = ctx.outView(0);
+  auto axis = ctx.axis(ctx.intAttr(0, "axis", 0), first.ndim() + 1);
+  if (!axis)
+    return ctx.error();
+  Dims shape = first.shape;
+  shape.insert(shape.begin() + *axis, int64_t(ctx.numIn()));
+  if (!ctx.expectOutShape(0, shape))
+    return ctx.error();
+  for (size_t i = 0; i < ctx.numIn(); ++i) {
+    View in = ctx.inView(i);
+    if (!ctx.expectSameType(in.type, out.type, "input " + llvm::Twine(i)))
+      return ctx.error();
+    if (llvm::ArrayRef<int64_t>(in.shape) != llvm::ArrayRef<int64_t>(first.shape))
+      return ctx.reject("input " + llvm::Twine(i) + " has shape " + shapeStr(in.shape) +
+                        ", input 0 " + shapeStr(first.shape));
+  }
+  for (size_t i = 0; i < ctx.numIn(); ++i)
+    copySameShape(ctx.inView(i), out.at(*axis, int64_t(i)));
+  return llvm::Error::success();
+}
+
+/// meshgrid(indexing): output i repeats 1-D input i along its grid dim: dim
+/// i, except that "xy" swaps the first two (a 0-d input has length 1).
+llvm::Error meshgridKernel(const KernelArgs &args) {
+  Ctx ctx(args, "graft.meshgrid");
+  if (!ctx.checkArity(-1, -1))
+    return ctx.error();
+  std::string indexing = ctx.strAttr(0, "indexing", std::string("ij"));
+  if (!ctx.ok())
+    return ctx.error();
+  if (indexing != "ij" && indexing != "xy")
+    return ctx.reject("indexing must be \"ij\" or \"xy\", got \"" + indexing + "\"");
+  size_t n = ctx.numIn();
+  if (ctx.numOut() != n)
+    return ctx.reject("takes one output per input, got " + llvm::Twine(ctx.numOut()) +
+                      " outputs for " + llvm::Twine(n) + " inputs");
+  bool swap = indexing == "xy" && n >= 2;
+  auto gridDim = [swap](size_t i) { return swap && i < 2 ? 1 - i : i; };
+  Dims shape(n);
+  for (size_t i = 0; i < n; ++i) {
+    View in = ctx.inView(i);
+    if (in.ndim() > 1)
+      return ctx.reject("input " + llvm::Twine(i) + " must be 1-D, got shape " +
+                        shapeStr(in.shape));
+    shape[gridDim(i)] = in.ndim() == 0 ? 1 : in.shape[0];
+  }
+  for (size_t i = 0; i < n; ++i) {
+    View in = ctx.inView(i), out = ctx.outView(i);
+    if (!ctx.expectSameType(out.type, in.type, "output " + llvm::Twine(i)) ||
+        !ctx.expectOutShape(i, shape))
+      return ctx.error();
+    View grid = in;
+    grid.shape = shape;
+    grid.strides.assign(n, 0);
+    grid.strides[gridDim(i)] = in.ndim() == 0 ? 0 : in.strides[0];
+    copySameShape(grid, out);
+  }
+  return llvm::Error::success();
+}
+
+/// A number attr (int, float or bool) as compute type C; 0 when unset.
+template <class C> C numberAttr(const Ctx &ctx, size_t i) {
+  const AttrValue *a = ctx.attr(i);
+  if (!a)
+    return C(0);
+  if (auto *v = std::get_if<double>(a))
+    return castTo<C>(*v);
+  if (auto *v = std::get_if<bool>(a))
+    return castTo<C>(*v);
+  if (auto *v = std::get_if<int64_t>(a))
+    return castTo<C>(*v);
+  return C(0);
+}
+
+/// one_hot(on_value, off_value, depth, axis): on_value where the new
+/// `axis` index equals the index (as topi, a negative or too-large index
+/// matches nothing), off_value elsewhere.
+llvm::Error oneHotKernel(const KernelArgs &args) {
+  Ctx ctx(args, "graft.one_hot");
+  if (!ctx.checkArity(1, 1))
+    return ctx.error();
+  View idx = ctx.inView(0), out = ctx.outView(0);
+  if (!isIntType(idx.type))
+    return ctx.reject("takes integer indices, got " + dtypeName(ctx.in(0).dtype));
+  int64_t depth = ctx.intAttr(2, "depth");
+  auto axis = ctx.axis(ctx.intAttr(3, "axis", -1), idx.ndim() + 1);
+  if (!axis)
+    return ctx.error();
+  Dims shape = idx.shape;
+  shape.insert(shape.begin() + *axis, depth);
+  if (!ctx.expectOutShape(0, shape))
+    return ctx.error();
+  Loader<int64_t> loadIndex = loaderFor<int64_t>(idx.type);
+  return dispatch(out.type, [&](auto tag) -> llvm::Error {
+    using T = typename decltype(tag)::type;
+    using C = Compute<T>;
+    C on = numberAttr<C>(ctx, 0), off = numberAttr<C>(ctx, 1);
+    for (int64_t c = 0; c < depth; ++c) {
+      View slice = out.at(*axis, c);
+      forEach<2>(idx.shape, {&slice, &idx}, [&](const std::array<char *, 2> &p) {
+        Elem<T>::store(p[0], loadIndex(p[1]) == c ? on : off);
+      });
+    }
+    return llvm::Error::success();
+  });
+}
+
+const llvm::StringRef kStackAttrs[] = {"axis"};
+const llvm::StringRef kMeshgridAttrs[] = {"indexing"};
+const llvm::StringRef kOneHotAttrs[] = {"on_value", "off_value", "depth", "axis"};
+
+} // namespace
+
 void registerMovementKernels() {
   static const KernelInfo kernels[] = {
       {"graft.repeat", 1, 1, kRepeatAttrs, &repeatKernel},
@@ -288,6 +409,9 @@ void registerMovementKernels() {
        &layoutTransformWorkspace},
       {"graft.host.dynamic_strided_slice", 4, 1, {}, &dynamicSliceKernel},
       {"graft.host.dynamic_strided_slice_count", 4, 1, {}, &dynamicSliceShapeKernel},
+      {"graft.stack", -1, 1, kStackAttrs, &stackKernel},
+      {"graft.meshgrid", -1, -1, kMeshgridAttrs, &meshgridKernel},
+      {"graft.one_hot", 1, 1, kOneHotAttrs, &oneHotKernel},
   };
   for (const KernelInfo &k : kernels)
     addKernel(&k);

@@ -1,7 +1,8 @@
 //===- kernels/cpu/Reduce.cpp - Reductions and scans ----------------------===//
 //
 // sum, mean, prod, max, min, variance, std (axis list, keepdims),
-// argmax/argmin (one axis or all, keepdims), cumsum and cumprod. Every
+// argmax/argmin (one axis or all, keepdims), cumsum, cumprod and
+// collapse_sum (a sum into a shape the input broadcasts from). Every
 // output element is reduced over its input elements sequentially in
 // row-major order, so results never depend on threading or layout.
 //
@@ -265,6 +266,50 @@ template <bool Sqrt> llvm::Error varianceKernel(const KernelArgs &args) {
   });
 }
 
+/// collapse_sum_like/_to: sums the input into the output's shape, which it
+/// broadcasts from (dims aligned from the right): leading input dims and
+/// dims where the output has 1 and the input more are summed, as topi's
+/// collapse_sum.
+template <bool Like> llvm::Error collapseSumKernel(const KernelArgs &args) {
+  Ctx ctx(args, Like ? "graft.collapse_sum_like" : "graft.collapse_sum_to");
+  if (!ctx.checkArity(1, 1))
+    return ctx.error();
+  ScalarType t = ctx.inType(0);
+  if (!ctx.expectSameType(ctx.outType(0), t, "output 0"))
+    return ctx.error();
+  if (t == ScalarType::Bool)
+    return ctx.reject("does not take bool");
+  View in = ctx.inView(0), out = ctx.outView(0);
+  int64_t lead = in.ndim() - out.ndim();
+  Dims kept, reduced, outKept;
+  for (int64_t d = 0; d < in.ndim(); ++d) {
+    int64_t o = d - lead;
+    if (o < 0 || (out.shape[o] == 1 && in.shape[d] != 1)) {
+      reduced.push_back(d);
+      continue;
+    }
+    if (out.shape[o] != in.shape[d])
+      return ctx.reject("cannot collapse shape " + shapeStr(in.shape) + " into " +
+                        shapeStr(out.shape));
+    kept.push_back(d);
+    outKept.push_back(o);
+  }
+  // Output dims beyond the input's rank (TVM's check skips them) must be 1.
+  for (int64_t o = 0; o < -lead; ++o)
+    if (out.shape[o] != 1)
+      return ctx.reject("cannot collapse shape " + shapeStr(in.shape) + " into " +
+                        shapeStr(out.shape));
+  View outer = in.select(kept), inner = in.select(reduced), dst = out.select(outKept);
+  return dispatch(t, [&](auto tag) -> llvm::Error {
+    using T = typename decltype(tag)::type;
+    forEach<2>(outer.shape, {&dst, &outer}, [&](const std::array<char *, 2> &p) {
+      inner.data = p[1];
+      Elem<T>::store(p[0], reduceValues<Red::Sum, T>(inner));
+    });
+    return llvm::Error::success();
+  });
+}
+
 const llvm::StringRef kReduceAttrs[] = {"axis", "keepdims"};
 const llvm::StringRef kCumsumAttrs[] = {"axis", "exclusive"};
 
@@ -287,6 +332,8 @@ void registerReduceKernels() {
       {"graft.cumprod", 1, 1, kCumsumAttrs, &scanKernel<true>},
       {"graft.variance", 1, 1, kReduceAttrs, &varianceKernel<false>},
       {"graft.std", 1, 1, kReduceAttrs, &varianceKernel<true>},
+      {"graft.collapse_sum_like", 1, 1, {}, &collapseSumKernel<true>},
+      {"graft.collapse_sum_to", 1, 1, {}, &collapseSumKernel<false>},
   };
   for (const KernelInfo &k : kernels)
     addKernel(&k);

@@ -1,8 +1,8 @@
-//===- kernels/cpu/Sort.cpp - sort and argsort ----------------------------===//
+//===- kernels/cpu/Sort.cpp - sort, argsort and bucketize -----------------===//
 //
 // Stable sorts along one axis, in the caller's workspace (no allocation). NaN orders above every
 // number, as in numpy and PyTorch: last when ascending, first when descending. Equal elements keep
-// their input order in both directions.
+// their input order in both directions. bucketize searches a sorted 1-D tensor.
 //
 //===----------------------------------------------------------------------===//
 
@@ -92,7 +92,55 @@ template <bool Arg> llvm::Error sortKernel(const KernelArgs &args) {
   return llvm::Error::success();
 }
 
+/// The bucket of `v` among `n` sorted boundaries: how many are below it
+/// (right: at or below it), by bisection, as topi's searchsorted. A NaN
+/// value is below nothing and lands in bucket 0.
+template <class V> int64_t bucketOf(V v, const View &bounds, Loader<V> load, bool right) {
+  int64_t lo = 0, hi = bounds.shape[0];
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    V b = load(bounds.data + mid * bounds.strides[0]);
+    if (right ? b <= v : b < v)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/// bucketize(right): for each input element, its bucket among the sorted
+/// 1-D boundaries (torch.bucketize), as int32 or int64. Integer operands
+/// compare as int64, others as double.
+llvm::Error bucketizeKernel(const KernelArgs &args) {
+  Ctx ctx(args, "graft.bucketize");
+  if (!ctx.checkArity(2, 1))
+    return ctx.error();
+  bool right = ctx.boolAttr(0, "right", false);
+  View x = ctx.inView(0), bounds = ctx.inView(1), out = ctx.outView(0);
+  if (!ctx.ok() || !ctx.expectOutShape(0, x.shape))
+    return ctx.error();
+  if (bounds.ndim() != 1)
+    return ctx.reject("takes 1-D boundaries, got shape " + shapeStr(bounds.shape));
+  ScalarType ot = ctx.outType(0);
+  if (ot != ScalarType::Int32 && ot != ScalarType::Int64)
+    return ctx.reject("output 0 must be int32 or int64, got " + dtypeName(ctx.out(0).dtype));
+  Storer<int64_t> store = storerFor<int64_t>(ot);
+  auto run = [&](auto zero) {
+    using V = decltype(zero);
+    Loader<V> lx = loaderFor<V>(x.type), lb = loaderFor<V>(bounds.type);
+    forEach<2>(out.shape, {&out, &x}, [&](const std::array<char *, 2> &p) {
+      store(p[0], bucketOf<V>(lx(p[1]), bounds, lb, right));
+    });
+  };
+  if (isFloatType(x.type) || isFloatType(bounds.type))
+    run(0.0);
+  else
+    run(int64_t(0));
+  return llvm::Error::success();
+}
+
 const llvm::StringRef kSortAttrs[] = {"axis", "descending"};
+const llvm::StringRef kBucketizeAttrs[] = {"right"};
 
 } // namespace
 
@@ -100,6 +148,7 @@ void registerSortKernels() {
   static const KernelInfo kernels[] = {
       {"graft.sort", 1, 1, kSortAttrs, &sortKernel<false>, &sortWorkspace},
       {"graft.argsort", 1, 1, kSortAttrs, &sortKernel<true>, &sortWorkspace},
+      {"graft.bucketize", 2, 1, kBucketizeAttrs, &bucketizeKernel},
   };
   for (const KernelInfo &k : kernels)
     addKernel(&k);

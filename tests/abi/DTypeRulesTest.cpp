@@ -216,6 +216,21 @@ std::vector<Probe> probes() {
     add(("nn.adaptive_avg_pool" + n + "d").c_str(),
         {y, "r = R.nn.adaptive_avg_pool" + n + "d(y, output_size=1)"});
   }
+  add("nn.selu", {"r = R.nn.selu(x)"});
+  add("log_add_exp", {"r = R.log_add_exp(x, x)"});
+  add("eye", {"r = R.eye(3, 4, 1, dtype=\"{D}\")"});
+  add("eye_like", {"s = R.ones((3, 3), \"{D}\")", "r = R.eye_like(s, -1)"});
+  add("hamming_window", {"r = R.hamming_window(5, True, 0.54, 0.46, dtype=\"{D}\")"});
+  add("stack", {"r = R.stack((x, x), axis=1)"});
+  add("meshgrid", {"v = R.ones((3,), \"{D}\")", "r = R.meshgrid((v, v, v))"});
+  add("one_hot", {"r = R.one_hot(x, R.prim_value(1), R.prim_value(0), depth=3)"});
+  add("one_hot", {"i = R.ones((2,), \"int64\")",
+                  "r = R.one_hot(i, R.prim_value(T.float32(1)), R.prim_value(T.float32(0)), 2)"});
+  add("outer", {"v = R.ones((3,), \"{D}\")", "r = R.outer(v, v)"});
+  add("ewise_fma", {"r = R.ewise_fma(x, x, x)"});
+  add("collapse_sum_like", {"t = R.ones((1, 3), \"{D}\")", "r = R.collapse_sum_like(x, t)"});
+  add("collapse_sum_to", {"r = R.collapse_sum_to(x, (3,))"});
+  add("bucketize", {"b = R.ones((4,), \"{D}\")", "r = R.bucketize(x, b, right=True)"});
   add("nn.batch_norm", {"g = R.ones((3,), \"{D}\")", "r = R.nn.batch_norm(x, g, g, g, g, axis=1)"});
   add("gather_elements", {"r = R.gather_elements(x, R.const([[0, 1, 0]], \"int64\"), axis=0)"});
   add("gather_elements", {"f = R.ones((2, 3), \"float32\")", "i = R.ones((2, 3), \"{D}\")",

@@ -227,6 +227,8 @@ UNARY = {
     "nn.gelu_tanh": (lambda x, dt: 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) *
                                                           (x + 0.044715 * x ** 3))), "any"),
     "nn.silu": (lambda x, dt: x / (1 + np.exp(-x)), "any"),
+    "nn.selu": (lambda x, dt: 1.0507009873554805 * np.where(x > 0, x, 1.6732632423543772 *
+                                                              np.expm1(x)), "any"),
     "bitwise_not": (lambda x, dt: np.invert(x), "any"),
     "logical_not": (lambda x, dt: np.logical_not(x), "any"),
     "isnan": (lambda x, dt: np.isnan(x) if is_float(dt) else np.zeros(x.shape, bool), "any"),
@@ -256,6 +258,7 @@ BINARY = {
     "floor_mod": (lambda a, b, dt: np.mod(a, b), "any", "nz"),
     "maximum": (lambda a, b, dt: np.maximum(a, b), "any", "any"),
     "minimum": (lambda a, b, dt: np.minimum(a, b), "any", "any"),
+    "log_add_exp": (lambda a, b, dt: np.logaddexp(a, b), "any", "any"),
     "logical_and": (lambda a, b, dt: np.logical_and(a, b), "any", "any"),
     "logical_or": (lambda a, b, dt: np.logical_or(a, b), "any", "any"),
     "logical_xor": (lambda a, b, dt: np.logical_xor(a, b), "any", "any"),
@@ -1536,3 +1539,136 @@ def _image_grid_sample(dt):
         'b = R.image.grid_sample(x, g, padding_mode="border", align_corners=True)'], ["a", "b"],
         lambda: [out(dt, _grid_sample(up(x, dt), up(g, dt), False, "zeros")),
                  out(dt, _grid_sample(up(x, dt), up(g, dt), True, "border"))])
+
+
+# --------------------------------------------------------------------------
+# stack, meshgrid, one_hot, outer, eye/eye_like, hamming_window, ewise_fma,
+# collapse_sum_like/_to, bucketize
+# --------------------------------------------------------------------------
+
+
+@spec("stack", ALL)
+def _stack(dt):
+    x, y = gen(dt, (2, 3)), gen(dt, (2, 3))
+    return Frag([("x", dt, x), ("y", dt, y)],
+                ["r = R.stack((x, y, x), axis=1)", "s = R.stack((y,))", "t = R.stack((x, y), -1)"],
+                ["r", "s", "t"], lambda: [out(dt, np.stack([x, y, x], 1)), out(dt, np.stack([y])),
+                                          out(dt, np.stack([x, y], -1))], sym=True)
+
+
+@spec("meshgrid", ALL)
+def _meshgrid(dt):
+    a, b, c = gen(dt, (2,)), gen(dt, (3,)), gen(dt, (3,))
+    ij = np.meshgrid(a, b, c, indexing="ij")
+    xy = np.meshgrid(b, c, indexing="xy")
+    return Frag([("a", dt, a), ("b", dt, b), ("c", dt, c)],
+                ["g = R.meshgrid((a, b, c))", "g0 = g[0]", "g1 = g[1]", "g2 = g[2]",
+                 'h = R.meshgrid((b, c), indexing="xy")', "h0 = h[0]", "h1 = h[1]"],
+                ["g0", "g1", "g2", "h0", "h1"],
+                lambda: [out(dt, v) for v in ij + xy])
+
+
+def _prim(dt, v):
+    return "R.prim_value(T.%s(%s))" % (dt, ("True" if v else "False") if dt == "bool" else v)
+
+
+@spec("one_hot", ALL)
+def _one_hot(dt):
+    i = np.array([[0, 3], [-1, 2]], np.int64)
+    j = np.array([1, 0, 2], np.int32)
+    on, off = (True, False) if dt == "bool" else (3, 1) if dt in INTS else (1.5, -0.5)
+
+    def hot(idx, depth, axis):
+        h = np.moveaxis(np.arange(depth) == idx[..., None], -1, axis)
+        return np.where(h, on, off)
+    return Frag([("i", "int64", i), ("j", "int32", j)],
+                ["r = R.one_hot(i, %s, %s, depth=4)" % (_prim(dt, on), _prim(dt, off)),
+                 "s = R.one_hot(j, %s, %s, 3, axis=0)" % (_prim(dt, on), _prim(dt, off))],
+                ["r", "s"], lambda: [out(dt, hot(i, 4, -1)), out(dt, hot(j, 3, 0))])
+
+
+@spec("outer", ALL)
+def _outer(dt):
+    a, b = gen(dt, (3,)), gen(dt, (4,))
+    return Frag([("a", dt, a), ("b", dt, b)], ["r = R.outer(a, b)"], ["r"],
+                errstate(lambda: [out(dt, np.outer(a, b) if dt == "bool" else
+                                      np.outer(up(a, dt), up(b, dt)).astype(up(a, dt).dtype))]),
+                sym=True)
+
+
+@spec("eye", ALL)
+def _eye(dt):
+    return Frag([], ['r = R.eye(3, 4, k=1, dtype="%s")' % dt, 's = R.eye(3, dtype="%s")' % dt,
+                     't = R.eye(2, 5, -1, "%s")' % dt], ["r", "s", "t"],
+                lambda: [out(dt, np.eye(3, 4, 1)), out(dt, np.eye(3)), out(dt, np.eye(2, 5, -1))])
+
+
+@spec("eye_like", ALL)
+def _eye_like(dt):
+    x = gen(dt, (3, 4))
+    return Frag([("x", dt, x)], ["r = R.eye_like(x)", 's = R.eye_like(x, 2, dtype="%s")' % dt],
+                ["r", "s"], lambda: [out(dt, np.eye(3, 4)), out(dt, np.eye(3, 4, 2))], sym=True)
+
+
+def _hamming(n, periodic, alpha, beta):
+    if n == 1:
+        return np.ones(1)
+    d = n if periodic else n - 1
+    return alpha - beta * np.cos(2 * np.pi * np.arange(n) / d)
+
+
+@spec("hamming_window", FLOATS)
+def _hamming_window(dt):
+    return Frag([], ['r = R.hamming_window(8, True, 0.54, 0.46, dtype="%s")' % dt,
+                     's = R.hamming_window(5, False, 0.5, 0.5, "%s")' % dt,
+                     't = R.hamming_window(1, False, 0.54, 0.46, "%s")' % dt], ["r", "s", "t"],
+                lambda: [out(dt, _hamming(8, True, 0.54, 0.46)), out(dt, _hamming(5, False, 0.5, 0.5)),
+                         out(dt, _hamming(1, False, 0.54, 0.46))])
+
+
+@spec("ewise_fma", ALL)
+def _ewise_fma(dt):
+    a, b, c = gen(dt, (2, 3)), gen(dt, (2, 3)), gen(dt, (2, 3))
+
+    def expect():
+        if dt == "bool":
+            return [out(dt, (a & b) | c)]
+        if is_float(dt):
+            return [out(dt, up(a, dt) * up(b, dt) + up(c, dt))]
+        return [out(dt, a * b + c)]
+    return Frag([("a", dt, a), ("b", dt, b), ("c", dt, c)], ["r = R.ewise_fma(a, b, c)"], ["r"],
+                errstate(expect), sym=True)
+
+
+def _collapse(x, shape, dt):
+    lead = x.ndim - len(shape)
+    axes = tuple(d for d in range(x.ndim) if d < lead or (shape[d - lead] == 1 and x.shape[d] != 1))
+    s = up(x, dt).sum(axis=axes, keepdims=True) if is_float(dt) else x.sum(axis=axes, keepdims=True,
+                                                                          dtype=x.dtype)
+    return s.reshape(shape)
+
+
+@spec("collapse_sum_like", NON_BOOL)
+def _collapse_sum_like(dt):
+    x, t = gen(dt, (2, 3, 4)), gen(dt, (3, 1))
+    return Frag([("x", dt, x), ("t", dt, t)], ["r = R.collapse_sum_like(x, t)"], ["r"],
+                errstate(lambda: [out(dt, _collapse(x, (3, 1), dt))]))
+
+
+@spec("collapse_sum_to", NON_BOOL)
+def _collapse_sum_to(dt):
+    x = gen(dt, (2, 3, 4))
+    return Frag([("x", dt, x)], ["r = R.collapse_sum_to(x, (1, 4))", "s = R.collapse_sum_to(x, (2, 3, 1))",
+                                 "t = R.collapse_sum_to(x, ())"], ["r", "s", "t"],
+                errstate(lambda: [out(dt, _collapse(x, (1, 4), dt)), out(dt, _collapse(x, (2, 3, 1), dt)),
+                                  out(dt, _collapse(x, (), dt))]))
+
+
+@spec("bucketize", ALL)
+def _bucketize(dt):
+    x = gen(dt, (2, 5))
+    b = np.array([False, True]) if dt == "bool" else np.unique(gen(dt, (6,)))
+    return Frag([("x", dt, x), ("b", dt, b)],
+                ["r = R.bucketize(x, b)", "s = R.bucketize(x, b, out_int32=True, right=True)"],
+                ["r", "s"], lambda: [out("int64", np.searchsorted(b, x, side="left")),
+                                     out("int32", np.searchsorted(b, x, side="right"))])

@@ -65,7 +65,7 @@ TEST(Generator, CoversTheConstructs) {
        {"R.sort(", "R.argsort(", "R.tril(", "R.full_like(", "R.concat(", "R.split(", "R.take(",
         "R.strided_slice(", "R.nn.rms_norm(", "R.nn.layer_norm(", "R.scatter_elements(",
         "R.reshape(", "R.flatten(", "R.shape_of(", "R.Shape(ndim=", "R.layout_transform(",
-        "pad_value=0.5"})
+        "pad_value=0.5", "R.nn.selu(", "R.log_add_exp("})
     EXPECT_NE(all.find(construct), std::string::npos) << construct;
   // Tuples and their items.
   EXPECT_NE(all.find("t"), std::string::npos);

@@ -93,9 +93,9 @@ std::string annotation(const TensorType &t, bool quote) {
 const std::vector<std::string> kNumericUnary = {"negative", "abs",   "nn.relu", "floor", "ceil",
                                                 "round",    "trunc", "sign",    "square"};
 const std::vector<std::string> kFloatUnary = {
-    "exp",   "log",   "sqrt",  "rsqrt", "tanh",    "sigmoid",      "sin",
-    "cos",   "tan",   "asin",  "acos",  "atan",    "sinh",         "cosh",
-    "asinh", "acosh", "atanh", "erf",   "nn.gelu", "nn.gelu_tanh", "nn.silu"};
+    "exp",   "log",  "sqrt",    "rsqrt",        "tanh",    "sigmoid", "sin",   "cos",
+    "tan",   "asin", "acos",    "atan",         "sinh",    "cosh",    "asinh", "acosh",
+    "atanh", "erf",  "nn.gelu", "nn.gelu_tanh", "nn.silu", "nn.selu"};
 const std::vector<std::string> kIntOrBoolUnary = {"bitwise_not"};
 const std::vector<std::string> kPredicates = {"isnan", "isinf", "isfinite"};
 const std::vector<std::string> kArithmetic = {"add",     "subtract", "multiply",     "maximum",
@@ -278,6 +278,8 @@ bool FunctionWriter::binary() {
   } else {
     ops = kArithmetic;
     ops.insert(ops.end(), kNumericBinary.begin(), kNumericBinary.end());
+    if (isFloat(dt))
+      ops.push_back("log_add_exp");
     if (isIntType(dt)) {
       ops.insert(ops.end(), kIntOrBoolBinary.begin(), kIntOrBoolBinary.end());
       ops.insert(ops.end(), kIntBinary.begin(), kIntBinary.end());
