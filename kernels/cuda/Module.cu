@@ -19,6 +19,9 @@ using namespace graft::cuda;
 namespace graft::cuda {
 /// gather_elements ... image.grid_sample (BatchB.cu).
 void addBatchBKernels(std::vector<GraftCudaKernel> &out);
+/// stack, meshgrid, one_hot, outer, eye/eye_like, hamming_window, ewise_fma,
+/// collapse_sum_like/_to, bucketize, nn.leakyrelu/softplus/prelu (BatchA.cu).
+void addBatchAKernels(std::vector<GraftCudaKernel> &out);
 } // namespace graft::cuda
 
 namespace {
@@ -414,6 +417,7 @@ const std::vector<GraftCudaKernel> &kernelTable() {
     addAttentionVarLenKernels(t);
     addSamplingVisionKernels(t);
     addBatchBKernels(t);
+    addBatchAKernels(t);
     return t;
   }();
   return table;
