@@ -408,6 +408,84 @@ GRAFT_HD A poolAt(const Geometry &g, int64_t n, int64_t c, const int64_t (&o)[kS
   return acc / A(count);
 }
 
+/// The first tap of output window `o` holding its maximum (a NaN wins, as
+/// in poolAt), as a flat canonical data offset; -1 for a window without
+/// taps inside the data.
+template <class A, class Load>
+GRAFT_HD int64_t poolArgMax(const Geometry &g, int64_t base, const int64_t (&o)[kSlots],
+                            Load load) {
+  int64_t best = -1;
+  A acc = A(0);
+  for (int64_t k0 = 0; k0 < g.w[0].k; ++k0) {
+    int64_t i0 = directSource(g.w[0], o[0], k0);
+    if (i0 < 0)
+      continue;
+    for (int64_t k1 = 0; k1 < g.w[1].k; ++k1) {
+      int64_t i1 = directSource(g.w[1], o[1], k1);
+      if (i1 < 0)
+        continue;
+      for (int64_t k2 = 0; k2 < g.w[2].k; ++k2) {
+        int64_t i2 = directSource(g.w[2], o[2], k2);
+        if (i2 < 0)
+          continue;
+        int64_t at = base + i0 * g.data[2] + i1 * g.data[3] + i2 * g.data[4];
+        A x = load(0, at);
+        if (best < 0 || (acc == acc && (x != x || x > acc))) {
+          best = at;
+          acc = x;
+        }
+      }
+    }
+  }
+  return best;
+}
+
+/// One element of a pool's gradient with respect to its data (TOPI's
+/// pool_grad): the sum, over the output windows that hold data element
+/// `i`, of the window's incoming gradient, divided by the window's count
+/// (average) or taken only where `i` is the window's first maximum (max).
+/// `load(0, offset)` reads the data, `load(1, offset)` the gradient, both
+/// through the geometry's canonical strides (g.out describes the gradient).
+template <bool Max, class A, class Load>
+GRAFT_HD A poolGradAt(const Geometry &g, int64_t n, int64_t c, const int64_t (&i)[kSlots],
+                      bool includePad, Load load) {
+  int64_t base = n * g.data[0] + c * g.data[1];
+  int64_t self = base + i[0] * g.data[2] + i[1] * g.data[3] + i[2] * g.data[4];
+  A acc = A(0);
+  int64_t o[kSlots];
+  // Window o holds i at tap k when o * stride - padBefore + k * dil == i.
+  auto window = [&](int s, int64_t k) -> int64_t {
+    int64_t t = i[s] + g.w[s].padBefore - k * g.w[s].dil;
+    if (t < 0 || t % g.w[s].stride)
+      return -1;
+    t /= g.w[s].stride;
+    return t < g.w[s].out ? t : -1;
+  };
+  for (int64_t k0 = 0; k0 < g.w[0].k; ++k0) {
+    if ((o[0] = window(0, k0)) < 0)
+      continue;
+    for (int64_t k1 = 0; k1 < g.w[1].k; ++k1) {
+      if ((o[1] = window(1, k1)) < 0)
+        continue;
+      for (int64_t k2 = 0; k2 < g.w[2].k; ++k2) {
+        if ((o[2] = window(2, k2)) < 0)
+          continue;
+        A grad = load(1, g.outOffset(n, c, o));
+        if (Max) {
+          if (poolArgMax<A>(g, base, o, load) == self)
+            acc += grad;
+          continue;
+        }
+        int64_t count = 1;
+        for (int s = 0; s < kSlots; ++s)
+          count *= avgCount(g.w[s], o[s], includePad);
+        acc += grad / A(count < 1 ? 1 : count);
+      }
+    }
+  }
+  return acc;
+}
+
 /// One output element of an adaptive average pool: output o of n covers
 /// inputs [floor(o * in / n), ceil((o + 1) * in / n)).
 template <class A, class Load>

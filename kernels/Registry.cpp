@@ -68,6 +68,7 @@ void ensureCpuKernels() {
     cpu::registerBatchBKernels();
     cpu::registerConvKernels();
     cpu::registerSamplingVisionKernels();
+    cpu::registerTrainingKernels();
     return true;
   }();
   (void)done;

@@ -266,6 +266,14 @@ void addConvRows(std::vector<Row> &r) {
                  nullptr,
                  false,
                  unsupportedPackedLayout});
+  for (const char *name : {"grad.max_pool2d_backward", "grad.avg_pool2d_backward"})
+    r.push_back({name,
+                 {"output_grad", "data"},
+                 poolAttrs,
+                 {only(kFloatDTypes, "data")},
+                 nullptr,
+                 false,
+                 unsupportedPackedLayout});
   r.push_back({"nn.batch_norm",
                {"data", "gamma", "beta", "moving_mean", "moving_var"},
                {fromAttr("axis"), fromAttr("epsilon"), fromAttr("center"), fromAttr("scale"),
@@ -503,6 +511,34 @@ std::vector<Row> rows() {
   // Gradient checkpoint markers are identities, as TVM's legalization.
   for (const char *name : {"grad.start_checkpoint", "grad.end_checkpoint"})
     r.push_back({name, {"input"}, {}, {}, nullptr, false, nullptr, /*forward=*/true});
+  // Losses and channel norms: floating-point predictions and data (TVM's
+  // inference takes any dtype; TOPI's integer loss is not provided).
+  std::vector<KernelAttr> lossAttrs = {fromAttr("reduction"), fromAttr("ignore_index")};
+  r.push_back({"nn.nll_loss",
+               {"predictions", "targets", "weights"},
+               lossAttrs,
+               {only(kFloatDTypes, "predictions"), only(kIntDTypes, "targets")}});
+  r.push_back({"grad.nll_loss_backward",
+               {"output_grad", "predictions", "targets", "weights"},
+               lossAttrs,
+               {only(kFloatDTypes, "predictions"), only(kIntDTypes, "targets")}});
+  r.push_back({"nn.cross_entropy_with_logits",
+               {"predictions", "labels"},
+               {},
+               {only(kFloatDTypes, "predictions")}});
+  // Dropout at inference: the data and a mask of ones.
+  r.push_back({"nn.dropout", {"data"}, {fromAttr("rate")}});
+  std::vector<KernelAttr> normAttrs = {fromAttr("channel_axis"), fromAttr("axes"),
+                                       fromAttr("epsilon"), fromAttr("center"), fromAttr("scale")};
+  r.push_back(
+      {"nn.instance_norm", {"data", "gamma", "beta"}, normAttrs, {only(kFloatDTypes, "data")}});
+  normAttrs.insert(normAttrs.begin(), fromAttr("num_groups"));
+  r.push_back(
+      {"nn.group_norm", {"data", "gamma", "beta"}, normAttrs, {only(kFloatDTypes, "data")}});
+  r.push_back({"grad.take_backward",
+               {"output_grad", "x", "indices"},
+               {fromAttr("axis")},
+               {only(kNonBoolDTypes, "x"), only(kIntDTypes, "indices")}});
   r.push_back({"grad.no_grad", {"input"}, {}, {}, nullptr, false, nullptr, /*forward=*/true});
   // wrap_param casts a parameter to dtype: astype's kernel (TVM legalizes
   // it to topi's cast as well).
@@ -573,16 +609,6 @@ const char *const kUnloweredOps[] = {
     // Calls a Python function of the IRModule's pyfuncs, which graft cannot
     // run: legalize-ops refuses it with its own message.
     "call_py_func",
-    // Kernels to come.
-    "nn.nll_loss",
-    "nn.cross_entropy_with_logits",
-    "nn.dropout",
-    "nn.group_norm",
-    "nn.instance_norm",
-    "grad.nll_loss_backward",
-    "grad.max_pool2d_backward",
-    "grad.avg_pool2d_backward",
-    "grad.take_backward",
     // Its host kernel (a data-dependent output size) is not written yet.
     "unique",
 };

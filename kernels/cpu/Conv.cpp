@@ -156,6 +156,62 @@ template <int S, bool Max> llvm::Error poolKernel(const KernelArgs &args) {
   return llvm::Error::success();
 }
 
+/// A pool's padding as (before..., after...): one value for every side, or
+/// one per spatial dim for both sides (TVM's backward pools keep it as
+/// written).
+std::vector<int64_t> fullPadding(std::vector<int64_t> p, size_t s) {
+  if (p.size() == 1)
+    return std::vector<int64_t>(2 * s, p[0]);
+  if (p.size() == s && s > 1)
+    p.insert(p.end(), p.begin(), p.begin() + s);
+  return p;
+}
+
+/// grad.max_pool2d_backward / grad.avg_pool2d_backward(output_grad, data):
+/// the gradient with respect to data, one data element at a time.
+template <bool Max> llvm::Error poolBackwardKernel(const KernelArgs &args) {
+  Ctx ctx(args, Max ? "graft.grad.max_pool2d_backward" : "graft.grad.avg_pool2d_backward");
+  if (!ctx.checkArity(2, 1) || !checkFloatTensors(ctx))
+    return ctx.error();
+  conv::PoolAttrs attrs;
+  attrs.poolSize = listOf(ctx, 0, "pool_size");
+  attrs.strides = listOf(ctx, 1, "strides");
+  attrs.padding = fullPadding(listOf(ctx, 2, "padding"), 2);
+  attrs.dilation = listOf(ctx, 3, "dilation");
+  attrs.ceilMode = ctx.boolAttr(4, "ceil_mode", false);
+  attrs.countIncludePad = ctx.boolAttr(5, "count_include_pad", false);
+  attrs.layout = ctx.strAttr(6, "layout", "NCHW");
+  attrs.outLayout = ctx.strAttr(7, "out_layout", "");
+  View grad = ctx.inView(0), data = ctx.inView(1), out = ctx.outView(0);
+  if (!ctx.ok() || !ctx.expectSameType(grad.type, data.type, "output_grad") ||
+      !ctx.expectSameType(out.type, data.type, "output 0") || !ctx.expectOutShape(0, data.shape))
+    return ctx.error();
+  Desc dd(data), gd(grad), od(out);
+  conv::Geometry g;
+  std::string err = conv::poolGeometry(2, false, dd.desc, gd.desc, attrs, g);
+  int64_t shape[conv::kRank], strides[conv::kRank];
+  if (err.empty())
+    err = conv::canonicalize(od.desc, attrs.layout, "NCHW", "output", shape, strides);
+  if (!err.empty())
+    return ctx.reject(err);
+  Loads load = loadsOf({data, grad});
+  Storer<double> store = storerFor<double>(out.type);
+  int64_t es = out.elemSize();
+  for (int64_t flat = 0, total = out.numel(); flat < total; ++flat) {
+    int64_t i[conv::kSlots], r = flat;
+    for (int s = conv::kSlots - 1; s >= 0; --s) {
+      i[s] = r % shape[2 + s];
+      r /= shape[2 + s];
+    }
+    int64_t c = r % shape[1], n = r / shape[1];
+    int64_t at =
+        n * strides[0] + c * strides[1] + i[0] * strides[2] + i[1] * strides[3] + i[2] * strides[4];
+    store(out.data + at * es,
+          conv::poolGradAt<Max, double>(g, n, c, i, attrs.countIncludePad, load));
+  }
+  return llvm::Error::success();
+}
+
 template <int S> llvm::Error adaptiveKernel(const KernelArgs &args) {
   static const std::string symbol = "graft.nn.adaptive_avg_pool" + std::to_string(S) + "d";
   Ctx ctx(args, symbol);
@@ -285,6 +341,8 @@ void registerConvKernels() {
       {"graft.nn.avg_pool1d", 1, 1, kPoolAttrs, &poolKernel<1, false>},
       {"graft.nn.avg_pool2d", 1, 1, kPoolAttrs, &poolKernel<2, false>},
       {"graft.nn.avg_pool3d", 1, 1, kPoolAttrs, &poolKernel<3, false>},
+      {"graft.grad.max_pool2d_backward", 2, 1, kPoolAttrs, &poolBackwardKernel<true>},
+      {"graft.grad.avg_pool2d_backward", 2, 1, kPoolAttrs, &poolBackwardKernel<false>},
       {"graft.nn.adaptive_avg_pool1d", 1, 1, kAdaptiveAttrs, &adaptiveKernel<1>},
       {"graft.nn.adaptive_avg_pool2d", 1, 1, kAdaptiveAttrs, &adaptiveKernel<2>},
       {"graft.nn.adaptive_avg_pool3d", 1, 1, kAdaptiveAttrs, &adaptiveKernel<3>},

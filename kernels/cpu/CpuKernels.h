@@ -36,6 +36,7 @@ void registerEinsumKernels();
 void registerBatchBKernels();
 void registerConvKernels();
 void registerSamplingVisionKernels();
+void registerTrainingKernels();
 
 } // namespace graft::kernels::cpu
 

@@ -253,6 +253,21 @@ std::vector<Probe> probes() {
                          "r = R.image.resize2d(y, R.shape([4, 6]), out_dtype=\"{D}\")"});
   add("image.grid_sample", {"y = R.ones((1, 1, 2, 3), \"{D}\")",
                             "g = R.zeros((1, 2, 2, 2), \"{D}\")", "r = R.image.grid_sample(y, g)"});
+  add("nn.nll_loss", {"t = R.zeros((2,), \"int64\")", "r = R.nn.nll_loss(x, t)"});
+  add("nn.nll_loss",
+      {"f = R.ones((2, 3), \"float32\")", "t = R.zeros((2,), \"{D}\")", "r = R.nn.nll_loss(f, t)"});
+  add("grad.nll_loss_backward", {"t = R.zeros((2,), \"int64\")", "g = R.ones((), \"{D}\")",
+                                 "r = R.grad.nll_loss_backward(g, x, t)"});
+  add("nn.cross_entropy_with_logits", {"r = R.nn.cross_entropy_with_logits(x, x)"});
+  add("nn.dropout", {"r = R.nn.dropout(x, rate=0.25)"});
+  add("nn.group_norm", {"g = R.ones((3,), \"{D}\")", "r = R.nn.group_norm(x, g, g, 3, 1, [0])"});
+  add("nn.instance_norm", {"g = R.ones((3,), \"{D}\")", "r = R.nn.instance_norm(x, g, g, 1, [0])"});
+  add("grad.take_backward", {"i = R.zeros((2,), \"int64\")", "g = R.ones((2, 3), \"{D}\")",
+                             "r = R.grad.take_backward(g, x, i, axis=0)"});
+  for (const char *pool : {"max", "avg"})
+    add(("grad." + std::string(pool) + "_pool2d_backward").c_str(),
+        {"y = R.ones((1, 3, 4, 4), \"{D}\")", "g = R.ones((1, 3, 2, 2), \"{D}\")",
+         "r = R.grad." + std::string(pool) + "_pool2d_backward(g, y, [2, 2], [2, 2])"});
   return p;
 }
 

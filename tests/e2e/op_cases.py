@@ -1672,3 +1672,185 @@ def _bucketize(dt):
                 ["r = R.bucketize(x, b)", "s = R.bucketize(x, b, out_int32=True, right=True)"],
                 ["r", "s"], lambda: [out("int64", np.searchsorted(b, x, side="left")),
                                      out("int32", np.searchsorted(b, x, side="right"))])
+# losses, dropout, channel norms and gradients (kernels/cpu/Training.cpp)
+# --------------------------------------------------------------------------
+
+
+def _nll_parts(p, t, w, ignore):
+    """Per target: the prediction it picks and its weight (0 if ignored)."""
+    tc = np.where(t == ignore, 0, t)
+    picked = np.take_along_axis(p, tc[:, None, ...], axis=1)[:, 0]
+    wt = np.where(t == ignore, 0.0, w[tc])
+    return tc, picked, wt
+
+
+def _nll_loss(p, t, w, reduction, ignore=-100):
+    _, picked, wt = _nll_parts(p, t, w, ignore)
+    loss = -picked * wt
+    if reduction == "none":
+        return loss
+    return loss.sum() if reduction == "sum" else loss.sum() / wt.sum()
+
+
+def _nll_loss_backward(g, p, t, w, reduction, ignore=-100):
+    tc, _, wt = _nll_parts(p, t, w, ignore)
+    g = np.asarray(g, np.float64)
+    scale = g if reduction == "none" else np.full(t.shape, g)
+    if reduction == "mean":
+        scale = scale / wt.sum()
+    r = np.zeros_like(p)
+    for idx in np.ndindex(*t.shape):
+        r[(idx[0], tc[idx]) + idx[1:]] = -wt[idx] * scale[idx]
+    return r
+
+
+def _nll_inputs(dt):
+    p, w = gen(dt, (2, 3, 2)), gen(dt, (3,), "pos")
+    t = rng.integers(0, 3, (2, 2)).astype("int64")
+    t[0, 0] = 1  # ignore_index=1 below drops at least one target
+    return p, t, w
+
+
+@spec("nn.nll_loss", FLOATS)
+def _nn_nll_loss(dt):
+    p, t, w = _nll_inputs(dt)
+    P, W = up(p, dt), up(w, dt)
+    ones = np.ones(3)
+    return Frag([("p", dt, p), ("t", "int64", t), ("w", dt, w)],
+                ["r0 = R.nn.nll_loss(p, t)", "r1 = R.nn.nll_loss(p, t, w, reduction=\"sum\")",
+                 "r2 = R.nn.nll_loss(p, t, w, \"none\", ignore_index=1)",
+                 "r3 = R.nn.nll_loss(p, t, w, ignore_index=1)"], ["r0", "r1", "r2", "r3"],
+                lambda: [out(dt, _nll_loss(P, t, ones, "mean")), out(dt, _nll_loss(P, t, W, "sum")),
+                         out(dt, _nll_loss(P, t, W, "none", 1)),
+                         out(dt, _nll_loss(P, t, W, "mean", 1))])
+
+
+@spec("grad.nll_loss_backward", FLOATS)
+def _grad_nll_loss_backward(dt):
+    p, t, w = _nll_inputs(dt)
+    gs, gn = gen(dt, ()), gen(dt, (2, 2))
+    P, W = up(p, dt), up(w, dt)
+    ones = np.ones(3)
+    return Frag([("p", dt, p), ("t", "int64", t), ("w", dt, w), ("gs", dt, gs), ("gn", dt, gn)],
+                ["r0 = R.grad.nll_loss_backward(gs, p, t, w)",
+                 "r1 = R.grad.nll_loss_backward(gs, p, t, reduction=\"sum\")",
+                 "r2 = R.grad.nll_loss_backward(gn, p, t, w, \"none\", ignore_index=1)"],
+                ["r0", "r1", "r2"],
+                lambda: [out(dt, _nll_loss_backward(up(gs, dt), P, t, W, "mean")),
+                         out(dt, _nll_loss_backward(up(gs, dt), P, t, ones, "sum")),
+                         out(dt, _nll_loss_backward(up(gn, dt), P, t, W, "none", 1))])
+
+
+@spec("nn.cross_entropy_with_logits", FLOATS)
+def _nn_cross_entropy(dt):
+    x, y, u, v = gen(dt, (2, 3)), gen(dt, (2, 3)), gen(dt, (3,)), gen(dt, (3,))
+    return Frag([("x", dt, x), ("y", dt, y), ("u", dt, u), ("v", dt, v)],
+                ["r0 = R.nn.cross_entropy_with_logits(x, y)",
+                 "r1 = R.nn.cross_entropy_with_logits(u, v)"], ["r0", "r1"],
+                lambda: [out(dt, -(up(x, dt) * up(y, dt)).sum() / 2),
+                         out(dt, -(up(u, dt) * up(v, dt)).sum())])
+
+
+@spec("nn.dropout", ALL)
+def _nn_dropout(dt):
+    x = gen(dt, (2, 3))
+    return Frag([("x", dt, x)], ["d = R.nn.dropout(x, rate=0.3)", "r0 = d[0]", "r1 = d[1]"],
+                ["r0", "r1"], lambda: [out(dt, x), out(dt, np.ones((2, 3)))], sym=True)
+
+
+def _channel_norm(x, g, b, groups, axes, eps=1e-5, center=True, scale=True):
+    n, c = x.shape[:2]
+    xs = x.reshape((n, groups, c // groups) + x.shape[2:])
+    red = (2,) + tuple(a + 1 for a in axes)
+    mean = xs.mean(axis=red, keepdims=True)
+    var = ((xs - mean) ** 2).mean(axis=red, keepdims=True)
+    y = ((xs - mean) / np.sqrt(var + eps)).reshape(x.shape)
+    shape = (1, c) + (1,) * (x.ndim - 2)
+    if scale:
+        y = y * g.reshape(shape)
+    if center:
+        y = y + b.reshape(shape)
+    return y
+
+
+@spec("nn.group_norm", FLOATS)
+def _nn_group_norm(dt):
+    x, g, b = gen(dt, (2, 4, 3)), gen(dt, (4,)), gen(dt, (4,))
+    X, G, B = up(x, dt), up(g, dt), up(b, dt)
+    return Frag([("x", dt, x), ("g", dt, g), ("b", dt, b)],
+                ["r0 = R.nn.group_norm(x, g, b, 2, 1, [2])",
+                 "r1 = R.nn.group_norm(x, g, b, num_groups=4, channel_axis=1, axes=2, "
+                 "epsilon=1e-3, center=False)"], ["r0", "r1"],
+                lambda: [out(dt, _channel_norm(X, G, B, 2, [2])),
+                         out(dt, _channel_norm(X, G, B, 4, [2], 1e-3, center=False))], sym=True)
+
+
+@spec("nn.instance_norm", FLOATS)
+def _nn_instance_norm(dt):
+    x, g, b = gen(dt, (2, 3, 2, 2)), gen(dt, (3,)), gen(dt, (3,))
+    X, G, B = up(x, dt), up(g, dt), up(b, dt)
+    return Frag([("x", dt, x), ("g", dt, g), ("b", dt, b)],
+                ["r0 = R.nn.instance_norm(x, g, b, 1, [2, 3])",
+                 "r1 = R.nn.instance_norm(x, g, b, 1, [2, 3], scale=False)"], ["r0", "r1"],
+                lambda: [out(dt, _channel_norm(X, G, B, 3, [2, 3])),
+                         out(dt, _channel_norm(X, G, B, 3, [2, 3], scale=False))], sym=True)
+
+
+@spec("grad.take_backward", NON_BOOL)
+def _grad_take_backward(dt):
+    x, g, g2 = gen(dt, (3, 4)), gen(dt, (5, 4)), gen(dt, (5,))
+    i = np.array([0, 2, -1, 2, 1], "int64")
+    j = np.array([11, 0, 5, 5, 3], "int64")
+
+    def expect():
+        r0 = np.zeros((3, 4), np.float64 if is_float(dt) else np.int64)
+        np.add.at(r0, i % 3, up(g, dt))
+        r1 = np.zeros(12, r0.dtype)
+        np.add.at(r1, j, up(g2, dt))
+        return [out(dt, r0), out(dt, r1.reshape(3, 4))]
+    return Frag([("x", dt, x), ("g", dt, g), ("g2", dt, g2), ("i", "int64", i), ("j", "int64", j)],
+                ["r0 = R.grad.take_backward(g, x, i, axis=0)",
+                 "r1 = R.grad.take_backward(g2, x, j)"], ["r0", "r1"], errstate(expect))
+
+
+def _pool_grad(g, x, k, s, pad, is_max, include_pad):
+    """TOPI's pool_grad on NCHW with square windows and dilation 1."""
+    r = np.zeros_like(x)
+    H, W = x.shape[2:]
+    for n, c, oh, ow in np.ndindex(*g.shape):
+        h0, w0 = oh * s - pad, ow * s - pad
+        taps = [(h, w) for h in range(h0, h0 + k) for w in range(w0, w0 + k)
+                if 0 <= h < H and 0 <= w < W]
+        if not taps:
+            continue
+        if is_max:
+            h, w = max(taps, key=lambda t: (x[n, c][t], -taps.index(t)))
+            r[n, c, h, w] += g[n, c, oh, ow]
+            continue
+        if include_pad:
+            cnt = (min(h0 + k, H + pad) - h0) * (min(w0 + k, W + pad) - w0)
+        else:
+            cnt = len(taps)
+        for t in taps:
+            r[(n, c) + t] += g[n, c, oh, ow] / cnt
+    return r
+
+
+@spec("grad.max_pool2d_backward", FLOATS)
+def _grad_max_pool2d_backward(dt):
+    x, dy = gen(dt, (1, 2, 5, 5)), gen(dt, (1, 2, 2, 2))
+    return Frag([("x", dt, x), ("dy", dt, dy)],
+                ["r0 = R.grad.max_pool2d_backward(dy, x, pool_size=[2, 2], strides=[2, 2])"],
+                ["r0"], lambda: [out(dt, _pool_grad(up(dy, dt), up(x, dt), 2, 2, 0, True, False))])
+
+
+@spec("grad.avg_pool2d_backward", FLOATS)
+def _grad_avg_pool2d_backward(dt):
+    x, dy = gen(dt, (1, 2, 5, 5)), gen(dt, (1, 2, 3, 3))
+    X, DY = up(x, dt), up(dy, dt)
+    return Frag([("x", dt, x), ("dy", dt, dy)],
+                ["r0 = R.grad.avg_pool2d_backward(dy, x, [3, 3], [2, 2], [1, 1, 1, 1], "
+                 "ceil_mode=True, count_include_pad=True)",
+                 "r1 = R.grad.avg_pool2d_backward(dy, x, [3, 3], [2, 2], [1, 1, 1, 1])"],
+                ["r0", "r1"], lambda: [out(dt, _pool_grad(DY, X, 3, 2, 1, False, True)),
+                                       out(dt, _pool_grad(DY, X, 3, 2, 1, False, False))])
