@@ -343,6 +343,7 @@ void addConvKernels(std::vector<GraftCudaKernel> &out);
 void addAttentionVarLenKernels(std::vector<GraftCudaKernel> &out);
 /// multinomial_from_uniform, vision.all_class_non_max_suppression (SamplingVision.cu).
 void addSamplingVisionKernels(std::vector<GraftCudaKernel> &out);
+void addBatchCKernels(std::vector<GraftCudaKernel> &out);
 /// The run-time compilation entries of the API (Rtc.cu).
 void addRtcApi(GraftCudaApi &api);
 /// Gives back what the files keep for the life of the process (cuBLAS

@@ -218,6 +218,90 @@ template <int S, bool Max> int poolEntry(const GraftCudaKernelArgs *args, GraftC
              : Kind::AvgPool > (ctx, g, a.countIncludePad, lowestOf(scalarTypeOf(ctx.in(0).dtype)));
 }
 
+/// The data gradient of a 2-d pool, one data element per thread (a gather:
+/// no atomics, the CPU kernel's order of windows).
+template <bool Max, class A>
+__global__ void __launch_bounds__(kThreads)
+    poolGradKernel(conv::Geometry g, Tensors t, bool includePad, int64_t total, int64_t channels,
+                   int64_t h, int64_t w, int64_t sn, int64_t sc, int64_t sh, int64_t sw) {
+  awaitUpstream();
+  DeviceLoad<A> load{&t};
+  for (int64_t flat = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; flat < total;
+       flat += int64_t(gridDim.x) * blockDim.x) {
+    int64_t i[conv::kSlots] = {0, (flat / w) % h, flat % w};
+    int64_t c = (flat / w / h) % channels, n = flat / w / h / channels;
+    A v = conv::poolGradAt<Max, A>(g, n, c, i, includePad, load);
+    storeAs<A>(t.out + (n * sn + c * sc + i[1] * sh + i[2] * sw) * t.outSize, t.outT, v);
+  }
+}
+
+/// grad.max_pool2d_backward / grad.avg_pool2d_backward(output_grad, data).
+template <bool Max> int poolGradEntry(const GraftCudaKernelArgs *args, GraftCudaError *err) {
+  Ctx ctx(args, Max ? "graft.grad.max_pool2d_backward" : "graft.grad.avg_pool2d_backward", err);
+  if (int rc = ctx.checkArity(2, 1))
+    return rc;
+  if (int rc = checkFloats(ctx))
+    return rc;
+  ScalarType dt = scalarTypeOf(ctx.in(1).dtype);
+  if (scalarTypeOf(ctx.in(0).dtype) != dt || scalarTypeOf(ctx.out(0).dtype) != dt)
+    return ctx.fail("output_grad and output 0 must have the data's dtype " +
+                    dtypeName(ctx.in(1).dtype));
+  conv::PoolAttrs a;
+  if (!listAttr(ctx, 0, "pool_size", a.poolSize) || !listAttr(ctx, 1, "strides", a.strides) ||
+      !listAttr(ctx, 2, "padding", a.padding) || !listAttr(ctx, 3, "dilation", a.dilation) ||
+      !ctx.boolAttr(4, "ceil_mode", false, a.ceilMode) ||
+      !ctx.boolAttr(5, "count_include_pad", false, a.countIncludePad) ||
+      !strAttr(ctx, 6, "layout", "NCHW", a.layout) ||
+      !strAttr(ctx, 7, "out_layout", "", a.outLayout))
+    return 1;
+  // TVM's backward pools keep the padding as written: one value, or one
+  // per spatial dim for both sides.
+  if (a.padding.size() == 1)
+    a.padding.assign(4, a.padding[0]);
+  else if (a.padding.size() == 2)
+    a.padding = {a.padding[0], a.padding[1], a.padding[0], a.padding[1]};
+  const DLTensor &data = ctx.in(1), &out = ctx.out(0);
+  bool same = data.ndim == out.ndim;
+  for (int d = 0; same && d < data.ndim; ++d)
+    same = data.shape[d] == out.shape[d];
+  if (!same)
+    return ctx.fail("output 0 must have the data's shape " + shapeStr(data) + ", got " +
+                    shapeStr(out));
+  Desc d(data), gd(ctx.in(0)), od(out);
+  conv::Geometry g;
+  std::string e = conv::poolGeometry(2, false, d.desc, gd.desc, a, g);
+  int64_t shape[conv::kRank], strides[conv::kRank];
+  if (e.empty())
+    e = conv::canonicalize(od.desc, a.layout, "NCHW", "output", shape, strides);
+  if (!e.empty())
+    return ctx.fail(e);
+  int64_t total = numel(out);
+  if (total == 0)
+    return 0;
+  // Input 0 of the geometry's loads is the data, input 1 the gradient.
+  Tensors t;
+  const DLTensor *ins[] = {&data, &ctx.in(0)};
+  for (int k = 0; k < 2; ++k) {
+    t.in[k] = dataOf(*ins[k]);
+    t.inT[k] = dt;
+    t.inSize[k] = elemSize(dt);
+  }
+  t.out = dataOf(out);
+  t.outT = dt;
+  t.outSize = elemSize(dt);
+  int64_t blocks = (total + kThreads - 1) / kThreads;
+  unsigned grid = unsigned(blocks < 65535 * 16 ? blocks : 65535 * 16);
+  if (dt == ScalarType::Float64)
+    poolGradKernel<Max, double><<<grid, kThreads, 0, ctx.stream()>>>(
+        g, t, a.countIncludePad, total, shape[1], shape[3], shape[4], strides[0], strides[1],
+        strides[3], strides[4]);
+  else
+    poolGradKernel<Max, float><<<grid, kThreads, 0, ctx.stream()>>>(
+        g, t, a.countIncludePad, total, shape[1], shape[3], shape[4], strides[0], strides[1],
+        strides[3], strides[4]);
+  return ctx.checkLaunch("poolGradKernel");
+}
+
 template <int S> int adaptiveEntry(const GraftCudaKernelArgs *args, GraftCudaError *err) {
   static const std::string symbol = "graft.nn.adaptive_avg_pool" + std::to_string(S) + "d";
   Ctx ctx(args, symbol.c_str(), err);
@@ -442,6 +526,10 @@ void addConvKernels(std::vector<GraftCudaKernel> &out) {
       {"graft.nn.conv2d_transpose", 2, 1, kConvTransposeAttrs, 8, convEntry<2, true>, nullptr});
   out.push_back({"graft.nn.max_pool1d", 1, 1, kPoolAttrs, 8, poolEntry<1, true>, nullptr});
   out.push_back({"graft.nn.max_pool2d", 1, 1, kPoolAttrs, 8, poolEntry<2, true>, nullptr});
+  out.push_back(
+      {"graft.grad.max_pool2d_backward", 2, 1, kPoolAttrs, 8, poolGradEntry<true>, nullptr});
+  out.push_back(
+      {"graft.grad.avg_pool2d_backward", 2, 1, kPoolAttrs, 8, poolGradEntry<false>, nullptr});
   out.push_back({"graft.nn.max_pool3d", 1, 1, kPoolAttrs, 8, poolEntry<3, true>, nullptr});
   out.push_back({"graft.nn.avg_pool1d", 1, 1, kPoolAttrs, 8, poolEntry<1, false>, nullptr});
   out.push_back({"graft.nn.avg_pool2d", 1, 1, kPoolAttrs, 8, poolEntry<2, false>, nullptr});

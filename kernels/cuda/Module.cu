@@ -418,6 +418,7 @@ const std::vector<GraftCudaKernel> &kernelTable() {
     addSamplingVisionKernels(t);
     addBatchBKernels(t);
     addBatchAKernels(t);
+    addBatchCKernels(t);
     return t;
   }();
   return table;
