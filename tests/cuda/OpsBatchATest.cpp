@@ -7,8 +7,8 @@
 // outer, ewise_fma (one rounding, fma on both sides), leakyrelu and prelu
 // compute with the CPU kernels' operations in their compute types: exact.
 // hamming_window's double cosine may differ in its last bit before the one
-// rounding: 1 ulp. softplus, selu and log_add_exp call the device's exp,
-// expm1 and log1p: 4 ulp of the result's dtype.
+// rounding: 1 ulp (float64: 4 ulp plus 4 ulp of 1, see hammingBound). softplus, selu and
+// log_add_exp call the device's exp, expm1 and log1p: 4 ulp of the result's dtype.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +18,16 @@ namespace graft::cuda::test {
 namespace {
 
 using Attrs = std::vector<AttrValue>;
+
+/// In float64 the result is the cosine itself, unrounded, and CUDA's cos
+/// and the host's differ by up to 2 ulp; 0.54 - 0.46 cos cancels near the
+/// window's ends, so the bound is absolute there (the H200 showed 2 ulp of
+/// 0.31 and of 0.08). Narrower dtypes round the double result once: 1 ulp.
+Bound hammingBound(DLDataType t) {
+  if (t.bits == 64)
+    return {4, 4 * std::ldexp(1.0, -52)};
+  return {1, 0};
+}
 
 void expectSame(const char *symbol, std::vector<TestTensor *> in, std::vector<TestTensor *> cpu,
                 std::vector<TestTensor *> gpu, const Attrs &attrs = {}, Bound b = {}) {
@@ -93,7 +103,7 @@ TEST(CudaOpsBatchA, OneHotEyeAndHammingWindow) {
     for (int64_t n : {1, 2, 7, 100})
       for (bool periodic : {false, true}) {
         TestTensor c(t, {n}), g(t, {n});
-        expectSame("graft.hamming_window", {}, {&c}, {&g}, {periodic, 0.54, 0.46}, {1, 0});
+        expectSame("graft.hamming_window", {}, {&c}, {&g}, {periodic, 0.54, 0.46}, hammingBound(t));
       }
   }
 }
