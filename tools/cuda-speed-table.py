@@ -29,7 +29,7 @@ FLASH_FLOPS = 4.0 * 4 * 16 * 2048 * 2048 * 128  # 4 B N S S_kv H
 # (>= 85% of the copy bandwidth), "bw" (bandwidth >= anchor TB/s), "time"
 # (time <= 1.2x anchor us), "atomic" (time <= anchor us), "cublas" (within
 # 10% of the named bare cuBLAS benchmark), "flash" (TFLOP/s >= anchor / 2),
-# "info" (no bar).
+# "info" (no bar), "plain" (no bar, time only).
 ROWS = [
     ("copy_f32/256MiB", "copy (cudaMemcpyAsync D2D), 256 MiB float32", "copy", PYTORCH_COPY_TBS),
     ("BM_binary/add_f32", "add float32, 256 MiB per operand", "bw85", 4.20),
@@ -53,9 +53,9 @@ ROWS = [
     ("BM_sort/argsort_f32_16M", "argsort 16M float32", "time", 828),
     ("BM_sort/sort_rows_f32_4096x4096", "sort 4096 rows of 4096 float32", "time", 555),
     ("BM_sort/argsort_rows_f32_4096x4096", "argsort 4096 rows of 4096 float32", "time", 555),
-    ("BM_topk/topk_f32_1x100000_k50", "topk k=50 of one row of 100000 float32", "info", None),
-    ("BM_topk/topk_f32_1x16M_k50", "topk k=50 of one row of 16M float32", "info", None),
-    ("BM_topk/topk_rows_f32_4096x4096_k50", "topk k=50 of 4096 rows of 4096 float32", "info", None),
+    ("BM_topk/topk_f32_1x100000_k50", "topk k=50 of one row of 100000 float32", "plain", None),
+    ("BM_topk/topk_f32_1x16M_k50", "topk k=50 of one row of 16M float32", "plain", None),
+    ("BM_topk/topk_rows_f32_4096x4096_k50", "topk k=50 of 4096 rows of 4096 float32", "plain", None),
     ("layout_transform_f32_nchw4c/64x130x56x56", "layout_transform NCHW -> NCHW4c (padded)",
      "info", None),
     ("BM_matmul/graft_bf16_8192", "matmul bfloat16 8192^3", "cublas", "BM_matmul/cublas_bf16_8192"),
