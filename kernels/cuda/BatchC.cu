@@ -36,22 +36,6 @@ template <class A> __device__ A blockSum(A v, A *shared) {
   return r;
 }
 
-template <class A> __device__ void storeTo(char *p, ScalarType t, A v) {
-  switch (t) {
-  case ScalarType::Float16:
-    *reinterpret_cast<__half *>(p) = __float2half_rn(float(v));
-    break;
-  case ScalarType::BFloat16:
-    *reinterpret_cast<__nv_bfloat16 *>(p) = __float2bfloat16_rn(float(v));
-    break;
-  case ScalarType::Float32:
-    *reinterpret_cast<float *>(p) = float(v);
-    break;
-  default:
-    *reinterpret_cast<double *>(p) = double(v);
-  }
-}
-
 __host__ __device__ inline int64_t sizeOf(ScalarType t) {
   switch (t) {
   case ScalarType::Bool:
@@ -135,7 +119,7 @@ template <class A> __global__ void __launch_bounds__(kThreads) nllLossKernel(NLL
              : w == A(0) ? A(0)
                          : -loadAs<A>(p.pred + predIndex(p, j, t) * es, p.type) * w;
     if (p.reduction == 0)
-      storeTo<A>(p.out + j * es, p.type, loss);
+      storeAs<A>(p.out + j * es, p.type, loss);
     sum += loss;
     wsum += t < 0 ? A(0) : w;
   }
@@ -144,7 +128,7 @@ template <class A> __global__ void __launch_bounds__(kThreads) nllLossKernel(NLL
   sum = blockSum(sum, shared);
   wsum = blockSum(wsum, shared);
   if (threadIdx.x == 0)
-    storeTo<A>(p.out, p.type, p.reduction == 1 ? sum : sum / wsum);
+    storeAs<A>(p.out, p.type, p.reduction == 1 ? sum : sum / wsum);
 }
 
 /// One block: the weights' sum (for mean), then -w * grad where each target
@@ -169,7 +153,7 @@ template <class A> __global__ void __launch_bounds__(kThreads) nllLossGradKernel
     if (t < 0 || w == A(0))
       continue;
     A g = loadAs<A>(p.grad + (p.reduction == 0 ? j * es : 0), p.type);
-    storeTo<A>(p.out + predIndex(p, j, t) * es, p.type, -w * g * scale);
+    storeAs<A>(p.out + predIndex(p, j, t) * es, p.type, -w * g * scale);
   }
 }
 
@@ -295,7 +279,7 @@ __global__ void __launch_bounds__(kThreads)
     sum += loadAs<A>(x + i * es, t) * loadAs<A>(y + i * es, t);
   sum = blockSum(sum, shared);
   if (threadIdx.x == 0)
-    storeTo<A>(out, t, -sum / A(batch));
+    storeAs<A>(out, t, -sum / A(batch));
 }
 
 int crossEntropy(const GraftCudaKernelArgs *args, GraftCudaError *err) {
@@ -410,7 +394,7 @@ template <class A> __global__ void __launch_bounds__(kThreads) channelNormKernel
       v *= loadAs<A>(p.gamma + c * es, p.type);
     if (p.center)
       v += loadAs<A>(p.beta + c * es, p.type);
-    storeTo<A>(p.out + off * es, p.type, v);
+    storeAs<A>(p.out + off * es, p.type, v);
   }
 }
 
