@@ -215,6 +215,19 @@ inline std::string compare(TestTensor &cpu, TestTensor &gpu, Bound b = {}) {
   return bad ? typeName(t) + ":" + os.str() : "";
 }
 
+/// Runs `symbol` on the CPU and on CUDA with the same inputs and attrs; both
+/// must succeed and every output must agree within `b`.
+inline void expectCudaMatchesCpu(const char *symbol, std::vector<TestTensor *> in,
+                                 std::vector<TestTensor *> cpu, std::vector<TestTensor *> gpu,
+                                 const std::vector<AttrValue> &attrs = {}, Bound b = {}) {
+  std::string cpuErr = runKernel(symbol, in, cpu, attrs);
+  std::string gpuErr = runCuda(symbol, in, gpu, attrs);
+  ASSERT_EQ(cpuErr, "") << symbol;
+  ASSERT_EQ(gpuErr, "") << symbol;
+  for (size_t i = 0; i < cpu.size(); ++i)
+    EXPECT_EQ(compare(*cpu[i], *gpu[i], b), "") << symbol << " output " << i;
+}
+
 } // namespace graft::cuda::test
 
 #endif // GRAFT_TESTS_CUDA_CUDATESTUTIL_H

@@ -15,16 +15,6 @@ namespace {
 
 using Attrs = std::vector<AttrValue>;
 
-void expectSame(const char *symbol, std::vector<TestTensor *> in, std::vector<TestTensor *> cpu,
-                std::vector<TestTensor *> gpu, const Attrs &attrs = {}, Bound b = {}) {
-  std::string cpuErr = runKernel(symbol, in, cpu, attrs);
-  std::string gpuErr = runCuda(symbol, in, gpu, attrs);
-  ASSERT_EQ(cpuErr, "") << symbol;
-  ASSERT_EQ(gpuErr, "") << symbol;
-  for (size_t i = 0; i < cpu.size(); ++i)
-    EXPECT_EQ(compare(*cpu[i], *gpu[i], b), "") << symbol << " output " << i;
-}
-
 TEST(CudaLateOps, RepeatTileFlip) {
   GRAFT_REQUIRE_GPU();
   std::mt19937_64 rng(41);
@@ -33,16 +23,16 @@ TEST(CudaLateOps, RepeatTileFlip) {
     TestTensor xs = randomTensor(t, {3, 4, 5}, rng, -50, 50);
     for (TestTensor *in : {&xs}) {
       TestTensor c(t, {3, 12, 5}), g(t, {3, 12, 5});
-      expectSame("graft.repeat", {in}, {&c}, {&g}, {int64_t(3), int64_t(1)});
+      expectCudaMatchesCpu("graft.repeat", {in}, {&c}, {&g}, {int64_t(3), int64_t(1)});
       TestTensor cf(t, {120}), gf(t, {120});
-      expectSame("graft.repeat", {in}, {&cf}, {&gf}, {int64_t(2), std::monostate()});
+      expectCudaMatchesCpu("graft.repeat", {in}, {&cf}, {&gf}, {int64_t(2), std::monostate()});
       TestTensor ct(t, {2, 3, 8, 15}), gt(t, {2, 3, 8, 15});
-      expectSame("graft.tile", {in}, {&ct}, {&gt}, {std::vector<int64_t>{2, 1, 2, 3}});
+      expectCudaMatchesCpu("graft.tile", {in}, {&ct}, {&gt}, {std::vector<int64_t>{2, 1, 2, 3}});
       TestTensor cl(t, {3, 4, 10}), gl(t, {3, 4, 10});
-      expectSame("graft.tile", {in}, {&cl}, {&gl}, {std::vector<int64_t>{2}});
+      expectCudaMatchesCpu("graft.tile", {in}, {&cl}, {&gl}, {std::vector<int64_t>{2}});
       for (int64_t axis : {0, 1, -1}) {
         TestTensor cp(t, {3, 4, 5}), gp(t, {3, 4, 5});
-        expectSame("graft.flip", {in}, {&cp}, {&gp}, {axis});
+        expectCudaMatchesCpu("graft.flip", {in}, {&cp}, {&gp}, {axis});
       }
     }
   }
@@ -58,11 +48,11 @@ TEST(CudaLateOps, RepeatAndFlipOfAStridedInput) {
     SCOPED_TRACE(typeName(t));
     TestTensor x = randomTensor(t, {4, 3}, rng, -9, 9, {1, 0}); // stored transposed
     TestTensor c(t, {4, 6}), g(t, {4, 6});
-    expectSame("graft.repeat", {&x}, {&c}, {&g}, {int64_t(2), int64_t(-1)});
+    expectCudaMatchesCpu("graft.repeat", {&x}, {&c}, {&g}, {int64_t(2), int64_t(-1)});
     TestTensor cf(t, {36}), gf(t, {36});
-    expectSame("graft.repeat", {&x}, {&cf}, {&gf}, {int64_t(3), std::monostate()});
+    expectCudaMatchesCpu("graft.repeat", {&x}, {&cf}, {&gf}, {int64_t(3), std::monostate()});
     TestTensor cp(t, {4, 3}), gp(t, {4, 3});
-    expectSame("graft.flip", {&x}, {&cp}, {&gp}, {int64_t(0)});
+    expectCudaMatchesCpu("graft.flip", {&x}, {&cp}, {&gp}, {int64_t(0)});
   }
 }
 
@@ -83,16 +73,17 @@ TEST(CudaLateOps, LayoutTransformPadsTransposesAndSplits) {
     // C = 6: the last two channels of the second block are padding.
     TestTensor x = randomTensor(t, {2, 6, 3, 5}, rng, -50, 50);
     TestTensor c(t, {2, 2, 3, 5, 4}), g(t, {2, 2, 3, 5, 4});
-    expectSame("graft.layout_transform", {&x}, {&c}, {&g}, {kNCHW4c, pad});
+    expectCudaMatchesCpu("graft.layout_transform", {&x}, {&c}, {&g}, {kNCHW4c, pad});
     TestTensor cu(t, {2, 2, 3, 5, 4}), gu(t, {2, 2, 3, 5, 4});
-    expectSame("graft.layout_transform", {&x}, {&cu}, {&gu}, {kNCHW4c, std::monostate()});
+    expectCudaMatchesCpu("graft.layout_transform", {&x}, {&cu}, {&gu}, {kNCHW4c, std::monostate()});
     // A transposed input into an output stored in another order.
     TestTensor s = randomTensor(t, {3, 4, 5}, rng, -50, 50, {2, 0, 1});
     TestTensor ct(t, {3, 5, 4}, {}, {1, 2, 0}), gt(t, {3, 5, 4}, {}, {1, 2, 0});
-    expectSame("graft.layout_transform", {&s}, {&ct}, {&gt}, {kSwapLast, std::monostate()});
+    expectCudaMatchesCpu("graft.layout_transform", {&s}, {&ct}, {&gt},
+                         {kSwapLast, std::monostate()});
     TestTensor v = randomTensor(t, {1001}, rng, -50, 50);
     TestTensor cs(t, {251, 4}), gs(t, {251, 4});
-    expectSame("graft.layout_transform", {&v}, {&cs}, {&gs}, {kSplit4, pad});
+    expectCudaMatchesCpu("graft.layout_transform", {&v}, {&cs}, {&gs}, {kSplit4, pad});
   }
   TestTensor x(F32, {4}), o(F32, {2, 2});
   EXPECT_EQ(runCuda("graft.layout_transform", {&x}, {&o},
@@ -111,10 +102,10 @@ TEST(CudaLateOps, DynamicStridedSliceShapeAndFill) {
     SCOPED_TRACE(typeName(t));
     TestTensor x = randomTensor(t, {4, 5, 6}, rng, -50, 50);
     TestTensor cs(I64, {3}), gs(I64, {3});
-    expectSame("graft.host.dynamic_strided_slice_count", {&x, &b, &e, &s}, {&cs}, {&gs});
+    expectCudaMatchesCpu("graft.host.dynamic_strided_slice_count", {&x, &b, &e, &s}, {&cs}, {&gs});
     EXPECT_EQ(gs.intValues(), (Ints{4, 2, 3}));
     TestTensor c(t, {4, 2, 3}), g(t, {4, 2, 3});
-    expectSame("graft.host.dynamic_strided_slice", {&x, &b, &e, &s}, {&c}, {&g});
+    expectCudaMatchesCpu("graft.host.dynamic_strided_slice", {&x, &b, &e, &s}, {&c}, {&g});
   }
   TestTensor x(F32, {4, 5, 6}), o(F32, {4, 2, 3});
   TestTensor zero = TestTensor::ints(I64, {3}, {1, 0, 1});
@@ -132,23 +123,23 @@ TEST(CudaLateOps, QuantizeAndDequantize) {
       SCOPED_TRACE(typeName(t) + " to " + typeName(o));
       TestTensor x = randomTensor(t, {3, 5}, rng, -300, 300);
       TestTensor c(o, {3, 5}), g(o, {3, 5});
-      expectSame("graft.quantize", {&x, &s, &z}, {&c}, {&g}, {int64_t(1)});
+      expectCudaMatchesCpu("graft.quantize", {&x, &s, &z}, {&c}, {&g}, {int64_t(1)});
       TestTensor c0(o, {3, 5}), g0(o, {3, 5});
-      expectSame("graft.quantize", {&x, &s0, &z0}, {&c0}, {&g0}, {int64_t(-1)});
+      expectCudaMatchesCpu("graft.quantize", {&x, &s0, &z0}, {&c0}, {&g0}, {int64_t(-1)});
     }
   }
   // NaN saturates to the maximum on both.
   TestTensor xn(F32, {3}, {NAN, 1e9, -1e9}), cn(I8, {3}), gn(I8, {3});
-  expectSame("graft.quantize", {&xn, &s0, &z0}, {&cn}, {&gn}, {int64_t(0)});
+  expectCudaMatchesCpu("graft.quantize", {&xn, &s0, &z0}, {&cn}, {&gn}, {int64_t(0)});
   EXPECT_EQ(gn.intValues(), (Ints{127, 127, -128}));
   for (DLDataType t : {I8, U8, I16, I32, I64, F16, F32, F64}) {
     for (DLDataType o : {F32, F16, BF16}) {
       SCOPED_TRACE(typeName(t) + " to " + typeName(o));
       TestTensor x = randomTensor(t, {4, 5}, rng, -100, 100);
       TestTensor c(o, {4, 5}), g(o, {4, 5});
-      expectSame("graft.dequantize", {&x, &s, &z}, {&c}, {&g}, {int64_t(1)});
+      expectCudaMatchesCpu("graft.dequantize", {&x, &s, &z}, {&c}, {&g}, {int64_t(1)});
       TestTensor big(F32, {}, {3000.5}), c0(o, {4, 5}), g0(o, {4, 5});
-      expectSame("graft.dequantize", {&x, &big, &z0}, {&c0}, {&g0}, {int64_t(0)});
+      expectCudaMatchesCpu("graft.dequantize", {&x, &big, &z0}, {&c0}, {&g0}, {int64_t(0)});
     }
   }
   TestTensor x(F32, {3, 5}), bad(F32, {4}), o(I8, {3, 5});
@@ -168,14 +159,14 @@ TEST(CudaLateOps, TopKEveryRetTypeAndDirection) {
     TestTensor x(t, {6, 37}, v);
     for (bool largest : {true, false}) {
       TestTensor cv(t, {6, 5}), ci(I32, {6, 5}), gv(t, {6, 5}), gi(I32, {6, 5});
-      expectSame("graft.topk", {&x}, {&cv, &ci}, {&gv, &gi},
-                 {int64_t(5), int64_t(-1), std::string("both"), largest});
+      expectCudaMatchesCpu("graft.topk", {&x}, {&cv, &ci}, {&gv, &gi},
+                           {int64_t(5), int64_t(-1), std::string("both"), largest});
       TestTensor ca(t, {6, 37}), ga(t, {6, 37});
-      expectSame("graft.topk", {&x}, {&ca}, {&ga},
-                 {int64_t(0), int64_t(1), std::string("values"), largest});
+      expectCudaMatchesCpu("graft.topk", {&x}, {&ca}, {&ga},
+                           {int64_t(0), int64_t(1), std::string("values"), largest});
       TestTensor c0(I64, {4, 37}), g0(I64, {4, 37});
-      expectSame("graft.topk", {&x}, {&c0}, {&g0},
-                 {int64_t(4), int64_t(0), std::string("indices"), largest});
+      expectCudaMatchesCpu("graft.topk", {&x}, {&c0}, {&g0},
+                           {int64_t(4), int64_t(0), std::string("indices"), largest});
     }
   }
   TestTensor x(F32, {2, 3}), o(F32, {2, 1});
@@ -205,18 +196,18 @@ TEST(CudaLateOps, TopKOfLongRowsWithTies) {
     TestTensor x(t, {1, 100000}, v);
     for (bool largest : {true, false}) {
       TestTensor cv(t, {1, 50}), ci(I64, {1, 50}), gv(t, {1, 50}), gi(I64, {1, 50});
-      expectSame("graft.topk", {&x}, {&cv, &ci}, {&gv, &gi},
-                 {int64_t(50), int64_t(-1), std::string("both"), largest});
+      expectCudaMatchesCpu("graft.topk", {&x}, {&cv, &ci}, {&gv, &gi},
+                           {int64_t(50), int64_t(-1), std::string("both"), largest});
       TestTensor cj(I32, {1, 50}), gj(I32, {1, 50});
-      expectSame("graft.topk", {&x}, {&cj}, {&gj},
-                 {int64_t(50), int64_t(1), std::string("indices"), largest});
+      expectCudaMatchesCpu("graft.topk", {&x}, {&cj}, {&gj},
+                           {int64_t(50), int64_t(1), std::string("indices"), largest});
     }
   }
   TestTensor x = randomTensor(F32, {5000, 3}, rng, -9, 9, {1, 0}); // stored transposed
   for (bool largest : {true, false}) {
     TestTensor cv(F32, {17, 3}), ci(I32, {17, 3}), gv(F32, {17, 3}), gi(I32, {17, 3});
-    expectSame("graft.topk", {&x}, {&cv, &ci}, {&gv, &gi},
-               {int64_t(17), int64_t(0), std::string("both"), largest});
+    expectCudaMatchesCpu("graft.topk", {&x}, {&cv, &ci}, {&gv, &gi},
+                         {int64_t(17), int64_t(0), std::string("both"), largest});
   }
 }
 
@@ -230,17 +221,19 @@ TEST(CudaLateOps, EinsumContractions) {
     TestTensor at = randomTensor(t, {7, 5}, rng, -3, 3, {1, 0}); // logical [7, 5], transposed
     Bound bound{2, 0};
     TestTensor c(t, {5, 6}), g(t, {5, 6});
-    expectSame("graft.einsum", {&a, &b}, {&c}, {&g}, {std::string("ij,jk->ik")}, bound);
+    expectCudaMatchesCpu("graft.einsum", {&a, &b}, {&c}, {&g}, {std::string("ij,jk->ik")}, bound);
     TestTensor c3(t, {5}), g3(t, {5});
-    expectSame("graft.einsum", {&a, &b, &v}, {&c3}, {&g3}, {std::string("ij,jk,k")}, bound);
+    expectCudaMatchesCpu("graft.einsum", {&a, &b, &v}, {&c3}, {&g3}, {std::string("ij,jk,k")},
+                         bound);
     TestTensor ct(t, {}), gt(t, {});
-    expectSame("graft.einsum", {&sq}, {&ct}, {&gt}, {std::string("ii")}, bound);
+    expectCudaMatchesCpu("graft.einsum", {&sq}, {&ct}, {&gt}, {std::string("ii")}, bound);
     TestTensor cd(t, {5}), gd(t, {5});
-    expectSame("graft.einsum", {&sq}, {&cd}, {&gd}, {std::string("ii->i")}, bound);
+    expectCudaMatchesCpu("graft.einsum", {&sq}, {&cd}, {&gd}, {std::string("ii->i")}, bound);
     TestTensor co(t, {5, 7}), go(t, {5, 7});
-    expectSame("graft.einsum", {&at}, {&co}, {&go}, {std::string("ji->ij")}, bound);
+    expectCudaMatchesCpu("graft.einsum", {&at}, {&co}, {&go}, {std::string("ji->ij")}, bound);
     TestTensor cb(t, {5, 5, 7}), gb(t, {5, 5, 7});
-    expectSame("graft.einsum", {&sq, &a}, {&cb}, {&gb}, {std::string("ij,jk->jik")}, bound);
+    expectCudaMatchesCpu("graft.einsum", {&sq, &a}, {&cb}, {&gb}, {std::string("ij,jk->jik")},
+                         bound);
   }
   TestTensor a(F32, {2, 3}), b(F32, {4, 3}), o(F32, {2, 3});
   EXPECT_EQ(runCuda("graft.einsum", {&a, &b}, {&o}, {std::string("ij,jk->ik")}),

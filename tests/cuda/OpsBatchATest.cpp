@@ -29,16 +29,6 @@ Bound hammingBound(DLDataType t) {
   return {1, 0};
 }
 
-void expectSame(const char *symbol, std::vector<TestTensor *> in, std::vector<TestTensor *> cpu,
-                std::vector<TestTensor *> gpu, const Attrs &attrs = {}, Bound b = {}) {
-  std::string cpuErr = runKernel(symbol, in, cpu, attrs);
-  std::string gpuErr = runCuda(symbol, in, gpu, attrs);
-  ASSERT_EQ(cpuErr, "") << symbol;
-  ASSERT_EQ(gpuErr, "") << symbol;
-  for (size_t i = 0; i < cpu.size(); ++i)
-    EXPECT_EQ(compare(*cpu[i], *gpu[i], b), "") << symbol << " output " << i;
-}
-
 TEST(CudaOpsBatchA, StackAlongEveryAxis) {
   GRAFT_REQUIRE_GPU();
   std::mt19937_64 rng(101);
@@ -50,7 +40,7 @@ TEST(CudaOpsBatchA, StackAlongEveryAxis) {
       std::vector<int64_t> shape = {3, 4};
       shape.insert(shape.begin() + (axis < 0 ? 2 : axis), 3);
       TestTensor c(t, shape), g(t, shape);
-      expectSame("graft.stack", {&a, &b, &a}, {&c}, {&g}, {axis});
+      expectCudaMatchesCpu("graft.stack", {&a, &b, &a}, {&c}, {&g}, {axis});
     }
   }
   TestTensor x(F32, {2, 3}), y(F32, {2, 4}), o(F32, {2, 2, 3});
@@ -67,12 +57,12 @@ TEST(CudaOpsBatchA, MeshgridIjAndXy) {
                c = randomTensor(t, {4}, rng, -9, 9);
     TestTensor c0(t, {2, 3, 4}), c1(t, {2, 3, 4}), c2(t, {2, 3, 4});
     TestTensor g0(t, {2, 3, 4}), g1(t, {2, 3, 4}), g2(t, {2, 3, 4});
-    expectSame("graft.meshgrid", {&a, &b, &c}, {&c0, &c1, &c2}, {&g0, &g1, &g2},
-               {std::string("ij")});
+    expectCudaMatchesCpu("graft.meshgrid", {&a, &b, &c}, {&c0, &c1, &c2}, {&g0, &g1, &g2},
+                         {std::string("ij")});
     TestTensor x0(t, {3, 2, 4}), x1(t, {3, 2, 4}), x2(t, {3, 2, 4});
     TestTensor y0(t, {3, 2, 4}), y1(t, {3, 2, 4}), y2(t, {3, 2, 4});
-    expectSame("graft.meshgrid", {&a, &b, &c}, {&x0, &x1, &x2}, {&y0, &y1, &y2},
-               {std::string("xy")});
+    expectCudaMatchesCpu("graft.meshgrid", {&a, &b, &c}, {&x0, &x1, &x2}, {&y0, &y1, &y2},
+                         {std::string("xy")});
   }
 }
 
@@ -87,15 +77,17 @@ TEST(CudaOpsBatchA, OneHotEyeAndHammingWindow) {
       std::vector<int64_t> shape = {3, 5};
       shape.insert(shape.begin() + (axis < 0 ? 2 : axis), 4);
       TestTensor c(t, shape), g(t, shape);
-      expectSame("graft.one_hot", {&idx}, {&c}, {&g}, {2.5, int64_t(-1), int64_t(4), axis});
+      expectCudaMatchesCpu("graft.one_hot", {&idx}, {&c}, {&g},
+                           {2.5, int64_t(-1), int64_t(4), axis});
     }
     TestTensor c8(t, {7, 3}), g8(t, {7, 3});
-    expectSame("graft.one_hot", {&idx8}, {&c8}, {&g8}, {true, false, int64_t(3), int64_t(-1)});
+    expectCudaMatchesCpu("graft.one_hot", {&idx8}, {&c8}, {&g8},
+                         {true, false, int64_t(3), int64_t(-1)});
     for (int64_t k : {-2, 0, 1, 5}) {
       TestTensor c(t, {4, 6}), g(t, {4, 6});
-      expectSame("graft.eye", {}, {&c}, {&g}, {k});
+      expectCudaMatchesCpu("graft.eye", {}, {&c}, {&g}, {k});
       TestTensor cl(t, {5, 3}), gl(t, {5, 3});
-      expectSame("graft.eye_like", {}, {&cl}, {&gl}, {k});
+      expectCudaMatchesCpu("graft.eye_like", {}, {&cl}, {&gl}, {k});
     }
   }
   for (DLDataType t : kFloatTypes) {
@@ -103,7 +95,8 @@ TEST(CudaOpsBatchA, OneHotEyeAndHammingWindow) {
     for (int64_t n : {1, 2, 7, 100})
       for (bool periodic : {false, true}) {
         TestTensor c(t, {n}), g(t, {n});
-        expectSame("graft.hamming_window", {}, {&c}, {&g}, {periodic, 0.54, 0.46}, hammingBound(t));
+        expectCudaMatchesCpu("graft.hamming_window", {}, {&c}, {&g}, {periodic, 0.54, 0.46},
+                             hammingBound(t));
       }
   }
 }
@@ -115,17 +108,17 @@ TEST(CudaOpsBatchA, OuterAndEwiseFma) {
     SCOPED_TRACE(typeName(t));
     TestTensor a = randomTensor(t, {5}, rng, -60, 60), b = randomTensor(t, {7}, rng, -60, 60);
     TestTensor c(t, {5, 7}), g(t, {5, 7});
-    expectSame("graft.outer", {&a, &b}, {&c}, {&g});
+    expectCudaMatchesCpu("graft.outer", {&a, &b}, {&c}, {&g});
     TestTensor x = randomTensor(t, {4, 6}, rng, -60, 60);
     TestTensor y = randomTensor(t, {4, 6}, rng, -60, 60, {1, 0});
     TestTensor z = randomTensor(t, {4, 6}, rng, -60, 60);
     TestTensor cf(t, {4, 6}), gf(t, {4, 6});
-    expectSame("graft.ewise_fma", {&x, &y, &z}, {&cf}, {&gf});
+    expectCudaMatchesCpu("graft.ewise_fma", {&x, &y, &z}, {&cf}, {&gf});
   }
   // outer converts x2 to x1's dtype.
   TestTensor a = randomTensor(F16, {3}, rng), b = randomTensor(I32, {4}, rng, -9, 9);
   TestTensor c(F16, {3, 4}), g(F16, {3, 4});
-  expectSame("graft.outer", {&a, &b}, {&c}, {&g});
+  expectCudaMatchesCpu("graft.outer", {&a, &b}, {&c}, {&g});
 }
 
 TEST(CudaOpsBatchA, Activations) {
@@ -137,20 +130,20 @@ TEST(CudaOpsBatchA, Activations) {
     TestTensor xt = randomTensor(t, {6, 9}, rng, -30, 30, {1, 0});
     for (TestTensor *in : {&x, &xt}) {
       TestTensor c(t, {6, 9}), g(t, {6, 9});
-      expectSame("graft.nn.leakyrelu", {in}, {&c}, {&g}, {0.125});
+      expectCudaMatchesCpu("graft.nn.leakyrelu", {in}, {&c}, {&g}, {0.125});
       TestTensor cs(t, {6, 9}), gs(t, {6, 9});
-      expectSame("graft.nn.softplus", {in}, {&cs}, {&gs}, {2.0, 20.0}, {4, 0});
+      expectCudaMatchesCpu("graft.nn.softplus", {in}, {&cs}, {&gs}, {2.0, 20.0}, {4, 0});
       TestTensor cs1(t, {6, 9}), gs1(t, {6, 9});
-      expectSame("graft.nn.softplus", {in}, {&cs1}, {&gs1}, {0.5, 3.0}, {4, 0});
+      expectCudaMatchesCpu("graft.nn.softplus", {in}, {&cs1}, {&gs1}, {0.5, 3.0}, {4, 0});
       TestTensor cu(t, {6, 9}), gu(t, {6, 9});
-      expectSame("graft.nn.selu", {in}, {&cu}, {&gu}, {}, {4, 0});
+      expectCudaMatchesCpu("graft.nn.selu", {in}, {&cu}, {&gu}, {}, {4, 0});
       TestTensor cl(t, {6, 9}), gl(t, {6, 9});
-      expectSame("graft.log_add_exp", {in, &x}, {&cl}, {&gl}, {}, {4, 0});
+      expectCudaMatchesCpu("graft.log_add_exp", {in, &x}, {&cl}, {&gl}, {}, {4, 0});
     }
     TestTensor alpha0 = randomTensor(t, {6}, rng, -1, 1), alpha1 = randomTensor(t, {9}, rng);
     TestTensor c0(t, {6, 9}), g0(t, {6, 9}), c1(t, {6, 9}), g1(t, {6, 9});
-    expectSame("graft.nn.prelu", {&xt, &alpha0}, {&c0}, {&g0}, {int64_t(0)});
-    expectSame("graft.nn.prelu", {&x, &alpha1}, {&c1}, {&g1}, {int64_t(-1)});
+    expectCudaMatchesCpu("graft.nn.prelu", {&xt, &alpha0}, {&c0}, {&g0}, {int64_t(0)});
+    expectCudaMatchesCpu("graft.nn.prelu", {&x, &alpha1}, {&c1}, {&g1}, {int64_t(-1)});
   }
   TestTensor i(I32, {2}), o(I32, {2});
   EXPECT_EQ(runCuda("graft.nn.leakyrelu", {&i}, {&o}, {0.5}),
@@ -167,9 +160,9 @@ TEST(CudaOpsBatchA, CollapseSumAndBucketize) {
       for (std::vector<int64_t> shape :
            std::vector<std::vector<int64_t>>{{4, 5}, {4, 1}, {3, 1, 5}, {1}, {}, {1, 1, 1, 5}}) {
         TestTensor c(t, shape), g(t, shape);
-        expectSame("graft.collapse_sum_to", {&x}, {&c}, {&g});
+        expectCudaMatchesCpu("graft.collapse_sum_to", {&x}, {&c}, {&g});
         TestTensor cl(t, shape), gl(t, shape);
-        expectSame("graft.collapse_sum_like", {&x}, {&cl}, {&gl});
+        expectCudaMatchesCpu("graft.collapse_sum_like", {&x}, {&cl}, {&gl});
       }
     }
     TestTensor v = randomTensor(t, {4, 25}, rng, -30, 30);
@@ -181,16 +174,16 @@ TEST(CudaOpsBatchA, CollapseSumAndBucketize) {
     TestTensor bounds(t, {int64_t(edges.size())}, edges);
     for (bool right : {false, true}) {
       TestTensor c(I64, {4, 25}), g(I64, {4, 25});
-      expectSame("graft.bucketize", {&v, &bounds}, {&c}, {&g}, {right});
+      expectCudaMatchesCpu("graft.bucketize", {&v, &bounds}, {&c}, {&g}, {right});
       TestTensor c32(I32, {4, 25}), g32(I32, {4, 25});
-      expectSame("graft.bucketize", {&v, &bounds}, {&c32}, {&g32}, {right});
+      expectCudaMatchesCpu("graft.bucketize", {&v, &bounds}, {&c32}, {&g32}, {right});
     }
   }
   // Mixed dtypes compare as double; NaN lands in bucket 0.
   TestTensor v(F32, {5}, {-1.5, 0.0, NAN, 2.0, 7.25});
   TestTensor bounds(I32, {3}, {0, 2, 5});
   TestTensor c(I64, {5}), g(I64, {5});
-  expectSame("graft.bucketize", {&v, &bounds}, {&c}, {&g}, {true});
+  expectCudaMatchesCpu("graft.bucketize", {&v, &bounds}, {&c}, {&g}, {true});
   TestTensor x(F32, {3, 4}), o(F32, {2, 4});
   EXPECT_EQ(runCuda("graft.collapse_sum_to", {&x}, {&o}),
             "graft.collapse_sum_to: cannot collapse shape [3, 4] into [2, 4]");

@@ -19,16 +19,6 @@ namespace {
 
 using Attrs = std::vector<AttrValue>;
 
-void expectSame(const char *symbol, std::vector<TestTensor *> in, std::vector<TestTensor *> cpu,
-                std::vector<TestTensor *> gpu, const Attrs &attrs = {}, Bound b = {}) {
-  std::string cpuErr = runKernel(symbol, in, cpu, attrs);
-  std::string gpuErr = runCuda(symbol, in, gpu, attrs);
-  ASSERT_EQ(cpuErr, "") << symbol;
-  ASSERT_EQ(gpuErr, "") << symbol;
-  for (size_t i = 0; i < cpu.size(); ++i)
-    EXPECT_EQ(compare(*cpu[i], *gpu[i], b), "") << symbol << " output " << i;
-}
-
 Bound attentionBound(DLDataType t) { return {t.bits == 64 ? 64.0 : 2.0, 0}; }
 
 TEST(CudaOpsBatchD, AttentionVarLenEveryMaskAndDType) {
@@ -48,13 +38,13 @@ TEST(CudaOpsBatchD, AttentionVarLenEveryMaskAndDType) {
       AttrValue m = *mask ? AttrValue(std::string(mask)) : AttrValue(std::monostate());
       for (AttrValue scale : {AttrValue(std::monostate()), AttrValue(0.3)}) {
         TestTensor c(t, {1, 13, 4, 6}), g(t, {1, 13, 4, 6});
-        expectSame("graft.nn.attention_var_len", {&q, &k, &v, &sq, &mq, &sk, &mk}, {&c}, {&g},
-                   {scale, m, std::monostate()}, attentionBound(t));
+        expectCudaMatchesCpu("graft.nn.attention_var_len", {&q, &k, &v, &sq, &mq, &sk, &mk}, {&c},
+                             {&g}, {scale, m, std::monostate()}, attentionBound(t));
       }
       // The key starts default to the query's.
       TestTensor c(t, {1, 13, 4, 8}), g(t, {1, 13, 4, 8});
-      expectSame("graft.nn.attention_var_len", {&q, &q, &q, &sq, &mq}, {&c}, {&g},
-                 {std::monostate(), m, std::monostate()}, attentionBound(t));
+      expectCudaMatchesCpu("graft.nn.attention_var_len", {&q, &q, &q, &sq, &mq}, {&c}, {&g},
+                           {std::monostate(), m, std::monostate()}, attentionBound(t));
     }
   }
   TestTensor q2(F32, {2, 4, 1, 8}), o2(F32, {2, 4, 1, 8}), s2(I32, {2}, {0, 4});
@@ -76,7 +66,7 @@ TEST(CudaOpsBatchD, MultinomialFromUniformEveryDType) {
           TestTensor u = randomTensor(ut, {40, 1}, rng, 0, 1);
           TestTensor idx = randomTensor(it, {40, 1}, rng, -5, 4);
           TestTensor c(ot, {40, 1}), g(ot, {40, 1});
-          expectSame("graft.multinomial_from_uniform", {&prob, &u, &idx}, {&c}, {&g});
+          expectCudaMatchesCpu("graft.multinomial_from_uniform", {&prob, &u, &idx}, {&c}, {&g});
         }
   TestTensor prob(F32, {2, 3}), u(F32, {1, 1}), idx(I64, {1, 1}, {2}), o(I64, {1, 1});
   std::string err = runCuda("graft.multinomial_from_uniform", {&prob, &u, &idx}, {&o});
@@ -105,15 +95,15 @@ TEST(CudaOpsBatchD, AllClassNmsBothFormats) {
         TestTensor m(I64, {}, {double(maxOut)}), it(F32, {1}, {iou}), st(F32, {}, {0.2});
         std::vector<TestTensor *> in = {&boxes, &scores, &m, &it, &st};
         TestTensor ci(I64, {b * c * n, 3}), gi(I64, {b * c * n, 3}), cn(I64, {1}), gn(I64, {1});
-        expectSame("graft.vision.all_class_non_max_suppression", in, {&ci, &cn}, {&gi, &gn},
-                   {std::string("onnx")});
+        expectCudaMatchesCpu("graft.vision.all_class_non_max_suppression", in, {&ci, &cn},
+                             {&gi, &gn}, {std::string("onnx")});
         if (iou > 0) {
           EXPECT_GT(cn.intValues()[0], 0);
         }
         TestTensor ti(I64, {b, c * n, 2}), gti(I64, {b, c * n, 2}), ts(F32, {b, c * n}),
             gts(F32, {b, c * n}), tc(I64, {b}), gtc(I64, {b});
-        expectSame("graft.vision.all_class_non_max_suppression", in, {&ti, &ts, &tc},
-                   {&gti, &gts, &gtc}, {std::string("tensorflow")});
+        expectCudaMatchesCpu("graft.vision.all_class_non_max_suppression", in, {&ti, &ts, &tc},
+                             {&gti, &gts, &gtc}, {std::string("tensorflow")});
       }
   }
   TestTensor bx(F32, {1, 2, 4}), sc(F32, {1, 1, 2}), m(I64, {}, {1}), th(F32, {}, {0.5});
