@@ -3,7 +3,7 @@
 // A computational op runs the CPU kernel legalize-ops lowers it to, with the
 // inputs and attributes ir/OpKernels.h lists, into host tensors sized from
 // the call's struct info. An op whose output size depends on data (bool-mask
-// index_tensor, nonzero) runs its count kernel first. The runtime ops a
+// index_tensor, nonzero, unique) runs its count kernel first. The runtime ops a
 // high-level program may hold (shape_of, tensor_to_shape, assert_op,
 // null_value, to_vdevice) are implemented here directly; the call forms
 // (call_tir, call_dps_packed, closures, memory ops) are not supported.
@@ -19,6 +19,7 @@
 #include "ir/Printer.h"
 #include "ir/ops/OpHandles.h"
 #include "kernels/Kernel.h"
+#include "vm/HostKernels.h"
 #include "vm/Inspect.h"
 #include "vm/KernelBridge.h"
 
@@ -228,62 +229,49 @@ llvm::Expected<Value> callDPS(const CallNode &call, const OpKernel &k, llvm::Arr
   return tuple ? Value::tuple(outputs) : outputs.front();
 }
 
-/// A host form whose count kernel writes the output's whole shape (one
-/// int64 per dim of the data) instead of an element count.
-bool countsShape(llvm::StringRef symbol) { return symbol == "graft.host.dynamic_strided_slice"; }
-
-/// The output shape of a host form for `count` selected elements.
-llvm::SmallVector<int64_t, 4> hostShape(llvm::StringRef symbol, llvm::ArrayRef<DLTensor *> inputs,
-                                        const int64_t *count) {
-  if (countsShape(symbol))
-    return llvm::SmallVector<int64_t, 4>(count, count + inputs[0]->ndim);
-  if (symbol == "graft.host.nonzero")
-    return {inputs[0]->ndim, *count};
-  // index_tensor with a bool mask: [count] + data.shape[mask.ndim:].
-  llvm::SmallVector<int64_t, 4> shape{*count};
-  for (int d = inputs[1]->ndim; d < inputs[0]->ndim; ++d)
-    shape.push_back(inputs[0]->shape[d]);
-  return shape;
-}
-
 /// An op whose output size depends on data: count on the host, allocate,
-/// fill.
-llvm::Expected<Value> callHost(const CallNode &call, const OpKernel &k,
-                               llvm::ArrayRef<Value> args) {
+/// fill (vm/HostKernels.h sizes the outputs, as in the VM).
+llvm::Expected<Value> callHost(const CallNode &call, const OpKernel &k, llvm::ArrayRef<Value> args,
+                               const SymEnv &env) {
   const kernels::KernelInfo *fill = kernels::lookupKernel(k.hostSymbol);
   const kernels::KernelInfo *count = kernels::lookupKernel(k.hostSymbol + "_count");
-  if (!fill || !count)
+  const vm::HostForm *form = vm::lookupHostForm(k.hostSymbol);
+  if (!fill || !count || !form)
     return unsupported("host kernel '" + k.hostSymbol + "' (not registered)");
   llvm::SmallVector<DLTensor *, 4> inputs;
   if (llvm::Error err = collectInputs(call, k, args, inputs))
     return err;
-  if (inputs.size() != static_cast<size_t>(fill->numInputs) ||
+  std::vector<kernels::AttrValue> attrs;
+  if (llvm::Error err = collectAttrs(call, k, args, env, attrs))
+    return err;
+  if (inputs.size() != static_cast<size_t>(fill->numInputs) || count->numInputs < 0 ||
       static_cast<size_t>(count->numInputs) > inputs.size())
     return unsupported(llvm::formatv("{0} with {1} inputs", k.hostSymbol, inputs.size()).str());
-  llvm::SmallVector<int64_t, 1> countShape;
-  if (countsShape(k.hostSymbol))
-    countShape.push_back(inputs[0]->ndim);
-  auto n = TensorObj::emptyHost(countShape, DLDataType{kDLInt, 64, 1});
+  std::vector<kernels::AttrValue> countAttrs;
+  for (int i : vm::countAttrIndices(*count, *fill))
+    countAttrs.push_back(i < 0 ? kernels::AttrValue() : attrs[size_t(i)]);
+  vm::HostCall host{inputs, attrs};
+  auto n = TensorObj::emptyHost(form->countShape(host), DLDataType{kDLInt, 64, 1});
   if (!n)
     return runtimeError(llvm::toString(n.takeError()));
   DLTensor *nDL = &(*n)->dl;
-  if (llvm::Error err =
-          runKernel(*count, kernels::KernelArgs{llvm::ArrayRef<DLTensor *>(inputs).take_back(
-                                                    static_cast<size_t>(count->numInputs)),
-                                                nDL,
-                                                {},
-                                                {}}))
+  llvm::ArrayRef<DLTensor *> countInputs =
+      llvm::ArrayRef<DLTensor *>(inputs).take_back(static_cast<size_t>(count->numInputs));
+  if (llvm::Error err = runKernel(*count, kernels::KernelArgs{countInputs, nDL, countAttrs, {}}))
     return err;
-  const auto *selected = reinterpret_cast<const int64_t *>((*n)->bytes());
-  DLDataType dtype =
-      k.hostSymbol == "graft.host.nonzero" ? DLDataType{kDLInt, 64, 1} : inputs[0]->dtype;
-  auto out = TensorObj::emptyHost(hostShape(k.hostSymbol, inputs, selected), dtype);
-  if (!out)
-    return runtimeError(llvm::toString(out.takeError()));
-  DLTensor *outDL = &(*out)->dl;
-  if (llvm::Error err = runKernel(*fill, kernels::KernelArgs{inputs, outDL, {}, {}}))
+  host.counts = reinterpret_cast<const int64_t *>((*n)->bytes());
+  llvm::SmallVector<Value, 4> outputs;
+  llvm::SmallVector<DLTensor *, 4> outDL;
+  for (const vm::HostOutput &o : form->outputs(host)) {
+    auto out = TensorObj::emptyHost(o.shape, o.dtype);
+    if (!out)
+      return runtimeError(llvm::toString(out.takeError()));
+    outDL.push_back(&(*out)->dl);
+    outputs.push_back(Value::object(*out));
+  }
+  if (llvm::Error err = runKernel(*fill, kernels::KernelArgs{inputs, outDL, attrs, {}}))
     return err;
-  return Value::object(*out);
+  return outputs.size() == 1 ? outputs.front() : Value::tuple(outputs);
 }
 
 /// Python-style "{}" formatting of an assert message ("{{" and "}}" escape).
@@ -408,7 +396,7 @@ llvm::Expected<Value> interp::callOp(const CallNode &call, llvm::ArrayRef<Value>
   if (readsOnHost(call) || k->symbol.empty()) {
     if (k->hostSymbol.empty())
       return unsupported("R." + info->scriptName() + " reading data on the host");
-    return callHost(call, *k, args);
+    return callHost(call, *k, args, env);
   }
   return callDPS(call, *k, args, env);
 }

@@ -86,9 +86,10 @@ struct OpKernel {
   /// The destination-passing kernel: `graft.<op>`.
   std::string symbol;
   /// For a call that reads device data back to the host (readsOnHost(call) is
-  /// true for it): the `graft.host.*` function that returns a fresh tensor.
-  /// Its kernels are `hostSymbol` (fill a pre-sized output) and
-  /// `hostSymbol + "_count"` (the element count). Empty: no host form.
+  /// true for it): the `graft.host.*` function that returns fresh tensors
+  /// (one, or a tuple). It takes the inputs, then `attrs`. Its kernels are
+  /// `hostSymbol` (fill pre-sized outputs) and `hostSymbol + "_count"` (what
+  /// sizes them). Empty: no host form.
   std::string hostSymbol;
   /// Params whose arguments are the kernel's tensor inputs, in order. A
   /// tuple argument (concat, index_tensor) contributes each of its fields.

@@ -69,6 +69,7 @@ void ensureCpuKernels() {
     cpu::registerConvKernels();
     cpu::registerSamplingVisionKernels();
     cpu::registerTrainingKernels();
+    cpu::registerUniqueKernels();
     return true;
   }();
   (void)done;

@@ -8,13 +8,16 @@
 // with the kernel's attributes as R.prim_value / R.shape / R.str / R.dtype
 // arguments in the order of the kernel's attrNames, an unset one as a bound
 // `R.null_value()` (ir/OpKernels.h says where each comes from). A call whose
-// output size depends on data (bool-mask index_tensor, nonzero) becomes
+// output size depends on data (bool-mask index_tensor, nonzero, unique)
+// becomes
 //
-//   R.call_pure_packed("graft.host.<kernel>", inputs..., sinfo_args=(sinfo,))
+//   R.call_pure_packed("graft.host.<kernel>", inputs..., attrs...,
+//                      sinfo_args=(sinfo,))
 //
-// which returns a fresh tensor: the runtime counts on the host, allocates,
-// then fills, so no output exists before the call (rewrite-cuda-graph ends a
-// capture region at every graft.host.* call).
+// which returns fresh tensors (a tuple of them for unique's several
+// outputs): the runtime counts on the host, allocates, then fills, so no
+// output exists before the call (rewrite-cuda-graph ends a capture region
+// at every graft.host.* call).
 //
 // Calls of runtime ops (call forms, memory/vm/builtin ops, shape ops) stay;
 // an identity (the gradient checkpoint markers) becomes its argument.
@@ -310,6 +313,8 @@ private:
   llvm::Expected<Expr> lowerHost(const CallNode &call, const OpKernel &kernel) {
     std::vector<Expr> args{make<ExternFuncNode>(kernel.hostSymbol)};
     if (llvm::Error err = collectInputs(call, kernel, args))
+      return err;
+    if (llvm::Error err = collectAttrs(call, kernel, args))
       return err;
     ++lowered;
     ++hostCalls;

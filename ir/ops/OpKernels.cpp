@@ -439,6 +439,14 @@ std::vector<Row> rows() {
                {only(kIntDTypes, "indices"),
                 {"data", kNonBoolDTypes, "reduction", {"mul", "mean", "max", "min"}, "update"}}});
   r.push_back({"nonzero", {"x"}, {}, {}, "graft.host.nonzero", /*hostOnly=*/true});
+  // The flags and axis are R.prim_value arguments (axis unset: R.null_value).
+  r.push_back({"unique",
+               {"x"},
+               {fromArg("sorted"), fromArg("return_index"), fromArg("return_inverse"),
+                fromArg("return_counts"), fromArg("axis")},
+               {},
+               "graft.host.unique",
+               /*hostOnly=*/true});
   for (const char *name : {"zeros", "ones"})
     r.push_back({name, {}, {}});
   r.push_back({"full", {"fill_value"}, {}});
@@ -609,8 +617,6 @@ const char *const kUnloweredOps[] = {
     // Calls a Python function of the IRModule's pyfuncs, which graft cannot
     // run: legalize-ops refuses it with its own message.
     "call_py_func",
-    // Its host kernel (a data-dependent output size) is not written yet.
-    "unique",
 };
 
 struct Table {

@@ -37,6 +37,7 @@ void registerBatchBKernels();
 void registerConvKernels();
 void registerSamplingVisionKernels();
 void registerTrainingKernels();
+void registerUniqueKernels();
 
 } // namespace graft::kernels::cpu
 

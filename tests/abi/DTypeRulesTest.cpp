@@ -167,6 +167,7 @@ std::vector<Probe> probes() {
       {"f = R.ones((2, 3), \"float32\")", "i = R.ones((1, 3), \"{D}\")",
        "u = R.ones((1, 3), \"float32\")", "r = R.scatter_elements(f, i, u, axis=1)"});
   add("nonzero", {"r = R.nonzero(x)"});
+  add("unique", {"r = R.unique(x, return_counts=True)"});
   add("zeros", {"r = R.zeros((2, 3), \"{D}\")"});
   add("ones", {"r = R.ones((2, 3), \"{D}\")"});
   add("full", {"r = R.full((2, 3), R.const(1, \"int32\"), \"{D}\")"});

@@ -91,12 +91,19 @@ TEST(OpKernels, HostFormsHaveFillAndCountKernels) {
     const kernels::KernelInfo *count = kernels::lookupKernel(k->hostSymbol + "_count");
     ASSERT_NE(fill, nullptr);
     ASSERT_NE(count, nullptr);
-    EXPECT_TRUE(fill->attrNames.empty());
-    EXPECT_TRUE(count->attrNames.empty());
-    EXPECT_EQ(fill->numOutputs, 1);
+    // The host form passes the fill kernel its attributes in the table's
+    // order, and the count kernel those it names (vm/HostKernels.cpp).
+    ASSERT_EQ(fill->attrNames.size(), k->attrs.size());
+    for (size_t i = 0; i < k->attrs.size(); ++i)
+      EXPECT_EQ(fill->attrNames[i], k->attrs[i].name);
+    for (llvm::StringRef name : count->attrNames)
+      EXPECT_TRUE(llvm::is_contained(fill->attrNames, name)) << name.str();
+    EXPECT_GE(fill->numInputs, 0);
+    EXPECT_TRUE(count->numInputs >= 0 && count->numInputs <= fill->numInputs);
+    EXPECT_NE(fill->numOutputs, 0);
     EXPECT_EQ(count->numOutputs, 1);
   }
-  EXPECT_EQ(hostForms, 3u); // index_tensor (bool mask), nonzero, dynamic_strided_slice
+  EXPECT_EQ(hostForms, 4u); // index_tensor (bool mask), nonzero, dynamic_strided_slice, unique
 }
 
 /// Every registered op lowers to a kernel, is a runtime op, or is listed as

@@ -1044,6 +1044,58 @@ def _nonzero(dt):
                 lambda: [out("int64", np.stack(np.nonzero(x)))])
 
 
+def np_unique(x, sorted=True, index=False, inverse=False, counts=False, axis=None):
+    """TVM's relax.run.unique: numpy's unique with the groups reordered by
+    first occurrence when not sorted; index, inverse (1-D) and counts
+    follow as requested; one output alone is returned bare."""
+    vals, idx, inv, cnt = np.unique(x, return_index=True, return_inverse=True,
+                                    return_counts=True, axis=axis)
+    inv = inv.reshape(-1)
+    if not sorted:
+        order = np.argsort(idx, kind="stable")
+        vals = np.take(vals, order, axis=0 if axis is None else axis)
+        idx, cnt = idx[order], cnt[order]
+        rank = np.empty_like(order)
+        rank[order] = np.arange(len(order))
+        inv = rank[inv]
+    outs = [vals] + [a.astype(np.int64) for a, want in ((idx, index), (inv, inverse),
+                                                       (cnt, counts)) if want]
+    return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def repeats(dt, shape):
+    """Values of `dt` from a pool of four, so that some repeat."""
+    if dt == "bool":
+        return rng.random(shape) < 0.5
+    pool = np.array([3, -1, 0, 2] if dt not in ("uint8",) else [3, 1, 0, 2])
+    if dt in FLOATS:
+        pool = pool * 0.5
+    return cast(pool[rng.integers(0, 4, shape)], dt)
+
+
+@spec("unique", ALL)
+def _unique(dt):
+    x = repeats(dt, (4, 3))
+    x[2] = x[0]  # a repeated row for axis=0
+    x[:, 2] = x[:, 1]  # a repeated column for axis=-1
+    return Frag([("x", dt, x)],
+                ["a = R.unique(x)",
+                 "b = R.unique(x, sorted=False, return_index=True, return_inverse=True, "
+                 "return_counts=True)",
+                 "b0 = b[0]", "b1 = b[1]", "b2 = b[2]", "b3 = b[3]",
+                 "c = R.unique(x, axis=0, return_inverse=True)", "c0 = c[0]", "c1 = c[1]",
+                 "d = R.unique(x, sorted=False, return_counts=True, axis=-1)",
+                 "d0 = d[0]", "d1 = d[1]"],
+                ["a", "b0", "b1", "b2", "b3", "c0", "c1", "d0", "d1"],
+                lambda: [out(dt, np_unique(x))]
+                + [out(t, v) for t, v in zip([dt, "int64", "int64", "int64"],
+                                             np_unique(x, False, True, True, True))]
+                + [out(t, v) for t, v in zip([dt, "int64"], np_unique(x, inverse=True, axis=0))]
+                + [out(t, v) for t, v in zip([dt, "int64"],
+                                             np_unique(x, False, counts=True, axis=1))],
+                sym=True)
+
+
 # --------------------------------------------------------------------------
 # creation
 # --------------------------------------------------------------------------

@@ -337,6 +337,30 @@ case("host-mask-nonzero", '''
         return (b, c)
 ''', {"x": x43, "m": mask4}, lambda x, m: (np.exp(x[m]), np.stack(np.nonzero(m))))
 
+# unique: each return flag alone, sorted and not (TVM's first-occurrence
+# order), an empty input with and without an axis, an axis of empty slices,
+# a 0-d input, and a Python bool flag (TVM's wrapper makes it int64).
+u7 = np.array([4, -2, 4, 0, -2, 7, 4], np.int32)
+case("unique-flags", '''
+    @R.function
+    def main(x: R.Tensor((7,), "int32"), e: R.Tensor((0,), "float32"), z: R.Tensor((3, 0), "float32"), s: R.Tensor((), "float64")):
+        a = R.unique(x, sorted=False)
+        b = R.unique(x, R.prim_value(0), R.prim_value(1), R.prim_value(0), R.prim_value(0))
+        c = R.unique(x, return_inverse=True)
+        d = R.unique(x, sorted=False, return_counts=True)
+        f = R.unique(e, return_index=True, return_inverse=True, return_counts=True)
+        g = R.unique(z, axis=0, return_index=True, return_inverse=True, return_counts=True)
+        h = R.unique(s, return_inverse=True)
+        i = R.unique(e, sorted=False, axis=0)
+        return (a, b[0], b[1], c[0], c[1], d[0], d[1], f[0], f[1], f[2], f[3], g[0], g[1], g[2], g[3], h[0], h[1], i)
+''', {"x": u7, "e": np.zeros(0, np.float32), "z": np.zeros((3, 0), np.float32),
+      "s": np.array(2.5)}, lambda x, e, z, s: (
+    op_cases.np_unique(x, False), *op_cases.np_unique(x, False, index=True),
+    *op_cases.np_unique(x, inverse=True), *op_cases.np_unique(x, False, counts=True),
+    *op_cases.np_unique(e, index=True, inverse=True, counts=True),
+    *op_cases.np_unique(z, index=True, inverse=True, counts=True, axis=0),
+    *op_cases.np_unique(s, inverse=True), op_cases.np_unique(e, False, axis=0)))
+
 xn, y14 = f32(5, 4), f32(1, 4)
 case("symbolic", '''
     @R.function

@@ -85,6 +85,24 @@ TEST(NoAllocation, CountingSeesAnAllocation) {
   EXPECT_EQ(allocations, 2); // The vector object and its buffer.
 }
 
+TEST(NoAllocation, UniqueUsesTheWorkspace) {
+  std::vector<double> v(4096);
+  for (size_t i = 0; i < v.size(); ++i)
+    v[i] = double((i * 7919) % 1000);
+  TestTensor x(F32, {2048, 2}, v), n(I64, {}), rows(F32, {500, 2}), inv(I64, {2048});
+  EXPECT_EQ(allocationsOf("graft.host.unique_count", {&x}, {&n}, {AttrValue()}), 0);
+  EXPECT_EQ(n.intValues(), (std::vector<int64_t>{1000}));
+  TestTensor vals(F32, {1000}), cnt(I64, {1000});
+  EXPECT_EQ(allocationsOf("graft.host.unique", {&x}, {&vals, &cnt},
+                          {false, false, false, true, AttrValue()}),
+            0);
+  EXPECT_EQ(allocationsOf("graft.host.unique_count", {&x}, {&n}, {int64_t(0)}), 0);
+  EXPECT_EQ(n.intValues(), (std::vector<int64_t>{500})); // Each row's second value follows.
+  EXPECT_EQ(allocationsOf("graft.host.unique", {&x}, {&rows, &inv},
+                          {true, false, true, false, int64_t(0)}),
+            0);
+}
+
 TEST(NoAllocation, SortAndArgsortUseTheWorkspace) {
   // Long rows: std::stable_sort would take a temporary buffer here.
   std::vector<double> v(4096);

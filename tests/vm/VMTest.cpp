@@ -486,6 +486,44 @@ TEST(HostKernels, NonzeroHasTVMLayout) {
   EXPECT_EQ(tensorData<int64_t>(out), (std::vector<int64_t>{0, 1, 1, 0}));
 }
 
+TEST(HostKernels, UniqueTakesAttributesAndReturnsATuple) {
+  Value x = f32Tensor({2, 3}, {3, 1, 3, 2, 1, 2});
+  // sorted=False, return_index, no inverse, return_counts, no axis.
+  Value out = take(
+      callThroughProgram("graft.host.unique", {x, Value::integer(0), Value::integer(1),
+                                               Value::integer(0), Value::boolean(true), Value()}));
+  auto *tuple = out.as<TupleObj>();
+  ASSERT_NE(tuple, nullptr);
+  ASSERT_EQ(tuple->fields.size(), 3u);
+  EXPECT_EQ(tensorData<float>(tuple->fields[0]), (std::vector<float>{3, 1, 2}));
+  EXPECT_EQ(tensorData<int64_t>(tuple->fields[1]), (std::vector<int64_t>{0, 1, 3}));
+  EXPECT_EQ(tensorData<int64_t>(tuple->fields[2]), (std::vector<int64_t>{2, 2, 2}));
+  // No flag: the values alone, a tensor; along axis 1 (columns 0 and 2 equal).
+  Value cols = take(callThroughProgram("graft.host.unique",
+                                       {x, Value::integer(1), Value::integer(0), Value::integer(0),
+                                        Value::integer(0), Value::integer(1)}));
+  ASSERT_NE(cols.as<TensorObj>(), nullptr);
+  EXPECT_EQ(cols.as<TensorObj>()->shape(), (llvm::ArrayRef<int64_t>{2, 2}));
+  EXPECT_EQ(tensorData<float>(cols), (std::vector<float>{1, 3, 1, 2}));
+}
+
+TEST(HostKernels, UniqueArgumentErrors) {
+  Value x = f32Tensor({2}, {1, 2});
+  EXPECT_EQ(errorOf(callThroughProgram("graft.host.unique", {x})),
+            "in function 'f' at instruction 0 (call graft.host.unique): graft.host.unique: "
+            "expects 1 tensors and 5 attributes but got 1 arguments");
+  EXPECT_EQ(
+      errorOf(callThroughProgram("graft.host.unique", {x, x, Value::integer(0), Value::integer(0),
+                                                       Value::integer(0), Value()})),
+      "in function 'f' at instruction 0 (call graft.host.unique): graft.host.unique: "
+      "attribute 'sorted': tensor<float32[2], cpu:0> cannot be a kernel attribute");
+  EXPECT_EQ(errorOf(callThroughProgram("graft.host.unique",
+                                       {x, Value::integer(1), Value::integer(0), Value::integer(0),
+                                        Value::integer(0), Value::integer(3)})),
+            "in function 'f' at instruction 0 (call graft.host.unique): graft.host.unique: kernel "
+            "graft.host.unique_count: graft.host.unique_count: axis 3 is out of range for rank 1");
+}
+
 TEST(HostKernels, ArgumentErrors) {
   EXPECT_EQ(errorOf(callThroughProgram("graft.host.nonzero", {Value::integer(1)})),
             "in function 'f' at instruction 0 (call graft.host.nonzero): graft.host.nonzero: "
