@@ -13,7 +13,9 @@
 //   sort, argsort          16M float32 in one row, and 4096 rows of 4096
 //   topk_*                 graft.topk (k = 50, values and int64 indices) of one
 //                          row of 100000 and of 16M, and 4096 rows of 4096
-//   layout_transform_*     graft.layout_transform NCHW -> NCHW4c with padding
+//   layout_transform_*     graft.layout_transform NCHW -> NCHW4c with padding (also
+//                          forced through the interpreter: _scatter), NCHW -> NHWC,
+//                          NCHW4c -> NCHW
 //   matmul_*               graft.matmul against the same cublasGemmEx call
 //   BM_attention/*         graft.nn.attention, bf16 (4, 2048, 16, 128), causal and not;
 //                          v5_: the flash kernel's other form (GRAFT_CUDA_ATTENTION)
@@ -348,18 +350,44 @@ BENCHMARK_CAPTURE(BM_topk, topk_rows_f32_4096x4096_k50, 4096, 4096, 50)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 
-/// graft.layout_transform NCHW -> NCHW4c of (64, 130, 56, 56) float32
-/// (130 channels: the last block of 4 half padding), next to copy_f32.
-void BM_layoutTransform(benchmark::State &state) {
-  Buf x(F32, {64, 130, 56, 56}), y(F32, {64, 33, 56, 56, 4});
-  std::vector<AttrValue> attrs = {
-      std::vector<int64_t>{4, 5, 1, 0, 0, 1, 1, 2, 4, 6, 0, 1, 2, 0, 1, 3, 0, 1, 1, 2, 4, 7, 0},
-      0.0};
+/// graft.layout_transform of float32 activations, next to copy_f32: NCHW ->
+/// NCHW4c of (64, 130, 56, 56) (130 channels: the last block of 4 half
+/// padding), through the gather form (the default) and the interpreter
+/// (GRAFT_CUDA_LAYOUT_TRANSFORM=scatter); NCHW -> NHWC of (64, 128, 56, 56);
+/// NCHW4c -> NCHW of (64, 32, 56, 56, 4) (a fused channel index: a table).
+void BM_layoutTransform(benchmark::State &state, std::vector<int64_t> in, std::vector<int64_t> out,
+                        std::vector<int64_t> program, const char *form) {
+  Buf x(F32, in), y(F32, out);
+  std::vector<AttrValue> attrs = {std::move(program), 0.0};
+  if (std::string(form) == "scatter")
+    setenv("GRAFT_CUDA_LAYOUT_TRANSFORM", "scatter", 1);
   timeLaunches(state, x.bytes() + y.bytes(),
                [&] { runGraft("graft.layout_transform", {&x.dl}, {&y.dl}, attrs); });
+  unsetenv("GRAFT_CUDA_LAYOUT_TRANSFORM");
 }
-BENCHMARK(BM_layoutTransform)
+const std::vector<int64_t> kToNCHW4c = {4, 5, 1, 0, 0, 1, 1, 2, 4, 6, 0, 1,
+                                        2, 0, 1, 3, 0, 1, 1, 2, 4, 7, 0};
+BENCHMARK_CAPTURE(BM_layoutTransform, nchw4c, std::vector<int64_t>{64, 130, 56, 56},
+                  std::vector<int64_t>{64, 33, 56, 56, 4}, kToNCHW4c, "gather")
     ->Name("layout_transform_f32_nchw4c/64x130x56x56")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_layoutTransform, nchw4c_scatter, std::vector<int64_t>{64, 130, 56, 56},
+                  std::vector<int64_t>{64, 33, 56, 56, 4}, kToNCHW4c, "scatter")
+    ->Name("layout_transform_f32_nchw4c_scatter/64x130x56x56")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_layoutTransform, nhwc, std::vector<int64_t>{64, 128, 56, 56},
+                  std::vector<int64_t>{64, 56, 56, 128},
+                  std::vector<int64_t>{4, 4, 1, 0, 0, 1, 2, 0, 1, 3, 0, 1, 1, 0}, "gather")
+    ->Name("layout_transform_f32_nhwc/64x128x56x56")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_layoutTransform, from_nchw4c, std::vector<int64_t>{64, 32, 56, 56, 4},
+                  std::vector<int64_t>{64, 128, 56, 56},
+                  std::vector<int64_t>{5, 4, 1, 0, 0, 1, 1, 2, 4, 5, 1, 4, 3, 0, 1, 2, 0, 1, 3, 0},
+                  "gather")
+    ->Name("layout_transform_f32_from_nchw4c/64x32x56x56x4")
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 

@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kernels/IndexMapPlan.h"
+#include "kernels/LayoutGather.h"
 #include "kernels/SliceAxis.h"
 #include "kernels/cuda/Elementwise.cuh"
 
@@ -30,6 +31,7 @@
 #include <array>
 #include <cfloat>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <tuple>
 
@@ -588,8 +590,118 @@ template <class T> T padAs(const Ctx &ctx) {
     return isFloat ? T(f) : T(i);
 }
 
-template <class U> int launchLayoutTransform(Ctx &ctx, const LayoutTransformPlan &p, U pad) {
+/// The gather form (kernels/LayoutGather.h): each thread writes V
+/// consecutive output elements (one store of V * sizeof(U) bytes), reading
+/// each from its input element or taking the pad value. The plan's tables
+/// are copied to shared memory once per block; blocks stride over the
+/// output.
+template <class U, int KT, int V>
+__global__ void __launch_bounds__(kThreads)
+    layoutGatherKernel(const __grid_constant__ indexmap::GatherPlan p, const U *__restrict__ in,
+                       U *__restrict__ out, uint32_t vectors, U pad) {
+  awaitUpstream();
+  __shared__ int32_t table[indexmap::kGatherTable];
+  for (int i = threadIdx.x; i < p.tableLen; i += blockDim.x)
+    table[i] = p.table[i];
+  __syncthreads();
+  uint32_t step = gridDim.x * blockDim.x;
+  for (uint32_t v = blockIdx.x * blockDim.x + threadIdx.x; v < vectors; v += step) {
+    uint32_t off[V];
+    bool hit[V];
+    indexmap::gatherOffsets<KT, V>(p, table, v * V, off, hit);
+    Vec<U, V> r;
+#pragma unroll
+    for (int e = 0; e < V; ++e)
+      r.v[e] = hit[e] ? in[off[e]] : pad;
+    reinterpret_cast<Vec<U, V> *>(out)[v] = r;
+  }
+}
+
+/// Blocks that fill every SM once at full occupancy (queried once; 1056,
+/// the H200's, if the query fails).
+unsigned gatherBlocks() {
+  static const unsigned blocks = [] {
+    int dev = 0, sms = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+        sms <= 0)
+      sms = 132;
+    cudaGetLastError(); // A failed query is not an error of this launch.
+    return unsigned(sms) * (2048 / kThreads);
+  }();
+  return blocks;
+}
+
+/// The gather plan of this call, built on the host once per distinct
+/// (program, shapes, strides): a layout_transform in a loop or a replayed
+/// program keeps its plan.
+const indexmap::GatherPlan *gatherPlanFor(const std::vector<int64_t> &program,
+                                          const LayoutTransformPlan &p, int64_t elem) {
+  struct Cached {
+    std::vector<int64_t> key;
+    bool ok = false;
+    indexmap::GatherPlan plan;
+  };
+  thread_local Cached cache[4]; // filled round robin
+  thread_local unsigned next = 0;
+  std::vector<int64_t> key = program;
+  key.push_back(p.inNdim);
+  key.push_back(p.outNdim);
+  key.insert(key.end(), p.inShape, p.inShape + p.inNdim);
+  key.insert(key.end(), p.inStride, p.inStride + p.inNdim);
+  key.insert(key.end(), p.outShape, p.outShape + p.outNdim);
+  key.push_back(elem);
+  for (Cached &c : cache)
+    if (c.key == key)
+      return c.ok ? &c.plan : nullptr;
+  Cached &c = cache[next++ % 4];
+  int64_t strides[kMaxDims];
+  bool whole = true;
+  for (int d = 0; d < p.inNdim; ++d) {
+    whole = whole && p.inStride[d] % elem == 0;
+    strides[d] = p.inStride[d] / elem;
+  }
+  c.key = std::move(key);
+  c.ok = whole && indexmap::buildGatherPlan(p.map, p.inNdim, p.inShape, strides, p.outNdim,
+                                            p.outShape, c.plan)
+                      .empty();
+  return c.ok ? &c.plan : nullptr;
+}
+
+template <class U, int KT, int V>
+int launchGather(Ctx &ctx, const indexmap::GatherPlan &g, U pad, int64_t nOut) {
+  uint32_t vectors = uint32_t(nOut / V);
+  unsigned blocks = unsigned((int64_t(vectors) + kThreads - 1) / kThreads);
+  blocks = std::min(blocks, gatherBlocks());
+  layoutGatherKernel<U, KT, V><<<blocks, kThreads, 0, ctx.stream()>>>(
+      g, reinterpret_cast<const U *>(dataOf(ctx.in(0))), reinterpret_cast<U *>(dataOf(ctx.out(0))),
+      vectors, pad);
+  return ctx.checkLaunch("layoutGatherKernel");
+}
+
+/// Runs the gather form with V = 16 bytes of elements a thread where V
+/// divides the last output extent (and the output is aligned to it), else
+/// one element a thread.
+template <class U> int gatherLayout(Ctx &ctx, const indexmap::GatherPlan &g, U pad) {
+  constexpr int V = sizeof(U) >= 16 ? 1 : int(16 / sizeof(U));
+  int64_t nOut = numel(ctx.out(0));
+  bool wide = g.shape[g.ndim - 1] % V == 0 && aligned(dataOf(ctx.out(0)), sizeof(U) * V);
+  if (g.ndim == 4)
+    return wide ? launchGather<U, 4, V>(ctx, g, pad, nOut)
+                : launchGather<U, 4, 1>(ctx, g, pad, nOut);
+  return wide ? launchGather<U, 8, V>(ctx, g, pad, nOut) : launchGather<U, 8, 1>(ctx, g, pad, nOut);
+}
+
+template <class U>
+int launchLayoutTransform(Ctx &ctx, const std::vector<int64_t> &program,
+                          const LayoutTransformPlan &p, U pad) {
   const DLTensor &x = ctx.in(0), &out = ctx.out(0);
+  // The gather form for compact outputs whose map it inverts;
+  // GRAFT_CUDA_LAYOUT_TRANSFORM=scatter forces the interpreter (to compare).
+  const char *force = std::getenv("GRAFT_CUDA_LAYOUT_TRANSFORM");
+  if (!(force && std::strcmp(force, "scatter") == 0) && isCompact(out) && numel(out) > 0)
+    if (const indexmap::GatherPlan *g = gatherPlanFor(program, p, int64_t(sizeof(U))))
+      return gatherLayout<U>(ctx, *g, pad);
   int64_t nIn = numel(x), nOut = numel(out);
   // Without padding an injective map reaches every output element.
   if (nOut > nIn) {
@@ -651,19 +763,19 @@ int layoutTransform(const GraftCudaKernelArgs *args, GraftCudaError *err) {
     if constexpr (sizeof(T) == 1) {
       uint8_t bits;
       std::memcpy(&bits, &pad, 1);
-      return launchLayoutTransform<uint8_t>(ctx, p, bits);
+      return launchLayoutTransform<uint8_t>(ctx, program, p, bits);
     } else if constexpr (sizeof(T) == 2) {
       uint16_t bits;
       std::memcpy(&bits, &pad, 2);
-      return launchLayoutTransform<uint16_t>(ctx, p, bits);
+      return launchLayoutTransform<uint16_t>(ctx, program, p, bits);
     } else if constexpr (sizeof(T) == 4) {
       uint32_t bits;
       std::memcpy(&bits, &pad, 4);
-      return launchLayoutTransform<uint32_t>(ctx, p, bits);
+      return launchLayoutTransform<uint32_t>(ctx, program, p, bits);
     } else {
       uint64_t bits;
       std::memcpy(&bits, &pad, 8);
-      return launchLayoutTransform<uint64_t>(ctx, p, bits);
+      return launchLayoutTransform<uint64_t>(ctx, program, p, bits);
     }
   });
 }

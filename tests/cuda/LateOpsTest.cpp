@@ -10,6 +10,11 @@
 
 #include "CudaTestUtil.h"
 
+#include "kernels/LayoutGather.h"
+
+#include <cstdlib>
+#include <cstring>
+
 namespace graft::cuda::test {
 namespace {
 
@@ -90,6 +95,175 @@ TEST(CudaLateOps, LayoutTransformPadsTransposesAndSplits) {
                     {std::vector<int64_t>{1, 2, 1, 0, 1, 0, 6, 0, 1, 0, 0}, std::monostate()}),
             runKernel("graft.layout_transform", {&x}, {&o},
                       {std::vector<int64_t>{1, 2, 1, 0, 1, 0, 6, 0, 1, 0, 0}, std::monostate()}));
+}
+
+/// Maps the gather form takes (kernels/LayoutGather.h), each with an
+/// input shape, the output shape, the input's storage order and whether
+/// the gather must accept it.
+struct GatherCase {
+  const char *name;
+  std::vector<int64_t> program, in, out, perm;
+  bool accepted;
+};
+
+std::vector<GatherCase> gatherCases() {
+  // Tokens: 1 parameter, 2 constant, 3 +, 4 -, 5 *, 6 //, 7 %, 0 end.
+  const std::vector<int64_t> toNHWC = {4, 4, 1, 0, 0, 1, 2, 0, 1, 3, 0, 1, 1, 0};
+  const std::vector<int64_t> toNCHW = {4, 4, 1, 0, 0, 1, 3, 0, 1, 1, 0, 1, 2, 0};
+  const std::vector<int64_t> fuse4c = {5, 4, 1, 0, 0, 1, 1, 2, 4, 5, 1, 4, 3, 0, 1, 2, 0, 1, 3, 0};
+  const std::vector<int64_t> split3c = {4, 5, 1, 0, 0, 1, 1, 2, 3, 6, 0, 1,
+                                        2, 0, 1, 3, 0, 1, 1, 2, 3, 7, 0};
+  const std::vector<int64_t> tile4x4 = {2, 4, 1, 0, 2, 4, 6, 0, 1, 1, 2, 4, 6,
+                                        0, 1, 0, 2, 4, 7, 0, 1, 1, 2, 4, 7, 0};
+  const std::vector<int64_t> shift2 = {1, 1, 1, 0, 2, 2, 3, 0};
+  const std::vector<int64_t> reverse = {1, 1, 2, 10, 1, 0, 4, 0};
+  const std::vector<int64_t> spread = {1, 2, 1, 0, 2, 3, 6, 0, 1, 0, 2, 3, 7, 2, 2, 5, 0};
+  const std::vector<int64_t> leadingConst = {2, 3, 2, 1, 0, 1, 0, 0, 1, 1, 0};
+  const std::vector<int64_t> dropsJ = {2, 1, 1, 0, 0};
+  return {
+      {"NCHW -> NCHW4c, padded", kNCHW4c, {2, 6, 3, 5}, {2, 2, 3, 5, 4}, {}, true},
+      {"NCHW -> NCHW4c", kNCHW4c, {3, 8, 2, 7}, {3, 2, 2, 7, 4}, {}, true},
+      {"NCHW -> NCHW4c of NHWC storage",
+       kNCHW4c,
+       {2, 6, 3, 5},
+       {2, 2, 3, 5, 4},
+       {0, 2, 3, 1},
+       true},
+      {"NCHW -> NHWC", toNHWC, {2, 5, 3, 7}, {2, 3, 7, 5}, {}, true},
+      {"NHWC -> NCHW", toNCHW, {2, 3, 7, 8}, {2, 8, 3, 7}, {}, true},
+      {"NCHW4c -> NCHW (a table)", fuse4c, {2, 3, 3, 5, 4}, {2, 12, 3, 5}, {}, true},
+      {"NCHW4c -> NCHW, strided", fuse4c, {2, 3, 3, 5, 4}, {2, 12, 3, 5}, {4, 3, 2, 1, 0}, true},
+      {"NCHW -> NCHW3c, odd block", split3c, {2, 7, 3, 5}, {2, 3, 3, 5, 3}, {}, true},
+      {"2-D tiles of 4x4, padded", tile4x4, {10, 6}, {3, 2, 4, 4}, {}, true},
+      {"1-D into rows of 4, padded", kSplit4, {1001}, {251, 4}, {}, true},
+      {"1-D long, grid-stride", kSplit4, {70001}, {17501, 4}, {}, true},
+      {"shift by 2 (pad before and after)", shift2, {9}, {12}, {}, true},
+      {"reversed", reverse, {11}, {11}, {}, true},
+      {"every other slot (a table)", spread, {11}, {4, 6}, {}, true},
+      {"a constant leading index", leadingConst, {3, 4}, {2, 3, 4}, {}, true},
+      {"swap of the last two", kSwapLast, {3, 4, 5}, {3, 5, 4}, {2, 0, 1}, true},
+      {"not injective", dropsJ, {4, 2}, {4}, {}, false},
+  };
+}
+
+/// Runs a gather plan on the host exactly as the kernel does (V = 1 and,
+/// where it divides the last extent, V = 4) and checks it against the CPU
+/// kernel's output: every element the plan reads has the input element's
+/// bits, and the others (nOut - nIn of them) hold one pad value.
+template <int V>
+void expectGatherMatches(const kernels::indexmap::GatherPlan &g, TestTensor &in,
+                         TestTensor &cpuOut) {
+  namespace im = kernels::indexmap;
+  const DLTensor &x = *in.dl(), &y = *cpuOut.dl();
+  size_t size = x.dtype.bits / 8;
+  const char *xs = static_cast<const char *>(x.data) + x.byte_offset;
+  const char *ys = static_cast<const char *>(y.data) + y.byte_offset;
+  int64_t nOut = cpuOut.numel(), pads = 0;
+  const char *padAt = nullptr;
+  ASSERT_EQ(nOut % V, 0);
+  for (int64_t first = 0; first < nOut; first += V) {
+    uint32_t off[V];
+    bool hit[V];
+    if (g.ndim == 4)
+      im::gatherOffsets<4, V>(g, g.table, uint32_t(first), off, hit);
+    else
+      im::gatherOffsets<8, V>(g, g.table, uint32_t(first), off, hit);
+    for (int e = 0; e < V; ++e) {
+      const char *want = ys + (first + e) * size;
+      if (hit[e]) {
+        ASSERT_EQ(std::memcmp(want, xs + size_t(off[e]) * size, size), 0)
+            << "output element " << first + e << " from input offset " << off[e];
+        continue;
+      }
+      ++pads;
+      if (!padAt)
+        padAt = want;
+      ASSERT_EQ(std::memcmp(want, padAt, size), 0) << "output element " << first + e;
+    }
+  }
+  EXPECT_EQ(pads, nOut - in.numel());
+}
+
+TEST(LayoutGatherPlan, FastDivisionIsExactBelow2To31) {
+  namespace im = kernels::indexmap;
+  std::mt19937_64 rng(3);
+  std::vector<uint32_t> divisors = {1,        2,
+                                    3,        4,
+                                    5,        7,
+                                    56,       130,
+                                    641,      3136,
+                                    65535,    65536,
+                                    65537,    (1u << 31) - 1,
+                                    1u << 30, (1u << 30) + 1,
+                                    1000003};
+  for (int i = 0; i < 200; ++i)
+    divisors.push_back(uint32_t(rng() % ((1u << 31) - 1)) + 1);
+  for (int i = 0; i < 200; ++i)
+    divisors.push_back(uint32_t(rng() % 5000) + 1);
+  for (uint32_t d : divisors) {
+    im::FastDiv f = im::FastDiv::of(d);
+    std::vector<uint32_t> ns = {0, 1, d - 1, d, (1u << 31) - 1, (1u << 31) - 2};
+    for (uint32_t k : {uint32_t(1), uint32_t(2), uint32_t(7), ((1u << 31) - 1) / d})
+      for (int64_t delta : {-1, 0, 1}) {
+        int64_t n = int64_t(k) * d + delta;
+        if (n >= 0 && n < (int64_t(1) << 31))
+          ns.push_back(uint32_t(n));
+      }
+    for (int i = 0; i < 300; ++i)
+      ns.push_back(uint32_t(rng() % (1u << 31)));
+    for (uint32_t n : ns)
+      ASSERT_EQ(f.div(n), n / d) << n << " / " << d;
+  }
+}
+
+TEST(LayoutGatherPlan, HostRunMatchesTheCpuKernel) {
+  namespace im = kernels::indexmap;
+  std::mt19937_64 rng(48);
+  for (const GatherCase &c : gatherCases()) {
+    SCOPED_TRACE(c.name);
+    im::IndexMapPlan map;
+    ASSERT_EQ(im::decodePlan(c.program.data(), c.program.size(), map), "");
+    for (DLDataType t : {I8, F16, F32, F64}) {
+      SCOPED_TRACE(typeName(t));
+      TestTensor x = randomTensor(t, c.in, rng, -50, 50, c.perm);
+      std::vector<int64_t> strides(x.dl()->strides, x.dl()->strides + x.dl()->ndim);
+      im::GatherPlan g;
+      std::string why = im::buildGatherPlan(map, int(c.in.size()), c.in.data(), strides.data(),
+                                            int(c.out.size()), c.out.data(), g);
+      ASSERT_EQ(why.empty(), c.accepted) << why;
+      if (!c.accepted)
+        continue;
+      TestTensor y(t, c.out);
+      RUN_OK("graft.layout_transform", {&x}, {&y}, {c.program, int64_t(3)});
+      expectGatherMatches<1>(g, x, y);
+      if (c.out.back() % 4 == 0)
+        expectGatherMatches<4>(g, x, y);
+    }
+  }
+}
+
+/// Every dtype through both forms (the gather by default,
+/// GRAFT_CUDA_LAYOUT_TRANSFORM=scatter the interpreter), bit for bit
+/// against the CPU kernel.
+TEST(CudaLateOps, LayoutTransformGatherAndScatterForms) {
+  GRAFT_REQUIRE_GPU();
+  std::mt19937_64 rng(49);
+  for (const char *form : {"gather", "scatter"}) {
+    if (std::string(form) == "scatter")
+      setenv("GRAFT_CUDA_LAYOUT_TRANSFORM", "scatter", 1);
+    for (const GatherCase &c : gatherCases()) {
+      if (!c.accepted)
+        continue;
+      for (DLDataType t : kAllTypes) {
+        SCOPED_TRACE(std::string(form) + " " + c.name + " " + typeName(t));
+        AttrValue pad = isFloat(t) ? AttrValue(-1.5) : AttrValue(int64_t(7));
+        TestTensor x = randomTensor(t, c.in, rng, -50, 50, c.perm);
+        TestTensor cy(t, c.out), gy(t, c.out);
+        expectCudaMatchesCpu("graft.layout_transform", {&x}, {&cy}, {&gy}, {c.program, pad});
+      }
+    }
+    unsetenv("GRAFT_CUDA_LAYOUT_TRANSFORM");
+  }
 }
 
 TEST(CudaLateOps, DynamicStridedSliceShapeAndFill) {
