@@ -7,7 +7,8 @@
 //   copy_f32/67108864      cudaMemcpyAsync device to device, 256 MiB
 //   add_f32, add_bf16      graft.add, 256 MiB per operand
 //   exp_f32, relu_bf16     unary ops, 256 MiB in
-//   softmax, layer_norm, rms_norm on 8192x8192 float32, 16384x4096 bfloat16
+//   softmax, layer_norm, rms_norm on 8192x8192 float32, 16384x4096 bfloat16 (a warp
+//                          per row; _block: GRAFT_CUDA_ROWS=block, a block per row)
 //   sum_rows_f32           graft.sum over the last axis of 8192x8192
 //   cumsum_f32/64M         graft.cumsum of the flattened 64M elements
 //   sort, argsort          16M float32 in one row, and 4096 rows of 4096
@@ -253,7 +254,19 @@ BENCHMARK_CAPTURE(BM_unary, relu_bf16, BF16, "graft.nn.relu")
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 
-void BM_softmax(benchmark::State &state, DLDataType t, int64_t rows, int64_t cols) {
+/// GRAFT_CUDA_ROWS for one benchmark: "block" forces one block per row
+/// (the form before the warp per row; docs/performance.md compares them).
+struct RowsForm {
+  explicit RowsForm(const char *form) {
+    if (form)
+      setenv("GRAFT_CUDA_ROWS", form, 1);
+  }
+  ~RowsForm() { unsetenv("GRAFT_CUDA_ROWS"); }
+};
+
+void BM_softmax(benchmark::State &state, DLDataType t, int64_t rows, int64_t cols,
+                const char *form = nullptr) {
+  RowsForm scoped(form);
   Buf x(t, {rows, cols}), y(t, {rows, cols});
   timeLaunches(state, 2 * x.bytes(),
                [&] { runGraft("graft.nn.softmax", {&x.dl}, {&y.dl}, {int64_t(-1)}); });
@@ -264,8 +277,13 @@ BENCHMARK_CAPTURE(BM_softmax, f32_8192x8192, F32, 8192, 8192)
 BENCHMARK_CAPTURE(BM_softmax, bf16_16384x4096, BF16, 16384, 4096)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_softmax, bf16_16384x4096_block, BF16, 16384, 4096, "block")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 
-void BM_layerNorm(benchmark::State &state, DLDataType t, int64_t rows, int64_t cols) {
+void BM_layerNorm(benchmark::State &state, DLDataType t, int64_t rows, int64_t cols,
+                  const char *form = nullptr) {
+  RowsForm scoped(form);
   Buf x(t, {rows, cols}), y(t, {rows, cols}), g(t, {cols}), b(t, {cols});
   std::vector<AttrValue> attrs = {std::vector<int64_t>{-1}, 1e-5, true, true};
   timeLaunches(state, 2 * x.bytes(), [&] {
@@ -278,8 +296,13 @@ BENCHMARK_CAPTURE(BM_layerNorm, f32_8192x8192, F32, 8192, 8192)
 BENCHMARK_CAPTURE(BM_layerNorm, bf16_16384x4096, BF16, 16384, 4096)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_layerNorm, bf16_16384x4096_block, BF16, 16384, 4096, "block")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 
-void BM_rmsNorm(benchmark::State &state, DLDataType t, int64_t rows, int64_t cols) {
+void BM_rmsNorm(benchmark::State &state, DLDataType t, int64_t rows, int64_t cols,
+                const char *form = nullptr) {
+  RowsForm scoped(form);
   Buf x(t, {rows, cols}), y(t, {rows, cols}), g(t, {cols});
   std::vector<AttrValue> attrs = {std::vector<int64_t>{-1}, 1e-6};
   timeLaunches(state, 2 * x.bytes(), [&] {
@@ -290,6 +313,9 @@ BENCHMARK_CAPTURE(BM_rmsNorm, f32_8192x8192, F32, 8192, 8192)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_rmsNorm, bf16_16384x4096, BF16, 16384, 4096)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_rmsNorm, bf16_16384x4096_block, BF16, 16384, 4096, "block")
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 

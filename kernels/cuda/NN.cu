@@ -13,6 +13,8 @@
 #include "kernels/cuda/Elementwise.cuh"
 
 #include <cfloat>
+#include <cstdlib>
+#include <cstring>
 
 namespace graft::cuda {
 namespace {
@@ -51,27 +53,93 @@ struct RowParams {
   const char *gamma, *beta; ///< n elements each, of the data's dtype.
 };
 
-/// One row per block; ITEMS vectors of V elements per thread.
-template <RowOp Op, class T, int ITEMS, int V>
-__global__ void __launch_bounds__(1024)
-    rowKernel(const T *__restrict__ x, T *__restrict__ y, RowParams p) {
+/// A kept element as the accumulation type (a storage type converts).
+template <class A, class K> __device__ inline A asAcc(K v) {
+  if constexpr (std::is_same_v<A, K>)
+    return v;
+  else
+    return A(loadElem<K>(&v));
+}
+
+/// Element e of a row's vector kept in its storage type, as A, for each
+/// pass: a 16-bit element is taken from its 32-bit word by an asm statement
+/// the compiler may not merge with another pass's, so it keeps the packed
+/// words alive across the reductions, not the float values (twice the
+/// registers: a row of 4096 bfloat16 spilled).
+template <class A, class K, int V> __device__ inline A kept(const K (&r)[V], int e) {
+  if constexpr (std::is_same_v<K, __nv_bfloat16> || std::is_same_v<K, __half>) {
+    static_assert(V % 2 == 0, "16-bit elements are kept in pairs");
+    uint32_t w;
+    memcpy(&w, &r[e & ~1], 4);
+    float f;
+    if constexpr (std::is_same_v<K, __nv_bfloat16>) {
+      uint32_t u;
+      if (e & 1)
+        asm volatile("and.b32 %0, %1, 0xffff0000;" : "=r"(u) : "r"(w));
+      else
+        asm volatile("shl.b32 %0, %1, 16;" : "=r"(u) : "r"(w));
+      f = __uint_as_float(u);
+    } else if (e & 1) {
+      asm volatile("{ .reg .b16 lo, hi; mov.b32 {lo, hi}, %1; cvt.f32.f16 %0, hi; }"
+                   : "=f"(f)
+                   : "r"(w));
+    } else {
+      asm volatile("{ .reg .b16 lo, hi; mov.b32 {lo, hi}, %1; cvt.f32.f16 %0, lo; }"
+                   : "=f"(f)
+                   : "r"(w));
+    }
+    return A(f);
+  } else {
+    return asAcc<A>(r[e]);
+  }
+}
+
+/// The threads that share a row: a whole block, or one warp of it.
+enum class RowTeam { Block, Warp };
+
+/// Threads per block of the warp-per-row form: 4 rows in flight a block.
+constexpr int kWarpRowThreads = 128;
+
+/// ITEMS vectors of V elements per thread. Block: one row per block, the
+/// elements kept as Acc<T>. Warp: one row per warp (blockDim.x / 32 rows a
+/// block), the elements kept in their storage type (a row of 4096
+/// bfloat16 is 64 registers a lane) and converted where used; the
+/// reductions are warp shuffles only, with no shared memory or barrier.
+template <RowOp Op, class T, int ITEMS, int V, RowTeam Team = RowTeam::Block>
+__global__ void __launch_bounds__(Team == RowTeam::Warp ? kWarpRowThreads : 1024,
+                                  Team == RowTeam::Warp ? 4 : 1)
+    rowKernel(const T *__restrict__ x, T *__restrict__ y, int64_t rows, RowParams p) {
   awaitUpstream();
   using A = Acc<T>;
+  constexpr bool kWarp = Team == RowTeam::Warp;
+  using Keep = std::conditional_t<kWarp, T, A>;
   __shared__ A shared[32];
   const int64_t n = p.n;
-  const T *xr = x + int64_t(blockIdx.x) * n;
-  T *yr = y + int64_t(blockIdx.x) * n;
-  A v[ITEMS][V];
+  const int64_t row =
+      kWarp ? int64_t(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32 : int64_t(blockIdx.x);
+  const int tid = kWarp ? int(threadIdx.x % 32) : int(threadIdx.x);
+  const int team = kWarp ? 32 : int(blockDim.x);
+  if (kWarp && row >= rows)
+    return; // Nothing below waits on the block.
+  auto reduceMax = [&](A v) { return kWarp ? warpMax(v) : blockReduce<true>(v, shared); };
+  auto reduceSum = [&](A v) { return kWarp ? warpSum(v) : blockReduce<false>(v, shared); };
+  const T *xr = x + row * n;
+  T *yr = y + row * n;
+  Keep v[ITEMS][V];
   bool valid[ITEMS];
 #pragma unroll
   for (int k = 0; k < ITEMS; ++k) {
-    int64_t j = (int64_t(threadIdx.x) + int64_t(k) * blockDim.x) * V;
+    int64_t j = (int64_t(tid) + int64_t(k) * team) * V;
     valid[k] = j < n;
     if (valid[k]) {
       Vec<T, V> in = *reinterpret_cast<const Vec<T, V> *>(xr + j);
 #pragma unroll
-      for (int e = 0; e < V; ++e)
-        v[k][e] = A(loadElem<T>(&in.v[e]));
+      for (int e = 0; e < V; ++e) {
+        if constexpr (kWarp)
+          v[k][e] = in.v[e];
+        else
+          v[k][e] = A(loadElem<T>(&in.v[e]));
+      }
     }
   }
   A shift = 0, scaleBy = 1; // y = (x - shift) * scaleBy (softmax: then exp)
@@ -82,16 +150,16 @@ __global__ void __launch_bounds__(1024)
       if (valid[k])
 #pragma unroll
         for (int e = 0; e < V; ++e)
-          m = fmax(m, v[k][e]);
-    m = blockReduce<true>(m, shared);
+          m = fmax(m, kept<A>(v[k], e));
+    m = reduceMax(m);
     A s = 0;
 #pragma unroll
     for (int k = 0; k < ITEMS; ++k)
       if (valid[k])
 #pragma unroll
         for (int e = 0; e < V; ++e)
-          s += exp(v[k][e] - m);
-    s = blockReduce<false>(s, shared);
+          s += exp(kept<A>(v[k], e) - m);
+    s = reduceSum(s);
     shift = m;
     scaleBy = Op == RowOp::Softmax ? A(1) / s : log(s);
   } else {
@@ -103,8 +171,8 @@ __global__ void __launch_bounds__(1024)
         if (valid[k])
 #pragma unroll
           for (int e = 0; e < V; ++e)
-            s += v[k][e];
-      mean = blockReduce<false>(s, shared) / A(n);
+            s += kept<A>(v[k], e);
+      mean = reduceSum(s) / A(n);
     }
     A sq = 0;
 #pragma unroll
@@ -112,14 +180,14 @@ __global__ void __launch_bounds__(1024)
       if (valid[k])
 #pragma unroll
         for (int e = 0; e < V; ++e)
-          sq += (v[k][e] - mean) * (v[k][e] - mean);
-    sq = blockReduce<false>(sq, shared);
+          sq += (kept<A>(v[k], e) - mean) * (kept<A>(v[k], e) - mean);
+    sq = reduceSum(sq);
     shift = mean;
     scaleBy = A(1) / sqrt(sq / A(n) + A(p.eps));
   }
 #pragma unroll
   for (int k = 0; k < ITEMS; ++k) {
-    int64_t j = (int64_t(threadIdx.x) + int64_t(k) * blockDim.x) * V;
+    int64_t j = (int64_t(tid) + int64_t(k) * team) * V;
     if (!valid[k])
       continue;
     Vec<T, V> out, g, b;
@@ -132,7 +200,7 @@ __global__ void __launch_bounds__(1024)
     }
 #pragma unroll
     for (int e = 0; e < V; ++e) {
-      A z = v[k][e] - shift, r;
+      A z = kept<A>(v[k], e) - shift, r;
       if constexpr (Op == RowOp::Softmax)
         r = exp(z) * scaleBy;
       else if constexpr (Op == RowOp::LogSoftmax)
@@ -189,6 +257,13 @@ bool checkFloat(Ctx &ctx) {
   return true;
 }
 
+/// Which team takes a row: GRAFT_CUDA_ROWS=block forces the block per row
+/// (to compare), else a warp takes rows of up to 16 vectors a lane.
+bool warpRowsAllowed() {
+  const char *force = std::getenv("GRAFT_CUDA_ROWS");
+  return !(force && std::strcmp(force, "block") == 0);
+}
+
 /// Launches the register-tile kernel for rows of n elements; false when n
 /// is too long for it.
 template <RowOp Op, class T>
@@ -198,6 +273,27 @@ bool launchRows(Ctx &ctx, const T *x, T *y, int64_t rows, const RowParams &p, in
   bool vec = n % V == 0 && aligned(x, sizeof(T) * V) && aligned(y, sizeof(T) * V) &&
              aligned(p.gamma, sizeof(T) * V) && aligned(p.beta, sizeof(T) * V);
   int64_t units = vec ? n / V : n; // vectors (or elements) per row
+  using One = std::integral_constant<int, 1>;
+  using Wide = std::integral_constant<int, V>;
+  // A warp per row: up to 16 vectors a lane in the storage type (64
+  // registers for 16-byte vectors), rows of at least 4 vectors a lane (a
+  // shorter row leaves the block form's few threads per row as they are).
+  if (vec && units > 3 * 32 && units <= 16 * 32 && rows > 0 && warpRowsAllowed()) {
+    unsigned blocks = unsigned((rows + kWarpRowThreads / 32 - 1) / (kWarpRowThreads / 32));
+    auto warp = [&](auto items) {
+      constexpr int I = decltype(items)::value;
+      rowKernel<Op, T, I, V, RowTeam::Warp>
+          <<<blocks, kWarpRowThreads, 0, ctx.stream()>>>(x, y, rows, p);
+    };
+    if (units <= 4 * 32)
+      warp(std::integral_constant<int, 4>{});
+    else if (units <= 8 * 32)
+      warp(std::integral_constant<int, 8>{});
+    else
+      warp(std::integral_constant<int, 16>{});
+    rc = ctx.checkLaunch("rowKernel");
+    return true;
+  }
   // At most 32 elements per thread stay in registers at 1024 threads.
   int64_t maxPer = vec && V > 4 ? 32 / V : 8;
   if (units > 1024 * maxPer)
@@ -212,10 +308,8 @@ bool launchRows(Ctx &ctx, const T *x, T *y, int64_t rows, const RowParams &p, in
   auto go = [&](auto items, auto width) {
     constexpr int I = decltype(items)::value, W = decltype(width)::value;
     if constexpr (I * W <= 32)
-      rowKernel<Op, T, I, W><<<unsigned(rows), threads, 0, ctx.stream()>>>(x, y, p);
+      rowKernel<Op, T, I, W><<<unsigned(rows), threads, 0, ctx.stream()>>>(x, y, rows, p);
   };
-  using One = std::integral_constant<int, 1>;
-  using Wide = std::integral_constant<int, V>;
   auto pick = [&](auto width) {
     if (per <= 1)
       go(std::integral_constant<int, 1>{}, width);

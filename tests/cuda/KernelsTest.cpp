@@ -13,6 +13,8 @@
 
 #include "CudaTestUtil.h"
 
+#include <cstdlib>
+
 namespace graft::cuda::test {
 namespace {
 
@@ -111,6 +113,13 @@ TEST(CudaKernels, Reductions) {
       }
 }
 
+std::string shapeText(const std::vector<int64_t> &shape) {
+  std::string r;
+  for (int64_t d : shape)
+    r += (r.empty() ? "" : "x") + std::to_string(d);
+  return "[" + r + "]";
+}
+
 Bound nnBound(DLDataType t) {
   if (t.bits == 64)
     return {32, 1e-14};
@@ -125,19 +134,28 @@ TEST(CudaKernels, SoftmaxAndLogSoftmax) {
     int64_t axis;
   };
   // Short rows, rows in registers with 16-byte loads, an odd row length,
-  // a middle axis and rows too long for registers (general kernel).
-  std::vector<Case> cases = {{{5, 33}, -1},  {{3, 4096}, -1},  {{4, 1001}, 1},
-                             {{2, 3, 7}, 1}, {{2, 40000}, -1}, {{}, -1}};
-  for (const char *sym : {"graft.nn.softmax", "graft.nn.log_softmax"})
-    for (DLDataType t : kFloatTypes)
-      for (const Case &c : cases) {
-        SCOPED_TRACE(std::string(sym) + " " + typeName(t) + " " + std::to_string(c.shape.size()));
-        TestTensor x = randomTensor(t, c.shape, rng, -8, 8);
-        TestTensor co(t, c.shape), go(t, c.shape);
-        RUN_OK(sym, {&x}, {&co}, {c.axis});
-        ASSERT_EQ(runCuda(sym, {&x}, {&go}, {c.axis}), "");
-        EXPECT_EQ(compare(co, go, nnBound(t)), "");
-      }
+  // a middle axis and rows too long for registers (general kernel); rows a
+  // warp takes (4, 8 and 16 vectors a lane, the last partly, row counts
+  // that leave warps of a block idle), each also through the block per row
+  // (GRAFT_CUDA_ROWS=block).
+  std::vector<Case> cases = {{{5, 33}, -1},    {{3, 4096}, -1}, {{4, 1001}, 1}, {{2, 3, 7}, 1},
+                             {{2, 40000}, -1}, {{}, -1},        {{5, 800}, -1}, {{7, 4096}, -1},
+                             {{3, 2048}, -1},  {{6, 1024}, -1}, {{9, 1600}, -1}};
+  for (const char *rows : {"warp", "block"}) {
+    setenv("GRAFT_CUDA_ROWS", rows, 1);
+    for (const char *sym : {"graft.nn.softmax", "graft.nn.log_softmax"})
+      for (DLDataType t : kFloatTypes)
+        for (const Case &c : cases) {
+          SCOPED_TRACE(std::string(rows) + " " + sym + " " + typeName(t) + " " +
+                       shapeText(c.shape));
+          TestTensor x = randomTensor(t, c.shape, rng, -8, 8);
+          TestTensor co(t, c.shape), go(t, c.shape);
+          RUN_OK(sym, {&x}, {&co}, {c.axis});
+          ASSERT_EQ(runCuda(sym, {&x}, {&go}, {c.axis}), "");
+          EXPECT_EQ(compare(co, go, nnBound(t)), "");
+        }
+  }
+  unsetenv("GRAFT_CUDA_ROWS");
 }
 
 TEST(CudaKernels, LayerNormAndRmsNorm) {
@@ -146,28 +164,34 @@ TEST(CudaKernels, LayerNormAndRmsNorm) {
   struct Case {
     std::vector<int64_t> shape, inner, axes;
   };
-  std::vector<Case> cases = {{{8, 768}, {768}, {-1}},
-                             {{4, 33}, {33}, {1}},
-                             {{2, 3, 64}, {3, 64}, {-2, -1}},
-                             {{3, 8192}, {8192}, {-1}}};
-  for (DLDataType t : kFloatTypes)
-    for (const Case &c : cases) {
-      SCOPED_TRACE(typeName(t) + " " + std::to_string(c.shape.back()));
-      TestTensor x = randomTensor(t, c.shape, rng, -3, 5);
-      TestTensor gamma = randomTensor(t, c.inner, rng), beta = randomTensor(t, c.inner, rng);
-      for (bool center : {true, false}) {
-        Attrs attrs = {c.axes, 1e-5, center, true};
+  // The last five: rows a warp takes (see SoftmaxAndLogSoftmax), each also
+  // through the block per row (GRAFT_CUDA_ROWS=block).
+  std::vector<Case> cases = {{{8, 768}, {768}, {-1}},         {{4, 33}, {33}, {1}},
+                             {{2, 3, 64}, {3, 64}, {-2, -1}}, {{3, 8192}, {8192}, {-1}},
+                             {{5, 800}, {800}, {-1}},         {{7, 4096}, {4096}, {-1}},
+                             {{3, 2048}, {2048}, {-1}},       {{2, 3, 1024}, {3, 1024}, {-2, -1}},
+                             {{6, 1024}, {1024}, {-1}}};
+  for (const char *rows : {"warp", "block"})
+    for (DLDataType t : kFloatTypes)
+      for (const Case &c : cases) {
+        setenv("GRAFT_CUDA_ROWS", rows, 1);
+        SCOPED_TRACE(std::string(rows) + " " + typeName(t) + " " + shapeText(c.shape));
+        TestTensor x = randomTensor(t, c.shape, rng, -3, 5);
+        TestTensor gamma = randomTensor(t, c.inner, rng), beta = randomTensor(t, c.inner, rng);
+        for (bool center : {true, false}) {
+          Attrs attrs = {c.axes, 1e-5, center, true};
+          TestTensor co(t, c.shape), go(t, c.shape);
+          RUN_OK("graft.nn.layer_norm", {&x, &gamma, &beta}, {&co}, attrs);
+          ASSERT_EQ(runCuda("graft.nn.layer_norm", {&x, &gamma, &beta}, {&go}, attrs), "");
+          EXPECT_EQ(compare(co, go, nnBound(t)), "");
+        }
+        Attrs attrs = {c.axes, 1e-6};
         TestTensor co(t, c.shape), go(t, c.shape);
-        RUN_OK("graft.nn.layer_norm", {&x, &gamma, &beta}, {&co}, attrs);
-        ASSERT_EQ(runCuda("graft.nn.layer_norm", {&x, &gamma, &beta}, {&go}, attrs), "");
+        RUN_OK("graft.nn.rms_norm", {&x, &gamma}, {&co}, attrs);
+        ASSERT_EQ(runCuda("graft.nn.rms_norm", {&x, &gamma}, {&go}, attrs), "");
         EXPECT_EQ(compare(co, go, nnBound(t)), "");
+        unsetenv("GRAFT_CUDA_ROWS");
       }
-      Attrs attrs = {c.axes, 1e-6};
-      TestTensor co(t, c.shape), go(t, c.shape);
-      RUN_OK("graft.nn.rms_norm", {&x, &gamma}, {&co}, attrs);
-      ASSERT_EQ(runCuda("graft.nn.rms_norm", {&x, &gamma}, {&go}, attrs), "");
-      EXPECT_EQ(compare(co, go, nnBound(t)), "");
-    }
 }
 
 /// The per-element bound of a matmul: 1 ulp + 2 k eps sum_k |a_ik b_kj|,
