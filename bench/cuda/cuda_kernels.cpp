@@ -8,7 +8,8 @@
 //   add_f32, add_bf16      graft.add, 256 MiB per operand
 //   exp_f32, relu_bf16     unary ops, 256 MiB in
 //   softmax, layer_norm, rms_norm on 8192x8192 float32, 16384x4096 bfloat16 (a warp
-//                          per row; _block: GRAFT_CUDA_ROWS=block, a block per row)
+//                          per row; _block: GRAFT_CUDA_ROWS=block, a block per row;
+//                          _warp_cs: GRAFT_CUDA_ROWS=warp-cs, streaming loads/stores)
 //   sum_rows_f32           graft.sum over the last axis of 8192x8192
 //   cumsum_f32/64M         graft.cumsum of the flattened 64M elements
 //   sort, argsort          16M float32 in one row, and 4096 rows of 4096
@@ -255,7 +256,8 @@ BENCHMARK_CAPTURE(BM_unary, relu_bf16, BF16, "graft.nn.relu")
     ->Unit(benchmark::kMicrosecond);
 
 /// GRAFT_CUDA_ROWS for one benchmark: "block" forces one block per row
-/// (the form before the warp per row; docs/performance.md compares them).
+/// (the form before the warp per row), "warp-cs" the warp per row with
+/// streaming loads and stores (docs/performance.md compares them).
 struct RowsForm {
   explicit RowsForm(const char *form) {
     if (form)
@@ -280,6 +282,9 @@ BENCHMARK_CAPTURE(BM_softmax, bf16_16384x4096, BF16, 16384, 4096)
 BENCHMARK_CAPTURE(BM_softmax, bf16_16384x4096_block, BF16, 16384, 4096, "block")
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_softmax, bf16_16384x4096_warp_cs, BF16, 16384, 4096, "warp-cs")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 
 void BM_layerNorm(benchmark::State &state, DLDataType t, int64_t rows, int64_t cols,
                   const char *form = nullptr) {
@@ -299,6 +304,9 @@ BENCHMARK_CAPTURE(BM_layerNorm, bf16_16384x4096, BF16, 16384, 4096)
 BENCHMARK_CAPTURE(BM_layerNorm, bf16_16384x4096_block, BF16, 16384, 4096, "block")
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_layerNorm, bf16_16384x4096_warp_cs, BF16, 16384, 4096, "warp-cs")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 
 void BM_rmsNorm(benchmark::State &state, DLDataType t, int64_t rows, int64_t cols,
                 const char *form = nullptr) {
@@ -316,6 +324,9 @@ BENCHMARK_CAPTURE(BM_rmsNorm, bf16_16384x4096, BF16, 16384, 4096)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_rmsNorm, bf16_16384x4096_block, BF16, 16384, 4096, "block")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_rmsNorm, bf16_16384x4096_warp_cs, BF16, 16384, 4096, "warp-cs")
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 

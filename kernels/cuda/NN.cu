@@ -94,8 +94,11 @@ template <class A, class K, int V> __device__ inline A kept(const K (&r)[V], int
   }
 }
 
-/// The threads that share a row: a whole block, or one warp of it.
-enum class RowTeam { Block, Warp };
+/// The threads that share a row: a whole block, or one warp of it (WarpCs:
+/// with the input loaded and the output stored as streamed once,
+/// `ld.global.cs`/`st.global.cs`, so gamma and beta stay in L1; forced
+/// only, to measure).
+enum class RowTeam { Block, Warp, WarpCs };
 
 /// Threads per block of the warp-per-row form: 4 rows in flight a block.
 constexpr int kWarpRowThreads = 128;
@@ -106,12 +109,13 @@ constexpr int kWarpRowThreads = 128;
 /// bfloat16 is 64 registers a lane) and converted where used; the
 /// reductions are warp shuffles only, with no shared memory or barrier.
 template <RowOp Op, class T, int ITEMS, int V, RowTeam Team = RowTeam::Block>
-__global__ void __launch_bounds__(Team == RowTeam::Warp ? kWarpRowThreads : 1024,
-                                  Team == RowTeam::Warp ? 4 : 1)
+__global__ void __launch_bounds__(Team != RowTeam::Block ? kWarpRowThreads : 1024,
+                                  Team != RowTeam::Block ? 4 : 1)
     rowKernel(const T *__restrict__ x, T *__restrict__ y, int64_t rows, RowParams p) {
   awaitUpstream();
   using A = Acc<T>;
-  constexpr bool kWarp = Team == RowTeam::Warp;
+  constexpr bool kWarp = Team != RowTeam::Block;
+  constexpr bool kStream = Team == RowTeam::WarpCs;
   using Keep = std::conditional_t<kWarp, T, A>;
   __shared__ A shared[32];
   const int64_t n = p.n;
@@ -132,7 +136,13 @@ __global__ void __launch_bounds__(Team == RowTeam::Warp ? kWarpRowThreads : 1024
     int64_t j = (int64_t(tid) + int64_t(k) * team) * V;
     valid[k] = j < n;
     if (valid[k]) {
-      Vec<T, V> in = *reinterpret_cast<const Vec<T, V> *>(xr + j);
+      Vec<T, V> in;
+      if constexpr (kStream && sizeof(in) == 16) {
+        uint4 w = __ldcs(reinterpret_cast<const uint4 *>(xr + j));
+        memcpy(&in, &w, 16);
+      } else {
+        in = *reinterpret_cast<const Vec<T, V> *>(xr + j);
+      }
 #pragma unroll
       for (int e = 0; e < V; ++e) {
         if constexpr (kWarp)
@@ -210,7 +220,13 @@ __global__ void __launch_bounds__(Team == RowTeam::Warp ? kWarpRowThreads : 1024
             (p.center ? A(loadElem<T>(&b.v[e])) : A(0));
       out.v[e] = toStorage<T>(r);
     }
-    *reinterpret_cast<Vec<T, V> *>(yr + j) = out;
+    if constexpr (kStream && sizeof(out) == 16) {
+      uint4 w;
+      memcpy(&w, &out, 16);
+      __stcs(reinterpret_cast<uint4 *>(yr + j), w);
+    } else {
+      *reinterpret_cast<Vec<T, V> *>(yr + j) = out;
+    }
   }
 }
 
@@ -258,10 +274,15 @@ bool checkFloat(Ctx &ctx) {
 }
 
 /// Which team takes a row: GRAFT_CUDA_ROWS=block forces the block per row
-/// (to compare), else a warp takes rows of up to 16 vectors a lane.
-bool warpRowsAllowed() {
+/// and warp-cs the streamed warp form on rows of 16 vectors a lane (to
+/// compare), else a warp takes rows of up to 16 vectors a lane.
+RowTeam rowTeam() {
   const char *force = std::getenv("GRAFT_CUDA_ROWS");
-  return !(force && std::strcmp(force, "block") == 0);
+  if (force && std::strcmp(force, "block") == 0)
+    return RowTeam::Block;
+  if (force && std::strcmp(force, "warp-cs") == 0)
+    return RowTeam::WarpCs;
+  return RowTeam::Warp;
 }
 
 /// Launches the register-tile kernel for rows of n elements; false when n
@@ -278,7 +299,8 @@ bool launchRows(Ctx &ctx, const T *x, T *y, int64_t rows, const RowParams &p, in
   // A warp per row: up to 16 vectors a lane in the storage type (64
   // registers for 16-byte vectors), rows of at least 4 vectors a lane (a
   // shorter row leaves the block form's few threads per row as they are).
-  if (vec && units > 3 * 32 && units <= 16 * 32 && rows > 0 && warpRowsAllowed()) {
+  RowTeam team = rowTeam();
+  if (vec && units > 3 * 32 && units <= 16 * 32 && rows > 0 && team != RowTeam::Block) {
     unsigned blocks = unsigned((rows + kWarpRowThreads / 32 - 1) / (kWarpRowThreads / 32));
     auto warp = [&](auto items) {
       constexpr int I = decltype(items)::value;
@@ -289,6 +311,9 @@ bool launchRows(Ctx &ctx, const T *x, T *y, int64_t rows, const RowParams &p, in
       warp(std::integral_constant<int, 4>{});
     else if (units <= 8 * 32)
       warp(std::integral_constant<int, 8>{});
+    else if (team == RowTeam::WarpCs)
+      rowKernel<Op, T, 16, V, RowTeam::WarpCs>
+          <<<blocks, kWarpRowThreads, 0, ctx.stream()>>>(x, y, rows, p);
     else
       warp(std::integral_constant<int, 16>{});
     rc = ctx.checkLaunch("rowKernel");

@@ -137,11 +137,11 @@ TEST(CudaKernels, SoftmaxAndLogSoftmax) {
   // a middle axis and rows too long for registers (general kernel); rows a
   // warp takes (4, 8 and 16 vectors a lane, the last partly, row counts
   // that leave warps of a block idle), each also through the block per row
-  // (GRAFT_CUDA_ROWS=block).
+  // and the streamed warp form (GRAFT_CUDA_ROWS=block, warp-cs).
   std::vector<Case> cases = {{{5, 33}, -1},    {{3, 4096}, -1}, {{4, 1001}, 1}, {{2, 3, 7}, 1},
                              {{2, 40000}, -1}, {{}, -1},        {{5, 800}, -1}, {{7, 4096}, -1},
                              {{3, 2048}, -1},  {{6, 1024}, -1}, {{9, 1600}, -1}};
-  for (const char *rows : {"warp", "block"}) {
+  for (const char *rows : {"warp", "block", "warp-cs"}) {
     setenv("GRAFT_CUDA_ROWS", rows, 1);
     for (const char *sym : {"graft.nn.softmax", "graft.nn.log_softmax"})
       for (DLDataType t : kFloatTypes)
@@ -165,13 +165,14 @@ TEST(CudaKernels, LayerNormAndRmsNorm) {
     std::vector<int64_t> shape, inner, axes;
   };
   // The last five: rows a warp takes (see SoftmaxAndLogSoftmax), each also
-  // through the block per row (GRAFT_CUDA_ROWS=block).
+  // through the block per row and the streamed warp form (GRAFT_CUDA_ROWS=block,
+  // warp-cs).
   std::vector<Case> cases = {{{8, 768}, {768}, {-1}},         {{4, 33}, {33}, {1}},
                              {{2, 3, 64}, {3, 64}, {-2, -1}}, {{3, 8192}, {8192}, {-1}},
                              {{5, 800}, {800}, {-1}},         {{7, 4096}, {4096}, {-1}},
                              {{3, 2048}, {2048}, {-1}},       {{2, 3, 1024}, {3, 1024}, {-2, -1}},
                              {{6, 1024}, {1024}, {-1}}};
-  for (const char *rows : {"warp", "block"})
+  for (const char *rows : {"warp", "block", "warp-cs"})
     for (DLDataType t : kFloatTypes)
       for (const Case &c : cases) {
         setenv("GRAFT_CUDA_ROWS", rows, 1);
