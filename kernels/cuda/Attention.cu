@@ -27,7 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kernels/cuda/Common.cuh"
+#include "kernels/cuda/Attention.cuh"
 
 #include <cmath>
 #include <cstdlib>
@@ -36,43 +36,13 @@
 namespace graft::cuda {
 namespace {
 
-/// Strides of one BSNH operand in elements: batch, sequence, head (the last
-/// dim is contiguous for the flash kernel; the row kernel takes any).
-struct Strides {
-  int64_t b = 0, s = 0, n = 0, d = 1;
-};
-
-struct AttnParams {
-  const void *q, *k, *v, *bias;
-  void *o;
-  Strides qs, ks, vs, os;
-  int64_t bias4[4]; ///< Bias strides over (B, N, S, S_kv); 0 on a broadcast dim.
-  int s, skv, n, group, h, hv;
-  bool causal;
-  int64_t offset; ///< Query i sees key j when j <= i + offset (with causal).
-  float scale;
-  double scaleD;
-};
+using namespace attn;
 
 //===----------------------------------------------------------------------===//
 // The flash kernel
 //===----------------------------------------------------------------------===//
 
-constexpr int kBM = 128, kBN = 64, kWarps = 4, kThreads = kWarps * 32;
-
-__device__ __forceinline__ uint32_t smemAddr(const void *p) {
-  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
-
-/// 16 bytes global -> shared; zero-filled when `valid` is false.
-__device__ __forceinline__ void cpAsync16(void *dst, const void *src, bool valid) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smemAddr(dst)), "l"(src),
-               "r"(valid ? 16 : 0));
-}
-__device__ __forceinline__ void cpAsyncCommit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int N> __device__ __forceinline__ void cpAsyncWait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
-}
+constexpr int kBM = 128, kWarps = 4, kThreads = kWarps * 32;
 
 __device__ __forceinline__ void ldmatrixX4(uint32_t (&r)[4], const void *p) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
@@ -99,25 +69,6 @@ __device__ __forceinline__ void mma16816(float (&d)[4], const uint32_t (&a)[4], 
                  "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
-
-/// 2^x by the hardware approximation (2 ulp; -inf gives +0), which the
-/// softmax weights can take: they are rounded to 16 bits before P V.
-__device__ __forceinline__ float exp2Approx(float x) {
-  float y;
-  asm("ex2.approx.ftz.f32 %0, %1;\n" : "=f"(y) : "f"(x));
-  return y;
-}
-
-/// Two floats as one register of two T, the lower column in the low half.
-template <class T> __device__ __forceinline__ uint32_t pack2(float lo, float hi) {
-  if constexpr (std::is_same_v<T, __nv_bfloat16>) {
-    __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
-    return *reinterpret_cast<uint32_t *>(&v);
-  } else {
-    __half2 v = __floats2half2_rn(lo, hi);
-    return *reinterpret_cast<uint32_t *>(&v);
-  }
 }
 
 /// Element (row, col) of a shared tile of HD columns, stored in 16-byte
@@ -399,79 +350,6 @@ template <int HD> struct FragOffsets {
   }
 };
 
-/// One tile's raw scores in log2 units (raw with a positive scale, which
-/// the weights fold in), for the rows g and g + 8 of a warp's 16 whose first
-/// query is `row0`: keys past the end and above the diagonal become -inf.
-template <bool PosScale>
-__device__ __forceinline__ void maskScores(float (&s)[kBN / 8][4], const AttnParams &p, int key0,
-                                           int64_t row0, float scaleLog2, int lane) {
-  const int g = lane / 4, t = lane % 4;
-  const bool edge = key0 + kBN > p.skv || (p.causal && int64_t(key0) + kBN - 1 > row0 + p.offset);
-#pragma unroll
-  for (int j = 0; j < kBN / 8; ++j)
-#pragma unroll
-    for (int e = 0; e < 4; ++e) {
-      float x = PosScale ? s[j][e] : s[j][e] * scaleLog2;
-      if (edge) {
-        int key = key0 + j * 8 + 2 * t + (e & 1);
-        int64_t row = row0 + g + (e >> 1) * 8;
-        if (key >= p.skv || (p.causal && key > row + p.offset))
-          x = -INFINITY;
-      }
-      s[j][e] = x;
-    }
-}
-
-/// Turns masked scores into softmax weights in place: raises the running
-/// maxima `mx` (log2 units), adds the weights to `sum`, and gives each
-/// row's factor for the output in `corrs`.
-template <bool PosScale>
-__device__ __forceinline__ void weighTile(float (&s)[kBN / 8][4], float (&mx)[2], float (&sum)[2],
-                                          float (&corrs)[2], float scaleLog2) {
-#pragma unroll
-  for (int r = 0; r < 2; ++r) {
-    float m = mx[r];
-#pragma unroll
-    for (int j = 0; j < kBN / 8; ++j)
-      m = fmaxf(m, fmaxf(s[j][2 * r], s[j][2 * r + 1]));
-    m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 1));
-    m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 2));
-    if (PosScale)
-      m *= scaleLog2;
-    // A row that has seen only masked keys keeps -inf; exp2 of -inf is 0.
-    const float base = m == -INFINITY ? 0.f : m;
-    const float corr = exp2Approx(mx[r] - base);
-    mx[r] = m;
-    float rowSum = 0.f;
-#pragma unroll
-    for (int j = 0; j < kBN / 8; ++j)
-#pragma unroll
-      for (int e = 2 * r; e < 2 * r + 2; ++e) {
-        float pe =
-            PosScale ? exp2Approx(fmaf(s[j][e], scaleLog2, -base)) : exp2Approx(s[j][e] - base);
-        s[j][e] = pe;
-        rowSum += pe;
-      }
-    sum[r] = sum[r] * corr + rowSum;
-    corrs[r] = corr;
-  }
-}
-
-/// Rescales the output by each row's factor, unless every factor of the
-/// warp is 1 (no maximum rose), as it mostly is once a few tiles passed.
-template <int HD>
-__device__ __forceinline__ void rescaleAcc(float (&acc)[HD / 8][4], const float (&corrs)[2]) {
-  if (__any_sync(0xffffffffu, corrs[0] != 1.f || corrs[1] != 1.f)) {
-#pragma unroll
-    for (int d = 0; d < HD / 8; ++d) {
-      acc[d][0] *= corrs[0];
-      acc[d][1] *= corrs[0];
-      acc[d][2] *= corrs[1];
-      acc[d][3] *= corrs[1];
-    }
-  }
-}
-
 /// The three steps above for one tile.
 template <bool PosScale, int HD>
 __device__ __forceinline__ void softmaxTile(float (&s)[kBN / 8][4], float (&acc)[HD / 8][4],
@@ -649,20 +527,40 @@ template <class T> int launchFlash(Ctx &ctx, const AttnParams &p, int b, int var
 }
 
 /// GRAFT_CUDA_ATTENTION picks the flash kernel's form (tests and benchmarks
-/// compare them): unset, empty or "v1" flashKernel, "v5" flashSmemQKernel
-/// (v2-v4 and v6 were measured and removed: docs/performance.md). 0 for
-/// any other value.
+/// compare them): unset or empty the default (0: wgmmaKernel where it
+/// applies and loads, else flashKernel), "v1" flashKernel, "v5"
+/// flashSmemQKernel, "wgmma" wgmmaKernel (flashKernel where it does not
+/// apply). v2-v4 and v6 were measured and removed: docs/performance.md.
+/// -1 for any other value.
 int flashVariantFromEnv() {
   const char *v = std::getenv("GRAFT_CUDA_ATTENTION");
   if (!v || !*v)
+    return 0;
+  if (std::strcmp(v, "v1") == 0)
     return 1;
-  if (v[0] == 'v' && (v[1] == '1' || v[1] == '5') && v[2] == 0)
-    return v[1] - '0';
-  return 0;
+  if (std::strcmp(v, "v5") == 0)
+    return 5;
+  if (std::strcmp(v, "wgmma") == 0)
+    return 7;
+  return -1;
 }
 
 /// Queries per block of each variant.
 int flashBlockRows(int variant) { return variant == 5 ? 64 : 128; }
+
+/// The flash kernels for one call: wgmmaKernel first where the variant and
+/// head dim allow it (the forced form fails where its image cannot load),
+/// else the sm_90 forms.
+template <class T> int launchFlashAny(Ctx &ctx, const AttnParams &p, int b, int variant) {
+  if ((variant == 0 || variant == 7) && p.h == 128) {
+    int rc = launchWgmma(ctx, p, b, std::is_same_v<T, __nv_bfloat16>);
+    if (rc != kWgmmaUnavailable)
+      return rc;
+    if (variant == 7)
+      return ctx.fail("GRAFT_CUDA_ATTENTION=wgmma: this device cannot load the sm_90a kernel");
+  }
+  return launchFlash<T>(ctx, p, b, variant == 5 ? 5 : 1);
+}
 
 //===----------------------------------------------------------------------===//
 // The row kernel
@@ -858,8 +756,8 @@ template <bool BiasOp> int attention(const GraftCudaKernelArgs *args, GraftCudaE
   if (ctx.hasAttr(2))
     return ctx.fail("sliding-window attention (window_size) is not supported");
   const int variant = flashVariantFromEnv();
-  if (variant == 0)
-    return ctx.fail(std::string("GRAFT_CUDA_ATTENTION must be v1 or v5, got \"") +
+  if (variant < 0)
+    return ctx.fail(std::string("GRAFT_CUDA_ATTENTION must be v1, v5 or wgmma, got \"") +
                     std::getenv("GRAFT_CUDA_ATTENTION") + "\"");
   if (b == 0 || s == 0 || n == 0 || hv == 0)
     return 0;
@@ -883,7 +781,7 @@ template <bool BiasOp> int attention(const GraftCudaKernelArgs *args, GraftCudaE
     using T = decltype(tag);
     if constexpr (kIsHalf<T>) {
       if (flash)
-        return launchFlash<T>(ctx, p, int(b), variant);
+        return launchFlashAny<T>(ctx, p, int(b), variant);
     }
     if constexpr (kIsFloat<T>)
       return launchRows<T>(ctx, p, int(b));

@@ -6,7 +6,9 @@
 // 128, grouped-query heads, every float dtype. float16/bfloat16 at head dim
 // 64/128 take the flash kernel; a bias, float32 and float64 the row kernel.
 //
-// The flash cases run every form GRAFT_CUDA_ATTENTION selects.
+// The flash cases run every form GRAFT_CUDA_ATTENTION selects: the default
+// (wgmmaKernel at head dim 128 on sm_90a devices), flashKernel ("v1"),
+// flashSmemQKernel ("v5") and wgmmaKernel forced ("wgmma").
 //
 // Bounds: bfloat16 2 ulp + 8e-3, float16 2 ulp + 2e-3 (the flash kernel
 // rounds the softmax weights to the input dtype before P V, as flash
@@ -61,9 +63,10 @@ void check(DLDataType t, const Shape &c, AttrValue causal, std::mt19937_64 &rng,
 
 const std::vector<AttrValue> kMasks = {kNone, std::string("TopLeft"), std::string("BottomRight")};
 
-/// The flash kernel's forms GRAFT_CUDA_ATTENTION selects ("" the default,
-/// which "v1" names too: OneKeyIsItsValueExactly checks that spelling).
-const char *const kVariants[] = {"", "v5"};
+/// The flash kernel's forms GRAFT_CUDA_ATTENTION selects ("" the default:
+/// wgmmaKernel at head dim 128 on the H100/H200, else flashKernel, which
+/// "v1" forces; "wgmma" forces wgmmaKernel where it applies).
+const char *const kVariants[] = {"", "v1", "v5", "wgmma"};
 
 /// Sets GRAFT_CUDA_ATTENTION for one scope; unset again after it.
 struct VariantScope {
@@ -118,7 +121,7 @@ TEST(CudaAttention, OneKeyIsItsValueExactly) {
   // The weight of a single key is exactly 1: no zero-filled padding key of
   // the 64-key tile may enter the softmax.
   GRAFT_REQUIRE_GPU();
-  for (const char *variant : {"", "v1", "v5"})
+  for (const char *variant : kVariants)
     for (DLDataType t : {BF16, F16, F32, F64}) {
       SCOPED_TRACE(typeName(t) + " variant '" + variant + "'");
       VariantScope scope(variant);
@@ -179,7 +182,7 @@ TEST(CudaAttention, Errors) {
             "graft.nn.attention: the query's 4 heads are not a multiple of the key's 3");
   VariantScope scope("v9");
   EXPECT_EQ(runCuda("graft.nn.attention", {&q, &k, &v}, {&o}, {kNone, kNone, kNone}),
-            "graft.nn.attention: GRAFT_CUDA_ATTENTION must be v1 or v5, got \"v9\"");
+            "graft.nn.attention: GRAFT_CUDA_ATTENTION must be v1, v5 or wgmma, got \"v9\"");
 }
 
 } // namespace
