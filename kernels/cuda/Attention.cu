@@ -20,7 +20,9 @@
 //   fused multiply-add and one exp2 (log2 e folded into the scale).
 //   GRAFT_CUDA_ATTENTION=v5 picks flashSmemQKernel instead (tests and
 //   benchmarks compare them): 16 queries per warp, 64 per block, Q in
-//   shared memory, one buffer each for keys and values, 3 blocks per SM.
+//   shared memory, one buffer each for keys and values, 3 blocks per SM;
+//   GRAFT_CUDA_ATTENTION=wgmma picks AttentionWgmma.cu's Hopper kernel at
+//   head dim 128 (kWgmmaByDefault says whether the default does).
 // - rowKernel, for everything else (float32, float64, a bias, other head
 //   dims, strided rows): one block per query row, 128 keys at a time with
 //   the same online softmax, in float (double for float64).
@@ -527,11 +529,10 @@ template <class T> int launchFlash(Ctx &ctx, const AttnParams &p, int b, int var
 }
 
 /// GRAFT_CUDA_ATTENTION picks the flash kernel's form (tests and benchmarks
-/// compare them): unset or empty the default (0: wgmmaKernel where it
-/// applies and loads, else flashKernel), "v1" flashKernel, "v5"
-/// flashSmemQKernel, "wgmma" wgmmaKernel (flashKernel where it does not
-/// apply). v2-v4 and v6 were measured and removed: docs/performance.md.
-/// -1 for any other value.
+/// compare them): unset or empty the default (0), "v1" flashKernel, "v5"
+/// flashSmemQKernel, "wgmma" wgmmaKernel (flashKernel at head dim 64).
+/// v2-v4 and v6 were measured and removed: docs/performance.md. -1 for any
+/// other value.
 int flashVariantFromEnv() {
   const char *v = std::getenv("GRAFT_CUDA_ATTENTION");
   if (!v || !*v)
@@ -548,11 +549,17 @@ int flashVariantFromEnv() {
 /// Queries per block of each variant.
 int flashBlockRows(int variant) { return variant == 5 ? 64 : 128; }
 
+/// Whether the default form is wgmmaKernel (where it applies and its image
+/// loads) rather than flashKernel. Off until the GPU runs have checked and
+/// timed the wgmma kernel: a kernel that faults leaves the process's CUDA
+/// context unusable, so only the tests and benchmarks that force it run it.
+constexpr bool kWgmmaByDefault = false;
+
 /// The flash kernels for one call: wgmmaKernel first where the variant and
 /// head dim allow it (the forced form fails where its image cannot load),
 /// else the sm_90 forms.
 template <class T> int launchFlashAny(Ctx &ctx, const AttnParams &p, int b, int variant) {
-  if ((variant == 0 || variant == 7) && p.h == 128) {
+  if ((variant == 7 || (variant == 0 && kWgmmaByDefault)) && p.h == 128) {
     int rc = launchWgmma(ctx, p, b, std::is_same_v<T, __nv_bfloat16>);
     if (rc != kWgmmaUnavailable)
       return rc;

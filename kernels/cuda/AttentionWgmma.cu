@@ -36,18 +36,22 @@ template <int Rows> __device__ __forceinline__ uint32_t swizzled(int row, int co
 
 /// Copies `Rows` rows of kHD elements from global row `row0` (of `limit`)
 /// into the swizzled tile at shared address `dst`; rows past `limit` are
-/// zero-filled. Sixteen threads read one row's 256 bytes.
+/// zero-filled. Sixteen threads read one row's 256 bytes; a thread's rows
+/// are 16 apart, so its chunks share one swizzled column (registers are
+/// what the kernel runs short of).
 template <class T, int Rows>
 __device__ __forceinline__ void loadSwizzled(uint32_t dst, const T *src, int64_t rowStride,
                                              int row0, int limit) {
+  const int r = threadIdx.x >> 4, c = (threadIdx.x & 15) * 8;
+  dst += swizzled<Rows>(r, c);
+  const T *g = src + int64_t(row0 + r) * rowStride + c;
+  constexpr int kRowsPerStep = kWThreads / 16;
 #pragma unroll
-  for (int j = 0; j < Rows * 16 / kWThreads; ++j) {
-    const int i = threadIdx.x + j * kWThreads, r = i >> 4, c = (i & 15) * 8;
-    const bool ok = row0 + r < limit;
-    const T *g = src + (ok ? int64_t(row0 + r) * rowStride : 0) + c;
+  for (int j = 0; j < Rows / kRowsPerStep; ++j) {
+    const bool ok = row0 + r + j * kRowsPerStep < limit;
     asm volatile(
-        "cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst + swizzled<Rows>(r, c)), "l"(g),
-        "r"(ok ? 16 : 0));
+        "cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst + j * kRowsPerStep * 128),
+        "l"(ok ? g + j * kRowsPerStep * rowStride : src), "r"(ok ? 16 : 0));
   }
 }
 
@@ -57,6 +61,15 @@ __device__ __forceinline__ void loadSwizzled(uint32_t dst, const T *src, int64_t
 __device__ __forceinline__ uint64_t smemDesc(uint32_t addr, uint32_t lbo) {
   return uint64_t((addr & 0x3FFFF) >> 4) | (uint64_t(lbo >> 4) << 16) |
          (uint64_t(1024 >> 4) << 32) | (uint64_t(1) << 62);
+}
+
+/// `x`, as a value the compiler cannot see through: what derives from it
+/// (descriptors, the key and value rows) is computed again in each tile
+/// instead of held in registers across the loop, which keeps the kernel
+/// within its 128 registers without spills (126 under `-Xptxas -v`).
+__device__ __forceinline__ uint32_t opaque(uint32_t x) {
+  asm volatile("" : "+r"(x));
+  return x;
 }
 
 __device__ __forceinline__ void wgmmaFence() {
@@ -95,8 +108,8 @@ template <int N> __device__ __forceinline__ void fenceRegs(uint32_t (&r)[N][4]) 
   asm volatile(                                                                                    \
       "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\nwgmma.mma_async.sync.aligned.m64n64k16.f32." TY   \
       "." TY " {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, "  \
-             "%18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, %32, %33, "   \
-             "p, 1, 1, 0, 0;\n}\n"                                                                 \
+      "%18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, %32, %33, "          \
+      "p, 1, 1, 0, 0;\n}\n"                                                                        \
       : "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), "+f"(d[1][0]), "+f"(d[1][1]),  \
         "+f"(d[1][2]), "+f"(d[1][3]), "+f"(d[2][0]), "+f"(d[2][1]), "+f"(d[2][2]), "+f"(d[2][3]),  \
         "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]), "+f"(d[3][3]), "+f"(d[4][0]), "+f"(d[4][1]),  \
@@ -164,9 +177,11 @@ __global__ void __launch_bounds__(kWThreads, 2) wgmmaKernel(AttnParams p) {
   const int batch = p.causal ? blockIdx.y : blockIdx.z, kvHead = head / p.group;
   const int m0 = mb * kWBM;
   const T *q = static_cast<const T *>(p.q) + batch * p.qs.b + head * p.qs.n;
-  const T *k = static_cast<const T *>(p.k) + batch * p.ks.b + kvHead * p.ks.n;
-  const T *v = static_cast<const T *>(p.v) + batch * p.vs.b + kvHead * p.vs.n;
-  T *o = static_cast<T *>(p.o) + batch * p.os.b + head * p.os.n;
+  // The key and value rows of this head, found again where they load.
+  const auto kvRows = [&](const void *base, const Strides &st) {
+    return static_cast<const T *>(base) + int64_t(opaque(batch)) * st.b +
+           int64_t(opaque(kvHead)) * st.n;
+  };
 
   int tiles = (p.skv + kBN - 1) / kBN;
   if (p.causal) // the block's last query sees keys up to m0 + kWBM - 1 + offset
@@ -174,15 +189,15 @@ __global__ void __launch_bounds__(kWThreads, 2) wgmmaKernel(AttnParams p) {
 
   loadSwizzled<T, kWBM>(sQ, q, p.qs.s, m0, p.s);
   if (tiles > 0)
-    loadSwizzled<T, kBN>(sK, k, p.ks.s, 0, p.skv);
+    loadSwizzled<T, kBN>(sK, kvRows(p.k, p.ks), p.ks.s, 0, p.skv);
   cpAsyncCommit();
   if (tiles > 0)
-    loadSwizzled<T, kBN>(sV, v, p.vs.s, 0, p.skv);
+    loadSwizzled<T, kBN>(sV, kvRows(p.v, p.vs), p.vs.s, 0, p.skv);
   cpAsyncCommit();
 
   const int wg = threadIdx.x / 128, warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
-  const int64_t row0 = int64_t(m0) + wg * 64 + warp * 16; // this warp's first query
-  const uint32_t qRows = sQ + wg * 64 * 128;              // the warpgroup's rows of each half
+  const int row0 = m0 + wg * 64 + warp * 16; // this warp's first query
+  const uint32_t qRows = sQ + wg * 64 * 128; // the warpgroup's rows of each half
 
   float acc[kHD / 8][4];
 #pragma unroll
@@ -201,7 +216,8 @@ __global__ void __launch_bounds__(kWThreads, 2) wgmmaKernel(AttnParams p) {
     fenceProxyAsync();
     __syncthreads();
     if (kt + 1 < tiles)
-      loadSwizzled<T, kBN>(sK + ((kt + 1) & 1) * kTileBytes, k, p.ks.s, (kt + 1) * kBN, p.skv);
+      loadSwizzled<T, kBN>(sK + ((kt + 1) & 1) * kTileBytes, kvRows(p.k, p.ks), p.ks.s,
+                           (kt + 1) * kBN, p.skv);
     cpAsyncCommit();
 
     float s[kBN / 8][4];
@@ -213,12 +229,14 @@ __global__ void __launch_bounds__(kWThreads, 2) wgmmaKernel(AttnParams p) {
     // Registers wgmma reads are written before its fence.
     fenceRegs(s);
     wgmmaFence();
+    const uint64_t descQ = smemDesc(opaque(qRows), 16), descK = smemDesc(opaque(tK), 16);
 #pragma unroll
     for (int ks = 0; ks < kHD / 16; ++ks) {
-      // Step ks: half ks / 4, 32 bytes per 16 columns inside the swizzled row.
+      // Step ks: half ks / 4, 32 bytes per 16 columns inside the swizzled
+      // row (the start address is the descriptor's low bits, in 16 bytes).
       const uint32_t col = (ks >> 2) * (kWBM * 128) + (ks & 3) * 32;
       const uint32_t colK = (ks >> 2) * (kBN * 128) + (ks & 3) * 32;
-      wgmmaQK<T>(s, smemDesc(qRows + col, 16), smemDesc(tK + colK, 16));
+      wgmmaQK<T>(s, descQ + (col >> 4), descK + (colK >> 4));
     }
     wgmmaCommit();
     wgmmaWaitAll();
@@ -244,21 +262,24 @@ __global__ void __launch_bounds__(kWThreads, 2) wgmmaKernel(AttnParams p) {
     fenceProxyAsync();
     __syncthreads();
     if (kt + 1 < tiles)
-      loadSwizzled<T, kBN>(sV + ((kt + 1) & 1) * kTileBytes, v, p.vs.s, (kt + 1) * kBN, p.skv);
+      loadSwizzled<T, kBN>(sV + ((kt + 1) & 1) * kTileBytes, kvRows(p.v, p.vs), p.vs.s,
+                           (kt + 1) * kBN, p.skv);
     cpAsyncCommit();
 
     fenceRegs(acc);
     fenceRegs(a);
     wgmmaFence();
+    const uint64_t descV = smemDesc(opaque(tV), kBN * 128);
 #pragma unroll
     for (int kk = 0; kk < kBN / 16; ++kk)
-      wgmmaPV<T>(acc, a[kk], smemDesc(tV + kk * 16 * 128, kBN * 128));
+      wgmmaPV<T>(acc, a[kk], descV + (kk * 16 * 128 >> 4));
     wgmmaCommit();
     wgmmaWaitAll();
     fenceRegs(acc);
   }
   cpAsyncWait<0>();
 
+  T *o = static_cast<T *>(p.o) + batch * p.os.b + head * p.os.n;
   const int g = lane / 4, t = lane % 4;
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
