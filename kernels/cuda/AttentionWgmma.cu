@@ -1,9 +1,10 @@
 //===- kernels/cuda/AttentionWgmma.cu - nn.attention on Hopper's wgmma ----===//
 //
-// The default flash kernel on the H100/H200 for float16/bfloat16 at head
-// dim 128 (docs/cuda.md): built for sm_90a only (wgmma exists nowhere
-// else), so launchWgmma reports kWgmmaUnavailable where that image cannot
-// load and Attention.cu takes its sm_90 flashKernel instead.
+// The flash kernel for the H100/H200 at float16/bfloat16 and head dim 128
+// (docs/cuda.md; GRAFT_CUDA_ATTENTION=wgmma, or the default where
+// Attention.cu's kWgmmaByDefault says so): built for sm_90a only (wgmma
+// exists nowhere else), so launchWgmma reports kWgmmaUnavailable where that
+// image cannot load and Attention.cu takes its sm_90 flashKernel instead.
 //
 // One block of two warpgroups per 128 queries of one head, 64 per
 // warpgroup. Q, and tiles of 64 keys and values (double-buffered, cp.async),
