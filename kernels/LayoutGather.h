@@ -81,7 +81,8 @@ constexpr int kGatherTable = 2048; ///< Table entries of all table groups togeth
 /// once per distinct call).
 constexpr int64_t kGatherEnumerate = int64_t(1) << 20;
 
-/// Output dims are padded at the front with dims of extent 1 up to `ndim`;
+/// Output dims are padded at the front with dims of extent 1 up to `ndim`
+/// (4, 6 or 8: the kernel's unrolled rank);
 /// group 0 holds the last output dim (whose consecutive elements a thread
 /// takes). Offsets are in elements; arithmetic wraps in 32 bits (the
 /// host checks that the values that matter do not).
@@ -214,7 +215,7 @@ inline std::string buildGatherPlan(const IndexMapPlan &map, int inNdim, const in
   for (int d = 0; d < inNdim; ++d)
     if (!(used >> d & 1) && inShape[d] > 1)
       return "an input index the map does not read"; // not injective
-  const int kt = outNdim <= 4 ? 4 : 8, pad = kt - outNdim;
+  const int kt = outNdim <= 4 ? 4 : outNdim <= 6 ? 6 : 8, pad = kt - outNdim;
   g.ndim = kt;
   g.groups = groups;
   for (int k = 0; k < kt; ++k) {

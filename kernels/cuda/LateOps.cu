@@ -679,17 +679,30 @@ int launchGather(Ctx &ctx, const indexmap::GatherPlan &g, U pad, int64_t nOut) {
   return ctx.checkLaunch("layoutGatherKernel");
 }
 
+template <class U, int KT>
+int gatherLayoutRank(Ctx &ctx, const indexmap::GatherPlan &g, U pad, int64_t nOut) {
+  constexpr int V = sizeof(U) >= 16 ? 1 : int(16 / sizeof(U));
+  uint32_t last = g.shape[KT - 1];
+  const void *out = dataOf(ctx.out(0));
+  if (last % V == 0 && aligned(out, sizeof(U) * V))
+    return launchGather<U, KT, V>(ctx, g, pad, nOut);
+  if constexpr (V > 4) // NCHW4c of 8- and 16-bit data: 4 elements a thread
+    if (last % 4 == 0 && aligned(out, sizeof(U) * 4))
+      return launchGather<U, KT, 4>(ctx, g, pad, nOut);
+  return launchGather<U, KT, 1>(ctx, g, pad, nOut);
+}
+
 /// Runs the gather form with V = 16 bytes of elements a thread where V
 /// divides the last output extent (and the output is aligned to it), else
-/// one element a thread.
+/// 4 (for 8- and 16-bit data) or one element a thread; KT, the plan's
+/// padded rank (4, 6 or 8), fixes how many dims each thread decomposes.
 template <class U> int gatherLayout(Ctx &ctx, const indexmap::GatherPlan &g, U pad) {
-  constexpr int V = sizeof(U) >= 16 ? 1 : int(16 / sizeof(U));
   int64_t nOut = numel(ctx.out(0));
-  bool wide = g.shape[g.ndim - 1] % V == 0 && aligned(dataOf(ctx.out(0)), sizeof(U) * V);
   if (g.ndim == 4)
-    return wide ? launchGather<U, 4, V>(ctx, g, pad, nOut)
-                : launchGather<U, 4, 1>(ctx, g, pad, nOut);
-  return wide ? launchGather<U, 8, V>(ctx, g, pad, nOut) : launchGather<U, 8, 1>(ctx, g, pad, nOut);
+    return gatherLayoutRank<U, 4>(ctx, g, pad, nOut);
+  if (g.ndim == 6)
+    return gatherLayoutRank<U, 6>(ctx, g, pad, nOut);
+  return gatherLayoutRank<U, 8>(ctx, g, pad, nOut);
 }
 
 template <class U>

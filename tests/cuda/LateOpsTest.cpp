@@ -120,6 +120,8 @@ std::vector<GatherCase> gatherCases() {
   const std::vector<int64_t> spread = {1, 2, 1, 0, 2, 3, 6, 0, 1, 0, 2, 3, 7, 2, 2, 5, 0};
   const std::vector<int64_t> leadingConst = {2, 3, 2, 1, 0, 1, 0, 0, 1, 1, 0};
   const std::vector<int64_t> dropsJ = {2, 1, 1, 0, 0};
+  const std::vector<int64_t> rank7 = {3, 7, 1, 0, 2, 2, 6, 0, 1, 0, 2, 2, 7, 0, 1, 1, 2, 2, 6, 0, 1,
+                                      1, 2, 2, 7, 0, 1, 2, 2, 3, 6, 0, 2, 0, 0, 1, 2, 2, 3, 7, 0};
   return {
       {"NCHW -> NCHW4c, padded", kNCHW4c, {2, 6, 3, 5}, {2, 2, 3, 5, 4}, {}, true},
       {"NCHW -> NCHW4c", kNCHW4c, {3, 8, 2, 7}, {3, 2, 2, 7, 4}, {}, true},
@@ -130,6 +132,8 @@ std::vector<GatherCase> gatherCases() {
        {0, 2, 3, 1},
        true},
       {"NCHW -> NHWC", toNHWC, {2, 5, 3, 7}, {2, 3, 7, 5}, {}, true},
+      {"NCHW -> NHWC, 16 channels", toNHWC, {2, 16, 3, 5}, {2, 3, 5, 16}, {}, true},
+      {"rank 7 with a constant index", rank7, {5, 4, 7}, {3, 2, 2, 2, 3, 1, 3}, {}, true},
       {"NHWC -> NCHW", toNCHW, {2, 3, 7, 8}, {2, 8, 3, 7}, {}, true},
       {"NCHW4c -> NCHW (a table)", fuse4c, {2, 3, 3, 5, 4}, {2, 12, 3, 5}, {}, true},
       {"NCHW4c -> NCHW, strided", fuse4c, {2, 3, 3, 5, 4}, {2, 12, 3, 5}, {4, 3, 2, 1, 0}, true},
@@ -166,6 +170,8 @@ void expectGatherMatches(const kernels::indexmap::GatherPlan &g, TestTensor &in,
     bool hit[V];
     if (g.ndim == 4)
       im::gatherOffsets<4, V>(g, g.table, uint32_t(first), off, hit);
+    else if (g.ndim == 6)
+      im::gatherOffsets<6, V>(g, g.table, uint32_t(first), off, hit);
     else
       im::gatherOffsets<8, V>(g, g.table, uint32_t(first), off, hit);
     for (int e = 0; e < V; ++e) {
