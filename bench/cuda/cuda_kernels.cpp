@@ -25,6 +25,9 @@
 //   scatter_{sum,amax,mean}_f32_4096x1024_into_{512,4}_{default,owner,global}, _512_tile
 //   scatter_{sum,amax,mean}_f32_4096x1024_into_{512,4}_match
 //   scatter_sum_f32_8x1024_into_4_{default,match}_call_floor (a call's fixed cost)
+//   scatter_{sum,amax,mean}_f32_4096x1024_into_512_match_{atomic,rounds}, {sum,mean}
+//                          into 4 _match_rounds (GRAFT_CUDA_SCATTER_WALK: groups by shared-
+//                          memory atomics; the ranked walk of round 11)
 //   scatter_{sum,amax,mean}_f32_4096x1024_into_512_column_smem, {sum,mean} into 4
 //   scatter_{sum,amax,mean}_f32_4096x1024_into_4_column
 //   scatter_{sum,mean}_f32_4096x1024_into_{512,4}_owner_reorder
@@ -485,7 +488,7 @@ BENCHMARK_CAPTURE(BM_matmul, cublas_f64_4096, F64, 4096, true)
 /// chunks for float sums, "column" a thread per column and target row)
 /// or the one the kernel picks ("default": the figure the bar is for).
 void BM_scatter(benchmark::State &state, const char *reduction, int64_t rows, const char *plan,
-                int64_t sourceRows = 4096) {
+                int64_t sourceRows = 4096, const char *walk = nullptr) {
   const DLDataType I64{kDLInt, 64, 1};
   Buf data(F32, {rows, 1024}), out(F32, {rows, 1024}), upd(F32, {sourceRows, 1024}),
       idx(I64, {sourceRows, 1024});
@@ -502,11 +505,14 @@ void BM_scatter(benchmark::State &state, const char *reduction, int64_t rows, co
     unsetenv("GRAFT_CUDA_SCATTER");
   else
     setenv("GRAFT_CUDA_SCATTER", plan, 1);
+  if (walk)
+    setenv("GRAFT_CUDA_SCATTER_WALK", walk, 1);
   std::vector<AttrValue> attrs = {int64_t(0), std::string(reduction), true};
   timeLaunches(state, upd.bytes() + idx.bytes() + data.bytes() + out.bytes(), [&] {
     runGraft("graft.scatter_elements", {&data.dl, &idx.dl, &upd.dl}, {&out.dl}, attrs);
   });
   unsetenv("GRAFT_CUDA_SCATTER");
+  unsetenv("GRAFT_CUDA_SCATTER_WALK");
 }
 #define GRAFT_SCATTER_BENCH(red, rows, plan)                                                       \
   BENCHMARK_CAPTURE(BM_scatter, red##_f32_4096x1024_into_##rows##_##plan, #red, rows, #plan)       \
@@ -529,14 +535,32 @@ GRAFT_SCATTER_BENCH(mean, 512, match);
 GRAFT_SCATTER_BENCH(sum, 4, match);
 GRAFT_SCATTER_BENCH(amax, 4, match);
 GRAFT_SCATTER_BENCH(mean, 4, match);
-// The fixed cost of a call (host planning, the copy of the data, the index
-// check read back with a stream synchronization): 8 source rows.
+// The fixed cost of a call (host planning, the launches; the index check is
+// read back at the next synchronization, not in the call): 8 source rows.
 BENCHMARK_CAPTURE(BM_scatter, sum_f32_8x1024_into_4_default_call_floor, "sum", 4, "default", 8)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_scatter, sum_f32_8x1024_into_4_match_call_floor, "sum", 4, "match", 8)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
+// The ranked walk as round 11 measured it (GRAFT_CUDA_SCATTER_WALK=rounds:
+// lanes folding in rounds, the lane walk selecting twice a row), against
+// the default's leader fold and identity lane walk above.
+// GRAFT_CUDA_SCATTER_WALK=atomic finds the groups with shared-memory atomics
+// instead of __match_any_sync (an axis of more than 32 positions).
+#define GRAFT_SCATTER_WALK_BENCH(red, rows, walk)                                                  \
+  BENCHMARK_CAPTURE(BM_scatter, red##_f32_4096x1024_into_##rows##_match_##walk, #red, rows,        \
+                    "match", 4096, #walk)                                                          \
+      ->UseManualTime()                                                                            \
+      ->Unit(benchmark::kMicrosecond)
+GRAFT_SCATTER_WALK_BENCH(sum, 512, atomic);
+GRAFT_SCATTER_WALK_BENCH(amax, 512, atomic);
+GRAFT_SCATTER_WALK_BENCH(mean, 512, atomic);
+GRAFT_SCATTER_WALK_BENCH(sum, 512, rounds);
+GRAFT_SCATTER_WALK_BENCH(amax, 512, rounds);
+GRAFT_SCATTER_WALK_BENCH(mean, 512, rounds);
+GRAFT_SCATTER_WALK_BENCH(sum, 4, rounds);
+GRAFT_SCATTER_WALK_BENCH(mean, 4, rounds);
 // A thread per column, its accumulators in shared memory.
 #define GRAFT_SCATTER_SMEM_BENCH(red, rows)                                                        \
   BENCHMARK_CAPTURE(BM_scatter, red##_f32_4096x1024_into_##rows##_column_smem, #red, rows,         \

@@ -67,6 +67,11 @@ int Ctx::fail(const std::string &message) {
   return 1;
 }
 
+int Ctx::failWith(const std::string &message) {
+  std::snprintf(err_->message, sizeof err_->message, "%s", message.c_str());
+  return 1;
+}
+
 int Ctx::failCuda(const char *call, cudaError_t e) {
   return fail(std::string(call) + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")");
 }

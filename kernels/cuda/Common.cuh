@@ -223,6 +223,8 @@ public:
 
   /// Fails the call with "<symbol>: <message>".
   int fail(const std::string &message);
+  /// Fails the call with `message` as it is (another call's error).
+  int failWith(const std::string &message);
   /// Fails the call with "<symbol>: <call>: <CUDA's message>".
   int failCuda(const char *call, cudaError_t e);
   /// After a launch: the launch error, if any.
@@ -314,6 +316,46 @@ struct BadIndex {
 /// device memory at `slot`. Skipped while the stream is captured. Returns
 /// nonzero after ctx.fail on a CUDA error.
 int findBadIndex(Ctx &ctx, const IndexRange *ranges, int num, void *slot, BadIndex &bad);
+
+//===----------------------------------------------------------------------===//
+// Deferred index checks (DeferredCheck.cu, docs/cuda.md "Deferred index checks")
+//===----------------------------------------------------------------------===//
+
+/// One kernel call's record of its first out-of-range index, in device
+/// memory: the kernel keeps the complement of the least bad row-major
+/// position (0: none) with atomicMax, and the last of its blocks to finish
+/// stores the index's value there, so that the host can report the CPU's
+/// message later without reading the indices (they may be gone by then).
+struct BadIndexRecord {
+  unsigned long long key;    ///< ~(least bad position), or 0.
+  long long value;           ///< The index at that position.
+  unsigned long long blocks; ///< Blocks finished (the last one stores `value`).
+};
+
+/// Notes that the index at row-major position `pos` is out of range.
+__device__ inline void noteBadIndex(BadIndexRecord *r, unsigned long long pos) {
+  if (r)
+    atomicMax(&r->key, ~pos);
+}
+
+/// A zeroed record for a call on ctx's stream whose index check is read back
+/// at the module's next synchronization point (synchronize, a copy to or
+/// from the host) instead of by the call; an out-of-range index then fails
+/// that synchronization with "<symbol>: index V<tail>". Null while the
+/// stream is captured into a CUDA graph (no check; the kernel skips bad
+/// positions). Nonzero after ctx.fail on a CUDA error, or when all records
+/// are in use and reading them back finds an earlier call's bad index (its
+/// message).
+int takeBadIndexRecord(Ctx &ctx, const std::string &tail, BadIndexRecord *&record);
+
+/// After the host has waited for `stream` (Module.cu): reads back the
+/// records of the calls since the last read (waiting for the device if one
+/// ran on another stream) and fails with the first call's message whose
+/// record holds a bad index. Returns 0 at once when none is outstanding.
+int reportDeferredChecks(int device, cudaStream_t stream, GraftCudaError *err);
+
+/// Frees the records (releaseResources); outstanding checks are dropped.
+void releaseDeferredChecks();
 
 /// Byte strides of `v` broadcast (numpy rules) to `shape`, 0 on broadcast
 /// dims; false after ctx.fail naming `role`.

@@ -171,9 +171,11 @@ int copy(int device, void *dst, const void *src, size_t bytes, int32_t kind, voi
     GRAFT_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes,
                                    toDevice ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost, s));
     GRAFT_CUDA_TRY(cudaStreamSynchronize(s));
-    return 0;
+  } else if (Staging::instance().copy(dst, src, bytes, toDevice, s, err)) {
+    return 1;
   }
-  return Staging::instance().copy(dst, src, bytes, toDevice, s, err);
+  // The host waited for the stream: the deferred index checks are due.
+  return reportDeferredChecks(device, s, err);
 }
 
 /// Frees what the module keeps for the life of the process (the staging
@@ -181,13 +183,14 @@ int copy(int device, void *dst, const void *src, size_t bytes, int32_t kind, voi
 void releaseResources() {
   Staging::instance().release();
   releaseMatmulResources();
+  releaseDeferredChecks();
 }
 
 int synchronize(int device, void *stream, GraftCudaError *err) {
   GRAFT_CUDA_TRY(cudaSetDevice(device));
   noteHostSync();
   GRAFT_CUDA_TRY(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)));
-  return 0;
+  return reportDeferredChecks(device, static_cast<cudaStream_t>(stream), err);
 }
 
 // CUDA graphs -------------------------------------------------------------

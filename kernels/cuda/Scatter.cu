@@ -33,12 +33,16 @@
 // partials, where chunks keep the bits); the column walks are forced only.
 //
 // No atomics on values, so no order that depends on scheduling. Keys and
-// values are 32-bit when the tensors allow it (fewer sort passes). The key
-// kernel also finds the first out-of-range index (its updates are never
-// folded); the host reads that back after everything is queued and fails
-// with the CPU's message. Unlike the CPU kernel, the output then holds the
-// data with the valid updates applied. While the stream is captured into a
-// CUDA graph there is no read back, and bad updates are skipped.
+// values are 32-bit when the tensors allow it (fewer sort passes). The
+// kernel that reads the indices also notes the first out-of-range one (its
+// updates are never folded) in a record that the module reads back at its
+// next synchronization point (DeferredCheck.cu), which then fails with the
+// CPU's message: the call itself never waits for the device. Unlike the
+// CPU kernel, the output then holds the data with the valid updates
+// applied. While the stream is captured into a CUDA graph there is no
+// record, and bad updates are skipped. The ranked walk and the owner fold
+// write every element of their lines, so where the lines cover the output
+// they copy the data's untouched elements themselves (no copy first).
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +54,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 
 namespace graft::cuda {
 namespace {
@@ -87,9 +92,37 @@ struct ScatterGeom {
   ScalarType idxType = ScalarType::Int64;
 };
 
+/// Ends a kernel that notes bad indices; every thread of every block calls
+/// it last. The last block to finish stores the index at the least bad
+/// position into the record: the indices are still those of this call
+/// (DeferredCheck.cu reads the record after they may be gone). The fences
+/// order each block's notes before its count, and the count before the
+/// last block's read (the threadfence-reduction pattern).
+__device__ inline void finishBadIndexCheck(BadIndexRecord *r, const ScatterGeom &g) {
+  if (!r)
+    return;
+  __syncthreads();
+  if (threadIdx.x != 0)
+    return;
+  __threadfence();
+  const unsigned long long blocks = (unsigned long long)gridDim.x * gridDim.y;
+  if (atomicAdd(&r->blocks, 1ull) != blocks - 1)
+    return;
+  __threadfence();
+  const unsigned long long key = atomicMax(&r->key, 0ull); // An atomic read.
+  if (!key)
+    return;
+  int64_t pos = int64_t(~key), off = 0;
+  for (int d = g.ndim - 1; d >= 0; --d) {
+    off += (pos % g.shape[d]) * g.idxStride[d];
+    pos /= g.shape[d];
+  }
+  r->value = loadAs<int64_t>(g.idx + off, g.idxType);
+}
+
 template <class K>
 __global__ void keysKernel(ScatterGeom g, int64_t n, K sentinel, K *keys, K *vals,
-                           unsigned long long *bad) {
+                           BadIndexRecord *bad) {
   awaitUpstream();
   int64_t stride = int64_t(gridDim.x) * blockDim.x;
   for (int64_t u = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; u < n; u += stride) {
@@ -103,8 +136,8 @@ __global__ void keysKernel(ScatterGeom g, int64_t n, K sentinel, K *keys, K *val
         target += c * g.outStride[d];
     }
     int64_t k = loadAs<int64_t>(g.idx + ioff, g.idxType);
-    if (k < -g.len || k >= g.len) { // Never folded; the host reports the first.
-      atomicMin(bad, (unsigned long long)u);
+    if (k < -g.len || k >= g.len) { // Never folded; reported at the next sync.
+      noteBadIndex(bad, (unsigned long long)u);
       keys[u] = sentinel;
       vals[u] = 0;
       continue;
@@ -114,6 +147,7 @@ __global__ void keysKernel(ScatterGeom g, int64_t n, K sentinel, K *keys, K *val
     keys[u] = K(target + k * g.outStride[g.axis]);
     vals[u] = K(uoff);
   }
+  finishBadIndexCheck(bad, g);
 }
 
 template <class T> __device__ inline Compute<T> roundC(Compute<T> v) {
@@ -274,14 +308,21 @@ struct Plan {
   /// With a thread per line and its accumulators in shared memory.
   bool columnSmem = false;
   size_t columnSmemBytes = 0;
+  /// The indices' lines cover the output: their shape is the data's outside
+  /// the axis, so the walks that write every element of their lines can
+  /// copy the data's untouched elements themselves.
+  bool coversOutput = false;
   /// The ranked walk (no sort, no chunks): a warp per line, 8 lines a block.
   bool match = false;
   size_t matchSmemBytes = 0;
+  /// GRAFT_CUDA_SCATTER_WALK: "rounds" (round 11's walk) or "atomic" (the
+  /// groups found by shared-memory atomics instead of __match_any_sync).
+  bool matchRounds = false, matchAtomic = false;
 };
 
 struct Layout {
-  size_t slot = 0, keysIn = 0, keysOut = 0, valsIn = 0, valsOut = 0, offsets = 0, temp = 0,
-         tempBytes = 0, total = 0;
+  size_t keysIn = 0, keysOut = 0, valsIn = 0, valsOut = 0, offsets = 0, temp = 0, tempBytes = 0,
+         total = 0;
   size_t partAcc = 0, partCount = 0, partFlag = 0; ///< The owner fold's chunk partials.
 };
 
@@ -498,7 +539,12 @@ void planMatch(Plan &p, ScalarType t) {
   size_t elemBytes = dispatch(t, [](auto tag) { return sizeof(decltype(tag)); });
   size_t accBytes = dispatch(t, [](auto tag) { return sizeof(Compute<decltype(tag)>); });
   size_t perElem = accBytes * (p.op == Red::Mean ? 2 : 1) + 1;
+  const char *walk = std::getenv("GRAFT_CUDA_SCATTER_WALK");
+  p.matchRounds = walk && std::strcmp(walk, "rounds") == 0;
+  p.matchAtomic = walk && std::strcmp(walk, "atomic") == 0 && p.g.len > 32;
   p.matchSmemBytes = matchStageBytes(elemBytes) + size_t(p.g.len) * kMatchLines * perElem;
+  if (p.matchAtomic) // A 32-bit lane mask per (line, axis position), 4-byte aligned.
+    p.matchSmemBytes += 3 + size_t(p.g.len) * kMatchLines * 4;
   if (p.matchSmemBytes > size_t(deviceLimits().smemPerBlock) ||
       (p.lines - 1) / kMatchLines >= int64_t(INT32_MAX))
     return;
@@ -578,6 +624,9 @@ bool plan(Ctx &ctx, Plan &p) {
   }
   p.updates = numel(idx);
   p.targets = numel(data);
+  p.coversOutput = true;
+  for (int d = 0; d < data.ndim; ++d)
+    p.coversOutput &= d == g.axis || idx.shape[d] == data.shape[d];
   // The largest update offset, for the width of the sort's values.
   int64_t maxOff = 0;
   for (int d = 0; d < upd.ndim; ++d)
@@ -606,16 +655,16 @@ bool plan(Ctx &ctx, Plan &p) {
   }
   // The ranked walk by default where it fills the GPU (at least half a
   // block per SM, lines adjacent in memory: the axis is not the last, so a
-  // staged row is contiguous; lines of at least a warp's 32 rows), except
-  // where the owner fold's chunks are exact and the axis has at most 32
-  // positions (the lane walk reads every row in every lane; the owner fold
-  // took 83-84 us for float32 amax into 4 rows on the H200, within its bar).
-  // Not measured yet: the model is in docs/performance.md.
+  // staged row is contiguous), except where the owner fold's chunks are
+  // exact and the axis has at most 32 positions (the lane walk reads every
+  // row in every lane; the owner fold took 83-84 us for float32 amax into 4
+  // rows on the H200, within its bar). Short lines too: the tile plan packs
+  // them into few 1024-thread blocks (8x1024 updates into 4 rows: one
+  // block, 57.3 us a call on the H200 against 28.6 through the walk).
   if (plan == "match" || plan.empty()) {
     planMatch(p, t);
     const int64_t sms = std::max(1, deviceLimits().sms);
-    const bool fills =
-        p.lines >= int64_t(kMatchLines) * sms / 2 && p.g.axis != p.g.ndim - 1 && p.lineLen >= 32;
+    const bool fills = p.lines >= int64_t(kMatchLines) * sms / 2 && p.g.axis != p.g.ndim - 1;
     const bool ownerBetter = chunksExact(p.op, t) && p.g.len <= 32;
     if (p.match && (plan == "match" || (fills && !ownerBetter)))
       return true;
@@ -659,7 +708,6 @@ bool layoutFor(const Plan &p, cudaStream_t s, Layout &l) {
   if (p.owner) {
     size_t n = size_t(p.chunks) * size_t(p.tiles) * size_t(p.g.len) * kOwnerLines;
     WorkspaceCarver c;
-    l.slot = c.take(8);
     l.partAcc = c.take(n * p.accBytes);
     if (p.op == Red::Mean)
       l.partCount = c.take(n * p.accBytes);
@@ -667,12 +715,8 @@ bool layoutFor(const Plan &p, cudaStream_t s, Layout &l) {
     l.total = c.total();
     return true;
   }
-  if (p.tiled || p.column || p.match) {
-    WorkspaceCarver c;
-    l.slot = c.take(8);
-    l.total = c.total();
-    return true;
-  }
+  if (p.tiled || p.column || p.match)
+    return true; // No workspace: shared memory and registers only.
   size_t keyBytes = p.wide ? 8 : 4;
   cudaError_t e = p.wide ? sortPairs<uint64_t>(nullptr, l.tempBytes, p, nullptr, nullptr, nullptr,
                                                nullptr, nullptr, s)
@@ -681,7 +725,6 @@ bool layoutFor(const Plan &p, cudaStream_t s, Layout &l) {
   if (e != cudaSuccess)
     return false;
   WorkspaceCarver c;
-  l.slot = c.take(8);
   size_t n = size_t(p.updates) * keyBytes;
   l.keysIn = c.take(n);
   l.keysOut = c.take(n);
@@ -729,7 +772,7 @@ __device__ inline int64_t lineBase(const ScatterGeom &g, int64_t line) {
 
 template <class K>
 __global__ void lineKeysKernel(ScatterGeom g, int64_t n, int64_t lineLen, K sentinel, K *keys,
-                               K *vals, unsigned long long *bad) {
+                               K *vals, BadIndexRecord *bad) {
   awaitUpstream();
   int64_t stride = int64_t(gridDim.x) * blockDim.x;
   for (int64_t u = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; u < n; u += stride) {
@@ -748,7 +791,7 @@ __global__ void lineKeysKernel(ScatterGeom g, int64_t n, int64_t lineLen, K sent
     }
     int64_t k = loadAs<int64_t>(g.idx + ioff, g.idxType), pos = line * lineLen + at;
     if (k < -g.len || k >= g.len) {
-      atomicMin(bad, (unsigned long long)u);
+      noteBadIndex(bad, (unsigned long long)u);
       keys[pos] = sentinel;
       vals[pos] = 0;
       continue;
@@ -756,6 +799,7 @@ __global__ void lineKeysKernel(ScatterGeom g, int64_t n, int64_t lineLen, K sent
     keys[pos] = K(k < 0 ? k + g.len : k);
     vals[pos] = K(uoff);
   }
+  finishBadIndexCheck(bad, g);
 }
 
 __global__ void lineOffsets(int64_t *off, int64_t len, int64_t lines) {
@@ -814,7 +858,8 @@ __global__ void lineFoldWarpKernel(ScatterGeom g, const K *keys, const K *vals, 
   }
 }
 
-template <class T, class K> int runLines(Ctx &ctx, const Plan &p, const Layout &l, char *base) {
+template <class T, class K>
+int runLines(Ctx &ctx, const Plan &p, const Layout &l, char *base, BadIndexRecord *bad) {
   cudaStream_t s = ctx.stream();
   auto *keysIn = reinterpret_cast<K *>(base + l.keysIn);
   auto *keysOut = reinterpret_cast<K *>(base + l.keysOut);
@@ -822,8 +867,7 @@ template <class T, class K> int runLines(Ctx &ctx, const Plan &p, const Layout &
   auto *valsOut = reinterpret_cast<K *>(base + l.valsOut);
   auto *offsets = reinterpret_cast<int64_t *>(base + l.offsets);
   lineKeysKernel<K><<<gridFor(p.updates, kScatterThreads), kScatterThreads, 0, s>>>(
-      p.g, p.updates, p.lineLen, K(p.g.len), keysIn, valsIn,
-      reinterpret_cast<unsigned long long *>(base + l.slot));
+      p.g, p.updates, p.lineLen, K(p.g.len), keysIn, valsIn, bad);
   lineOffsets<<<gridFor(p.lines + 1, kScatterThreads), kScatterThreads, 0, s>>>(offsets, p.lineLen,
                                                                                 p.lines);
   if (int rc = ctx.checkLaunch("lineKeysKernel"))
@@ -913,7 +957,7 @@ template <class T> constexpr size_t tileSmemBytes() {
 /// ride through the sort, which is stable and sorts only the key's bits.
 template <class T>
 __global__ void __launch_bounds__(kTileThreads)
-    tileKernel(TileArgs a, const T *upd, T *out, unsigned long long *bad) {
+    tileKernel(TileArgs a, const T *upd, T *out, BadIndexRecord *bad) {
   awaitUpstream();
   using V = typename BitsOf<sizeof(T)>::type;
   using Sort = TileSort<T>;
@@ -952,7 +996,7 @@ __global__ void __launch_bounds__(kTileThreads)
       lineStart(g, line0 + t, l.idx, l.upd, l.out, l.rm);
     int64_t k = loadAs<int64_t>(g.idx + l.idx + i * axisIdx, g.idxType);
     if (k < -g.len || k >= g.len) { // Keyed past every element: never folded.
-      atomicMin(bad, (unsigned long long)(l.rm + i * a.rmAxis));
+      noteBadIndex(bad, (unsigned long long)(l.rm + i * a.rmAxis));
       k = g.len;
     } else if (k < 0) {
       k += g.len;
@@ -1008,9 +1052,10 @@ __global__ void __launch_bounds__(kTileThreads)
       f.add(loadElem<T>(reinterpret_cast<const T *>(sVals + j)));
     storeElem<T>(dst, f.result());
   }
+  finishBadIndexCheck(bad, g);
 }
 
-template <class T> int runTiles(Ctx &ctx, const Plan &p, unsigned long long *bad) {
+template <class T> int runTiles(Ctx &ctx, const Plan &p, BadIndexRecord *bad) {
   TileArgs a{p.g, p.lines, p.lineLen, p.rmAxis, p.kBits, p.tileBits, p.op, p.includeSelf};
   int64_t tiles = (p.lines + (int64_t(1) << p.tileBits) - 1) >> p.tileBits;
   auto *upd = reinterpret_cast<const T *>(dataOf(ctx.in(2)));
@@ -1062,8 +1107,8 @@ __device__ inline void ownerLoad(const char *ip, const T *up, int64_t axisIdx, i
 
 template <class T, class I>
 __global__ void __launch_bounds__(kOwnerLines)
-    ownerFoldKernel(OwnerArgs a, const T *upd, const T *out, Compute<T> *partAcc,
-                    Compute<T> *partCount, uint8_t *partFlag, unsigned long long *bad) {
+    ownerFoldKernel(OwnerArgs a, const T *upd, const T *src, Compute<T> *partAcc,
+                    Compute<T> *partCount, uint8_t *partFlag, BadIndexRecord *bad) {
   awaitUpstream();
   using C = Compute<T>;
   extern __shared__ __align__(16) unsigned char ownerSmem[];
@@ -1080,14 +1125,15 @@ __global__ void __launch_bounds__(kOwnerLines)
   if (line < a.lines)
     lineStart(g, line, idxOff, updOff, outOff, rm);
   // Column `lane` of the accumulator is this thread's alone. Chunk 0 starts
-  // from the data's values (include_self), so one chunk is the CPU's fold.
+  // from the data's values (include_self; `src` is the data, or the output
+  // that already holds it), so one chunk is the CPU's fold.
   const bool self = chunk == 0 && a.includeSelf && a.op != Red::Update && line < a.lines;
   for (int64_t k0 = 0; k0 < len; k0 += kOwnerBatch) {
     C v[kOwnerBatch]; // Loaded first, so a batch's loads are in flight together.
 #pragma unroll
     for (int b = 0; b < kOwnerBatch; ++b)
       v[b] =
-          self && k0 + b < len ? loadElem<T>(out + outOff + (k0 + b) * g.outStride[g.axis]) : C(0);
+          self && k0 + b < len ? loadElem<T>(src + outOff + (k0 + b) * g.outStride[g.axis]) : C(0);
 #pragma unroll
     for (int b = 0; b < kOwnerBatch; ++b) {
       if (k0 + b >= len)
@@ -1114,8 +1160,8 @@ __global__ void __launch_bounds__(kOwnerLines)
         if (i + b >= i1)
           break;
         int64_t k = ks[b];
-        if (k < -len || k >= len) { // Never folded; the host reports the first.
-          atomicMin(bad, (unsigned long long)(rm + (i + b) * a.rmAxis));
+        if (k < -len || k >= len) { // Never folded; reported at the next sync.
+          noteBadIndex(bad, (unsigned long long)(rm + (i + b) * a.rmAxis));
           continue;
         }
         int64_t e = (k < 0 ? k + len : k) * kOwnerLines + lane;
@@ -1143,13 +1189,17 @@ __global__ void __launch_bounds__(kOwnerLines)
         partCount[base + e] = sCount[e];
     }
   }
+  finishBadIndexCheck(bad, g);
 }
 
 /// A thread per (tile, axis position, line in tile): each chunk's partial
 /// in chunk order (chunk 0's holds the data's value with include_self).
+/// With `copyRest` (the lines cover the output, which does not hold the
+/// data yet) an element no update and no self touched takes src's value.
 template <class T>
 __global__ void ownerCombineKernel(OwnerArgs a, const Compute<T> *partAcc,
-                                   const Compute<T> *partCount, const uint8_t *partFlag, T *out) {
+                                   const Compute<T> *partCount, const uint8_t *partFlag,
+                                   const T *src, bool copyRest, T *out) {
   awaitUpstream();
   using C = Compute<T>;
   const ScatterGeom &g = a.g;
@@ -1172,15 +1222,21 @@ __global__ void ownerCombineKernel(OwnerArgs a, const Compute<T> *partAcc,
       if (flag)
         f.merge(v, n);
     }
-    if (!f.started)
+    if (!f.started && !copyRest)
       continue;
     int64_t idxOff, updOff, outOff, rm;
     lineStart(g, line, idxOff, updOff, outOff, rm);
-    storeElem<T>(out + outOff + k * g.outStride[g.axis], f.result());
+    const int64_t o = outOff + k * g.outStride[g.axis];
+    if (f.started)
+      storeElem<T>(out + o, f.result());
+    else
+      out[o] = src[o];
   }
 }
 
-template <class T, class I> int runOwner(Ctx &ctx, const Plan &p, const Layout &l, char *base) {
+template <class T, class I>
+int runOwner(Ctx &ctx, const Plan &p, const Layout &l, char *base, const T *src, bool copyRest,
+             BadIndexRecord *bad) {
   using C = Compute<T>;
   OwnerArgs a{p.g,     p.lines,  p.lineLen, p.rmAxis,     p.chunkRows,
               p.tiles, p.chunks, p.op,      p.includeSelf};
@@ -1205,14 +1261,13 @@ template <class T, class I> int runOwner(Ctx &ctx, const Plan &p, const Layout &
     return ctx.failCuda("cudaFuncSetAttribute", attrErr);
   cudaStream_t s = ctx.stream();
   dim3 grid(unsigned(p.tiles), unsigned(p.chunks));
-  ownerFoldKernel<T, I><<<grid, kOwnerLines, p.ownerSmem, s>>>(
-      a, upd, out, partAcc, partCount, partFlag,
-      reinterpret_cast<unsigned long long *>(base + l.slot));
+  ownerFoldKernel<T, I>
+      <<<grid, kOwnerLines, p.ownerSmem, s>>>(a, upd, src, partAcc, partCount, partFlag, bad);
   if (int rc = ctx.checkLaunch("ownerFoldKernel"))
     return rc;
   ownerCombineKernel<T>
       <<<gridFor(p.tiles * p.g.len * kOwnerLines, kScatterThreads), kScatterThreads, 0, s>>>(
-          a, partAcc, partCount, partFlag, out);
+          a, partAcc, partCount, partFlag, src, copyRest, out);
   return ctx.checkLaunch("ownerCombineKernel");
 }
 
@@ -1285,7 +1340,7 @@ template <class T, class I> struct ColumnStage {
 
   /// Stores the loaded stretch: indices checked and made non-negative, -1
   /// for padding and bad ones (the first bad position goes to `bad`).
-  __device__ void store(int64_t r0, int32_t *sK, V *sV, unsigned long long *bad) const {
+  __device__ void store(int64_t r0, int32_t *sK, V *sV, BadIndexRecord *bad) const {
     const int64_t len = a.g.len;
 #pragma unroll
     for (int it = 0; it < kColumnItems; ++it) {
@@ -1293,8 +1348,8 @@ template <class T, class I> struct ColumnStage {
       int64_t i = r0 + (e >> a.lbBits), k = int64_t(ks[it]);
       int32_t key = -1;
       if (t < lines && i < a.lineLen) {
-        if (k < -len || k >= len) // Never folded; the host reports the first.
-          atomicMin(bad, (unsigned long long)(table[t].rm + i * a.rmAxis));
+        if (k < -len || k >= len) // Never folded; reported at the next sync.
+          noteBadIndex(bad, (unsigned long long)(table[t].rm + i * a.rmAxis));
         else
           key = int32_t(k < 0 ? k + len : k);
       }
@@ -1334,7 +1389,7 @@ __device__ inline void columnFold(Fold<T> &f, bool &touched, const int32_t *sK, 
 
 template <class T, class I>
 __global__ void __launch_bounds__(kColumnThreads)
-    columnKernel(ColumnArgs a, const T *upd, T *out, unsigned long long *bad) {
+    columnKernel(ColumnArgs a, const T *upd, T *out, BadIndexRecord *bad) {
   awaitUpstream();
   using V = typename BitsOf<sizeof(T)>::type;
   __shared__ int32_t sK[kColumnStage];
@@ -1367,6 +1422,7 @@ __global__ void __launch_bounds__(kColumnThreads)
   }
   if (touched)
     storeElem<T>(dst, f.result());
+  finishBadIndexCheck(bad, g);
 }
 
 /// Rows folded together by the shared-memory column walk: their
@@ -1430,7 +1486,7 @@ __device__ inline void columnSmemFold(const int32_t *sK, const V *sV, Compute<T>
 /// threads fold; all stage.
 template <class T, class I>
 __global__ void __launch_bounds__(kColumnThreads)
-    columnSmemKernel(ColumnArgs a, const T *upd, T *out, unsigned long long *bad) {
+    columnSmemKernel(ColumnArgs a, const T *upd, T *out, BadIndexRecord *bad) {
   awaitUpstream();
   using C = Compute<T>;
   using V = typename BitsOf<sizeof(T)>::type;
@@ -1482,9 +1538,10 @@ __global__ void __launch_bounds__(kColumnThreads)
     int64_t k = e >> a.lbBits;
     storeElem<T>(out + table[t].out + k * g.outStride[g.axis], f.result());
   }
+  finishBadIndexCheck(bad, g);
 }
 
-template <class T, class I> int runColumn(Ctx &ctx, const Plan &p, unsigned long long *bad) {
+template <class T, class I> int runColumn(Ctx &ctx, const Plan &p, BadIndexRecord *bad) {
   ColumnArgs a{p.g,          p.lines, p.lineLen,    p.rmAxis, 1 << p.columnBits,
                p.columnBits, p.op,    p.includeSelf};
   auto *upd = reinterpret_cast<const T *>(dataOf(ctx.in(2)));
@@ -1532,6 +1589,16 @@ struct MatchArgs {
   int64_t lines, lineLen, rmAxis;
   Red op;
   bool includeSelf;
+  /// The lines cover the output, which does not hold the data yet: every
+  /// element no update folded into takes the data's value (no copy first).
+  bool copyRest;
+  /// Round 11's walk (GRAFT_CUDA_SCATTER_WALK=rounds, for comparison): the
+  /// lanes of a group fold in rounds, and the lane walk selects twice a row.
+  bool rounds;
+  /// GRAFT_CUDA_SCATTER_WALK=atomic, for an axis of more than 32 positions:
+  /// each lane ORs its bit into its position's mask in shared memory, which
+  /// then holds the group __match_any_sync would give.
+  bool atomicPeers;
 };
 
 /// The ranked walk's state for an axis of at most 32 positions: lane p
@@ -1567,9 +1634,70 @@ __device__ inline void laneWalk(LaneState<T> &s, const int32_t *sK, const V *sV,
   s.flag = flag;
 }
 
+/// The value a row that misses a lane folds in, chosen so that the step
+/// leaves the accumulator's value as it is: x + -0 = x (also for x = +0),
+/// x * 1 = x, a max with -inf (the type's least integer) and a min with
+/// +inf (its largest) never win, bool's or with false. It is also the
+/// accumulator's start where no update landed yet (no include_self): the
+/// first update's step then gives that update (-0 + v = v, 1 * v = v, v
+/// wins a max against -inf or ties it and -inf stays). So a row folds as
+/// `acc = step(acc, hit ? v : identity)`, one step on the accumulator's
+/// dependency chain, instead of the step and two selects. The GPU's
+/// arithmetic on a NaN gives its canonical NaN, so a NaN stays a NaN but
+/// not always with the CPU's sign and payload bits.
+template <class T, Red Op> __device__ inline Compute<T> identityOf() {
+  using C = Compute<T>;
+  constexpr bool fp = std::is_floating_point_v<C>;
+  if constexpr (Op == Red::Mul) {
+    return C(1);
+  } else if constexpr (Op == Red::Max || Op == Red::Min) {
+    if constexpr (fp) {
+      return Op == Red::Max ? C(-INFINITY) : C(INFINITY);
+    } else if constexpr (std::is_same_v<C, bool>) {
+      return Op == Red::Min;
+    } else {
+      using U = std::make_unsigned_t<C>;
+      constexpr C least = std::is_signed_v<C> ? C(U(U(1) << (8 * sizeof(C) - 1))) : C(0);
+      return Op == Red::Max ? least : C(~least);
+    }
+  } else if constexpr (fp) {
+    return C(-0.0);
+  } else {
+    return C(0);
+  }
+}
+
+/// laneWalk's fold with the step's identity (identityOf) for the rows that
+/// miss: `s` starts from the accumulator set (include_self: the data's
+/// value, count 1) or from the identity (count 0) where it is untouched.
+template <class T, Red Op, class V>
+__device__ inline void laneWalkIdentity(LaneState<T> &s, const int32_t *sK, const V *sV, int n,
+                                        int w, int lane) {
+  using C = Compute<T>;
+  const C id = identityOf<T, Op>();
+  C acc = s.acc, cnt = s.cnt;
+  bool touched = false;
+#pragma unroll 8
+  for (int r = 0; r < n; ++r) {
+    const int j = r * kMatchPitch + w;
+    const bool hit = sK[j] == lane;
+    const C v = loadElem<T>(reinterpret_cast<const T *>(sV + j));
+    if constexpr (Op == Red::Update)
+      acc = hit ? v : acc;
+    else
+      acc = step<T>(Op, acc, hit ? v : id);
+    if constexpr (Op == Red::Mean)
+      cnt = roundC<T>(ops::addC(cnt, hit ? C(1) : C(0)));
+    touched |= hit;
+  }
+  s.acc = acc;
+  s.cnt = cnt;
+  s.flag = touched ? uint8_t(2) : s.flag;
+}
+
 template <class T, class I>
 __global__ void __launch_bounds__(kMatchThreads)
-    matchKernel(MatchArgs a, const T *upd, T *out, unsigned long long *bad) {
+    matchKernel(MatchArgs a, const T *upd, const T *src, T *out, BadIndexRecord *bad) {
   awaitUpstream();
   using C = Compute<T>;
   using V = typename BitsOf<sizeof(T)>::type;
@@ -1586,6 +1714,10 @@ __global__ void __launch_bounds__(kMatchThreads)
   C *sAcc = reinterpret_cast<C *>(matchSmem + matchStageBytes(sizeof(T)));
   C *sCount = sAcc + (mean ? elems : 0);
   uint8_t *sFlag = reinterpret_cast<uint8_t *>(sCount + elems);
+  // With atomicPeers: a lane mask per [line][axis position], all zero
+  // between chunks.
+  uint32_t *sPeers = reinterpret_cast<uint32_t *>((reinterpret_cast<uintptr_t>(sFlag + elems) + 3) &
+                                                  ~uintptr_t(3));
   const int tid = int(threadIdx.x), warp = tid >> 5, lane = tid & 31;
   const int64_t line0 = int64_t(blockIdx.x) * kMatchLines;
   const int lines = int(a.lines - line0 < kMatchLines ? a.lines - line0 : kMatchLines);
@@ -1602,9 +1734,11 @@ __global__ void __launch_bounds__(kMatchThreads)
     int64_t k = e / kMatchLines, at = t * len + k;
     bool on = self && t < lines;
     sFlag[at] = on ? 1 : 0;
-    sAcc[at] = on ? loadElem<T>(out + table[t].out + k * outAxis) : C(0);
+    sAcc[at] = on ? loadElem<T>(src + table[t].out + k * outAxis) : C(0);
     if (mean)
       sCount[at] = C(1);
+    if (a.atomicPeers)
+      sPeers[at] = 0;
   }
   const int64_t axisIdx = g.idxStride[g.axis], axisUpd = g.updStride[g.axis];
   I ks[kMatchItems];
@@ -1632,8 +1766,8 @@ __global__ void __launch_bounds__(kMatchThreads)
       int64_t i = r0 + row, k = int64_t(ks[it]);
       int32_t key = -1;
       if (t < lines && i < a.lineLen) {
-        if (k < -len || k >= len) // Never folded; the host reports the first.
-          atomicMin(bad, (unsigned long long)(table[t].rm + i * a.rmAxis));
+        if (k < -len || k >= len) // Never folded; reported at the next sync.
+          noteBadIndex(bad, (unsigned long long)(table[t].rm + i * a.rmAxis));
         else
           key = int32_t(k < 0 ? k + len : k);
       }
@@ -1667,13 +1801,61 @@ __global__ void __launch_bounds__(kMatchThreads)
       if (r0 == 0 && laneOwns) // The accumulators are set (the barrier above).
         ls = LaneState<T>{sAcc[at], mean ? sCount[at] : C(1), sFlag[at]};
       // Lanes past the block's lines read a line of -1 (never a hit).
-      withOp(a.op,
-             [&](auto op) { laneWalk<T, decltype(op)::value>(ls, sK, sV, n, laneLine, pos); });
+      withOp(a.op, [&](auto op) {
+        constexpr Red Op = decltype(op)::value;
+        if (a.rounds) {
+          laneWalk<T, Op>(ls, sK, sV, n, laneLine, pos);
+          return;
+        }
+        if (r0 == 0 && !ls.flag) { // Untouched: the identity, no count.
+          ls.acc = identityOf<T, Op>();
+          ls.cnt = C(0);
+        }
+        laneWalkIdentity<T, Op>(ls, sK, sV, n, laneLine, pos);
+      });
       continue;
     }
     if (warp >= lines)
       continue;
-    for (int c = 0; c < n; c += 32) {
+    uint32_t *peersOf = sPeers + warp * len;
+    for (int c = 0; c < n && !a.rounds; c += 32) {
+      const int32_t k = sK[(c + lane) * kMatchPitch + warp]; // Rows past the line hold -1.
+      unsigned peers;
+      if (a.atomicPeers) { // Only lanes with k >= 0 take part, as below.
+        if (k >= 0)
+          atomicOr(peersOf + k, 1u << lane);
+        __syncwarp();
+        peers = k >= 0 ? peersOf[k] : 0u;
+        __syncwarp(); // Every lane has its mask before the first lane clears it.
+        if (k >= 0 && (peers & ((1u << lane) - 1)) == 0)
+          peersOf[k] = 0;
+      } else {
+        peers = __match_any_sync(0xffffffffu, k);
+      }
+      // The group's first lane (its earliest row) folds the whole group in
+      // lane order, that is row order, reading the others' updates from
+      // the stage; the groups of a chunk name distinct positions.
+      if (k >= 0 && (peers & ((1u << lane) - 1)) == 0) {
+        uint8_t f = flag[k];
+        C cur = acc[k], cc = mean ? cnt[k] : C(0);
+        for (unsigned m = peers; m; m &= m - 1) {
+          const int row = c + __ffs(m) - 1;
+          const C v = loadElem<T>(reinterpret_cast<const T *>(sV + row * kMatchPitch + warp));
+          cur = f ? step<T>(a.op, cur, v) : v;
+          if (mean)
+            cc = f ? roundC<T>(ops::addC(cc, C(1))) : C(1);
+          f = 2;
+        }
+        acc[k] = cur;
+        if (mean)
+          cnt[k] = cc;
+        flag[k] = 2;
+      }
+      __syncwarp(); // This chunk's writes before the next chunk's reads.
+    }
+    // The walk of round 11 (GRAFT_CUDA_SCATTER_WALK=rounds): the lanes of
+    // rank j fold in round j, each its own update.
+    for (int c = 0; c < n && a.rounds; c += 32) {
       const int j = (c + lane) * kMatchPitch + warp;
       const int32_t k = sK[j]; // Rows past the line hold -1.
       const C v = loadElem<T>(reinterpret_cast<const T *>(sV + j));
@@ -1705,16 +1887,24 @@ __global__ void __launch_bounds__(kMatchThreads)
   for (int64_t e = tid; e < elems; e += kMatchThreads) {
     int t = int(e & (kMatchLines - 1));
     int64_t k = e / kMatchLines, at = t * len + k;
-    if (t >= lines || sFlag[at] != 2)
+    if (t >= lines)
       continue;
-    Fold<T> f(a.op, false, C(0));
-    f.merge(sAcc[at], mean ? sCount[at] : C(1));
-    storeElem<T>(out + table[t].out + k * outAxis, f.result());
+    const int64_t o = table[t].out + k * outAxis;
+    if (sFlag[at] == 2) {
+      Fold<T> f(a.op, false, C(0));
+      f.merge(sAcc[at], mean ? sCount[at] : C(1));
+      storeElem<T>(out + o, f.result());
+    } else if (a.copyRest) {
+      out[o] = src[o];
+    }
   }
+  finishBadIndexCheck(bad, g);
 }
 
-template <class T, class I> int runMatch(Ctx &ctx, const Plan &p, unsigned long long *bad) {
-  MatchArgs a{p.g, p.lines, p.lineLen, p.rmAxis, p.op, p.includeSelf};
+template <class T, class I>
+int runMatch(Ctx &ctx, const Plan &p, const T *src, bool copyRest, BadIndexRecord *bad) {
+  MatchArgs a{p.g,           p.lines,  p.lineLen,     p.rmAxis,     p.op,
+              p.includeSelf, copyRest, p.matchRounds, p.matchAtomic};
   auto *upd = reinterpret_cast<const T *>(dataOf(ctx.in(2)));
   auto *out = reinterpret_cast<T *>(dataOf(ctx.out(0)));
   int64_t blocks = (p.lines + kMatchLines - 1) / kMatchLines;
@@ -1722,21 +1912,21 @@ template <class T, class I> int runMatch(Ctx &ctx, const Plan &p, unsigned long 
   if (attrErr != cudaSuccess)
     return ctx.failCuda("cudaFuncSetAttribute", attrErr);
   matchKernel<T, I>
-      <<<unsigned(blocks), kMatchThreads, p.matchSmemBytes, ctx.stream()>>>(a, upd, out, bad);
+      <<<unsigned(blocks), kMatchThreads, p.matchSmemBytes, ctx.stream()>>>(a, upd, src, out, bad);
   return ctx.checkLaunch("matchKernel");
 }
 
-template <class T, class K> int run(Ctx &ctx, const Plan &p, const Layout &l, char *base) {
+template <class T, class K>
+int run(Ctx &ctx, const Plan &p, const Layout &l, char *base, BadIndexRecord *bad) {
   cudaStream_t s = ctx.stream();
   auto *keysIn = reinterpret_cast<K *>(base + l.keysIn);
   auto *keysOut = reinterpret_cast<K *>(base + l.keysOut);
   auto *valsIn = reinterpret_cast<K *>(base + l.valsIn);
   auto *valsOut = reinterpret_cast<K *>(base + l.valsOut);
   if (p.byLines)
-    return runLines<T, K>(ctx, p, l, base);
+    return runLines<T, K>(ctx, p, l, base, bad);
   keysKernel<K><<<gridFor(p.updates, kScatterThreads), kScatterThreads, 0, s>>>(
-      p.g, p.updates, K(p.targets), keysIn, valsIn,
-      reinterpret_cast<unsigned long long *>(base + l.slot));
+      p.g, p.updates, K(p.targets), keysIn, valsIn, bad);
   if (int rc = ctx.checkLaunch("keysKernel"))
     return rc;
   size_t tempBytes = l.tempBytes;
@@ -1773,59 +1963,41 @@ int scatterElements(const GraftCudaKernelArgs *args, GraftCudaError *err) {
     return ctx.fail("needs a workspace of " + std::to_string(l.total) + " bytes, got " +
                     std::to_string(ctx.args().workspaceBytes));
   char *base = alignedBase(ctx.args().workspace);
-  cudaStream_t s = ctx.stream();
-  auto *bad = reinterpret_cast<unsigned long long *>(base + l.slot);
-  if (p.updates)
-    if (cudaError_t e = cudaMemsetAsync(bad, 0xff, 8, s))
-      return ctx.failCuda("cudaMemsetAsync", e);
-  if (dataOf(out) != dataOf(data))
+  // The walks that write every element of their lines also copy the data
+  // there, in the same pass, when their lines cover the output (no copy
+  // of the data first).
+  const bool inPlace = dataOf(out) == dataOf(data);
+  const bool copyRest = !inPlace && p.updates && p.targets && (p.match || p.owner) &&
+                        p.coversOutput && isCompact(data);
+  if (!inPlace && !copyRest)
     if (int rc = copyView(ctx, out, data))
       return rc;
   if (p.updates == 0 || p.targets == 0)
     return 0;
-  int rc = dispatch(scalarTypeOf(data.dtype), [&](auto tag) -> int {
+  // The index check is read back at the next synchronization point
+  // (DeferredCheck.cu), not here: no wait for the device in the call.
+  BadIndexRecord *bad = nullptr;
+  if (int rc = takeBadIndexRecord(ctx,
+                                  " is out of range for axis " + std::to_string(p.g.axis) +
+                                      " of size " + std::to_string(p.g.len),
+                                  bad))
+    return rc;
+  return dispatch(scalarTypeOf(data.dtype), [&](auto tag) -> int {
     using T = decltype(tag);
+    const T *src = reinterpret_cast<const T *>(dataOf(copyRest ? data : out));
+    const bool i32 = p.g.idxType == ScalarType::Int32;
     if (p.owner)
-      return p.g.idxType == ScalarType::Int32 ? runOwner<T, int32_t>(ctx, p, l, base)
-                                              : runOwner<T, int64_t>(ctx, p, l, base);
+      return i32 ? runOwner<T, int32_t>(ctx, p, l, base, src, copyRest, bad)
+                 : runOwner<T, int64_t>(ctx, p, l, base, src, copyRest, bad);
     if (p.column)
-      return p.g.idxType == ScalarType::Int32 ? runColumn<T, int32_t>(ctx, p, bad)
-                                              : runColumn<T, int64_t>(ctx, p, bad);
+      return i32 ? runColumn<T, int32_t>(ctx, p, bad) : runColumn<T, int64_t>(ctx, p, bad);
     if (p.match)
-      return p.g.idxType == ScalarType::Int32 ? runMatch<T, int32_t>(ctx, p, bad)
-                                              : runMatch<T, int64_t>(ctx, p, bad);
+      return i32 ? runMatch<T, int32_t>(ctx, p, src, copyRest, bad)
+                 : runMatch<T, int64_t>(ctx, p, src, copyRest, bad);
     if (p.tiled)
       return runTiles<T>(ctx, p, bad);
-    return p.wide ? run<T, uint64_t>(ctx, p, l, base) : run<T, uint32_t>(ctx, p, l, base);
+    return p.wide ? run<T, uint64_t>(ctx, p, l, base, bad) : run<T, uint32_t>(ctx, p, l, base, bad);
   });
-  if (rc || streamCapturing(s))
-    return rc;
-  // The index check, read once everything is queued so the GPU never
-  // waits for the host: the first out-of-range position, if any.
-  unsigned long long first = 0;
-  cudaError_t e = cudaMemcpyAsync(&first, bad, 8, cudaMemcpyDeviceToHost, s);
-  if (!e)
-    e = cudaStreamSynchronize(s);
-  if (e)
-    return ctx.failCuda("reading the index check back", e);
-  if (first == ~0ull)
-    return 0;
-  const DLTensor &idx = ctx.in(1);
-  int64_t pos = int64_t(first), strides[kMaxDims], off = 0;
-  elementStrides(idx, strides);
-  for (int d = idx.ndim - 1; d >= 0; --d) {
-    off += (pos % idx.shape[d]) * strides[d];
-    pos /= idx.shape[d];
-  }
-  int64_t value = 0, bytes = (idx.dtype.bits + 7) / 8;
-  e = cudaMemcpy(&value, dataOf(idx) + off * bytes, size_t(bytes), cudaMemcpyDeviceToHost);
-  if (e)
-    return ctx.failCuda("reading the bad index back", e);
-  // Sign-extend the little-endian bytes of a narrower signed index.
-  if (bytes < 8 && scalarTypeOf(idx.dtype) != ScalarType::UInt8)
-    value = (value << (64 - 8 * bytes)) >> (64 - 8 * bytes);
-  return ctx.fail("index " + std::to_string(value) + " is out of range for axis " +
-                  std::to_string(p.g.axis) + " of size " + std::to_string(p.g.len));
 }
 
 const char *const kScatterAttrs[] = {"axis", "reduction", "include_self"};

@@ -143,6 +143,49 @@ TEST(RunCuda, DiffTestDevices) {
   EXPECT_EQ(none.out.rfind("graft difftest: error: no CUDA device: ", 0), 0u) << none.out;
 }
 
+const char *kScatter = R"(from tvm.script import ir as I, relax as R
+
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(data: R.Tensor((4, 3), "float32"), idx: R.Tensor((2, 3), "int64"), upd: R.Tensor((2, 3), "float32")) -> R.Tensor((4, 3), "float32"):
+        gv = R.scatter_elements(data, idx, upd, axis=0, reduction="add")
+        return gv
+)";
+
+/// An out-of-range scatter index fails the run with the CPU kernel's
+/// message and exit code. On CUDA the call does not wait for its index
+/// check: the error comes from the synchronization that ends the call
+/// (docs/cuda.md, "Deferred index checks"), so without the VM call stack
+/// of the scatter call.
+TEST(RunCuda, BadScatterIndexFailsAsOnTheCpu) {
+  GRAFT_REQUIRE_GPU();
+  std::string src = tempPath("scatter.py");
+  std::ofstream(src) << kScatter;
+  TestTensor data(F32, {4, 3}), upd(F32, {2, 3}, {1, 1, 1, 1, 1, 1});
+  TestTensor idx = TestTensor::ints(I64, {2, 3}, {0, 1, 2, 3, 9, 0});
+  std::string inputs;
+  for (auto [name, t] :
+       {std::pair<const char *, TestTensor *>{"data", &data}, {"idx", &idx}, {"upd", &upd}}) {
+    std::string path = tempPath(std::string(name) + ".npy");
+    ASSERT_FALSE(bool(vm::writeNpy(path, *t->dl())));
+    inputs += std::string(" --input ") + name + "=" + path;
+  }
+  const std::string message =
+      "graft.scatter_elements: index 9 is out of range for axis 0 of size 4";
+  Result cpu = graft("run " + src + inputs);
+  EXPECT_EQ(cpu.code, 1);
+  EXPECT_NE(cpu.out.find(message), std::string::npos) << cpu.out;
+  // No CUDA graph: inside a captured region there is no check at all.
+  std::string exe = tempPath("scatter.gexe");
+  Result b = graft("build --target cuda --no-cuda-graph " + src + " -o " + exe);
+  ASSERT_EQ(b.code, 0) << b.out;
+  Result gpu = graft("run " + exe + " --device cuda" + inputs);
+  EXPECT_EQ(gpu.code, 1);
+  EXPECT_EQ(gpu.out, "graft run: error: " + message + "\n");
+}
+
 /// Random programs built for CUDA give the CPU's results (the full run of
 /// 500 programs is tools/gpu-check.sh's difftest part).
 TEST(RunCuda, GeneratedProgramsMatchTheCpu) {

@@ -12,8 +12,10 @@
 // small with GRAFT_CUDA_SCATTER_ROWS where chunking keeps the CPU's bits.
 // The column walk (GRAFT_CUDA_SCATTER=column: a fold thread per line and
 // axis position) has CudaScatter.Column* and two paths in EveryPathSmall;
-// the ranked walk (GRAFT_CUDA_SCATTER=match: a warp per line, lanes ranked
-// by the position they name) runs the same tests and three paths there.
+// the ranked walk (GRAFT_CUDA_SCATTER=match: a warp per line, lanes grouped
+// by the position they name) runs the same tests and three paths there, in
+// each form GRAFT_CUDA_SCATTER_WALK selects. A bad index is reported at the
+// next synchronization (CudaScatter.BadIndexIsReported*).
 //
 //===----------------------------------------------------------------------===//
 
@@ -177,6 +179,7 @@ TEST(CudaScatter, EveryPathSmall) {
       {"",
        "default: the ranked walk with a lane per position, or the owner fold",
        {{4, 600}, {64, 600}, {64, 600}, 0, -4, 3}},
+      {"", "default: the ranked walk, lines of 8", {{40, 600}, {8, 600}, {8, 600}, 0, -40, 39}},
   };
   const std::vector<DLDataType> others = {F32, I8, F64, BF16, I32, I64, U8, BOOL, I16};
   size_t turn = 0;
@@ -265,6 +268,113 @@ struct ScopedEnv {
   }
   ~ScopedEnv() { unsetenv(name); }
 };
+
+/// Device copies of scatter_elements' tensors, made before any call so
+/// that no copy (a synchronization point) falls between a call and the
+/// synchronization a test makes, and the call without waiting.
+struct DeviceScatter {
+  DeviceTensor data, idx, upd, out;
+  DeviceScatter(TestTensor &d, TestTensor &i, TestTensor &u, TestTensor &o)
+      : data(d), idx(i), upd(u), out(o) {}
+
+  /// The call's own error, or "" (its index check is read back later).
+  std::string call(const Attrs &attrs) {
+    const GraftCudaKernel *k = device()->module().findKernel("graft.scatter_elements");
+    if (!k)
+      return "no CUDA kernel";
+    DLTensor *in[] = {data.dl(), idx.dl(), upd.dl()}, *outs[] = {out.dl()};
+    kernels::KernelArgs args{in, outs, attrs, {}};
+    size_t bytes = vm::cudaKernelWorkspaceBytes(*k, args, device()->stream());
+    if (bytes > workspaceBytes) {
+      if (workspace)
+        device()->free(workspace, workspaceBytes);
+      auto p = device()->allocate(bytes, 256);
+      if (!p)
+        return llvm::toString(p.takeError());
+      workspace = *p;
+      workspaceBytes = bytes;
+    }
+    args.workspace = {workspace, bytes};
+    llvm::Error e = vm::runCudaKernel(*k, args, device()->stream());
+    return e ? llvm::toString(std::move(e)) : "";
+  }
+  ~DeviceScatter() {
+    if (workspace)
+      device()->free(workspace, workspaceBytes);
+  }
+  void *workspace = nullptr;
+  size_t workspaceBytes = 0;
+};
+
+std::string errorText(llvm::Error e) { return e ? llvm::toString(std::move(e)) : ""; }
+
+TEST(CudaScatter, BadIndexIsReportedAtTheNextSynchronization) {
+  // The call does not wait for its index check: it returns at once, and
+  // the module's next synchronization (synchronize(), or a copy to or from
+  // the host) fails with the CPU's message, once; through every plan.
+  GRAFT_REQUIRE_GPU();
+  std::mt19937_64 rng(51);
+  TestTensor data = randomTensor(F32, {4, 40}, rng);
+  std::vector<int64_t> badValues(80), otherValues(80);
+  for (int64_t i = 0; i < 80; ++i) {
+    badValues[i] = i == 45 ? 4 : i == 61 ? -5 : i % 4;
+    otherValues[i] = i == 3 ? 7 : i % 4;
+  }
+  TestTensor bad = TestTensor::ints(I64, {2, 40}, badValues);
+  TestTensor other = TestTensor::ints(I64, {2, 40}, otherValues);
+  TestTensor upd = randomTensor(F32, {2, 40}, rng);
+  TestTensor co(F32, {4, 40}), go(F32, {4, 40}), back(F32, {4, 40});
+  const Attrs attrs = {int64_t(0), std::string("add"), true};
+  const std::string want = runKernel("graft.scatter_elements", {&data, &bad, &upd}, {&co}, attrs);
+  ASSERT_EQ(want, "graft.scatter_elements: index 4 is out of range for axis 0 of size 4");
+  const std::string wantOther =
+      runKernel("graft.scatter_elements", {&data, &other, &upd}, {&co}, attrs);
+  ASSERT_EQ(wantOther, "graft.scatter_elements: index 7 is out of range for axis 0 of size 4");
+  DeviceScatter first(data, bad, upd, go), second(data, other, upd, go);
+  for (const char *plan :
+       {"", "global", "lines", "tile", "owner", "column", "column-smem", "match"}) {
+    ScopedEnv force("GRAFT_CUDA_SCATTER", *plan ? plan : nullptr);
+    SCOPED_TRACE(*plan ? plan : "default");
+    ASSERT_EQ(first.call(attrs), "");
+    EXPECT_EQ(errorText(device()->synchronize()), want);
+    EXPECT_EQ(errorText(device()->synchronize()), "") << "reported once";
+    // Two failing calls: the first in call order is reported, by a copy to
+    // the host.
+    ASSERT_EQ(first.call(attrs), "");
+    ASSERT_EQ(second.call(attrs), "");
+    EXPECT_EQ(errorText(device()->copy(back.dl()->data, {kDLCPU, 0}, first.out.dl()->data,
+                                       {kDLCUDA, 0}, 4 * 40 * 4)),
+              want);
+    ASSERT_EQ(second.call(attrs), "");
+    EXPECT_EQ(errorText(device()->synchronize()), wantOther);
+  }
+}
+
+TEST(CudaScatter, BadIndexIsReportedWhenTheChecksRunOut) {
+  // 1024 calls without a synchronization hold every record; the next call
+  // reads them back and fails with the first failing call's message.
+  GRAFT_REQUIRE_GPU();
+  std::mt19937_64 rng(52);
+  TestTensor data = randomTensor(F32, {4, 40}, rng);
+  std::vector<int64_t> badValues(80);
+  for (int64_t i = 0; i < 80; ++i)
+    badValues[i] = i == 45 ? -9 : i % 4;
+  TestTensor bad = TestTensor::ints(I32, {2, 40}, badValues);
+  TestTensor good = randomTensor(I32, {2, 40}, rng, 0, 3);
+  TestTensor upd = randomTensor(F32, {2, 40}, rng);
+  TestTensor co(F32, {4, 40}), go(F32, {4, 40});
+  const Attrs attrs = {int64_t(0), std::string("amax"), false};
+  const std::string want = runKernel("graft.scatter_elements", {&data, &bad, &upd}, {&co}, attrs);
+  ASSERT_EQ(want, "graft.scatter_elements: index -9 is out of range for axis 0 of size 4");
+  ScopedEnv force("GRAFT_CUDA_SCATTER", "match");
+  DeviceScatter failing(data, bad, upd, go), passing(data, good, upd, go);
+  ASSERT_EQ(errorText(device()->synchronize()), "");
+  ASSERT_EQ(failing.call(attrs), "");
+  for (int i = 1; i < 1024; ++i)
+    ASSERT_EQ(passing.call(attrs), "") << "call " << i;
+  EXPECT_EQ(passing.call(attrs), want);
+  EXPECT_EQ(errorText(device()->synchronize()), "");
+}
 
 TEST(CudaScatter, OwnerFoldEveryReductionEveryDType) {
   // The owner fold at its edges: a tile of 32 lines and a partial one (33
@@ -360,6 +470,21 @@ TEST(CudaScatter, OwnerFoldDeterministicAndChecked) {
             runKernel("graft.scatter_elements", {&data, &bad, &small}, {&co}, attrs));
 }
 
+/// The plans that walk the lines without a sort, "plan/walk" forcing
+/// GRAFT_CUDA_SCATTER_WALK too: the ranked walk of round 11 (rounds) and the
+/// groups found by shared-memory atomics (atomic, axes of more than 32).
+const char *const kWalkForms[] = {"column", "column-smem", "match", "match/rounds", "match/atomic"};
+
+/// Forces a form of kWalkForms for one scope.
+struct ScopedPlan {
+  std::string form;
+  ScopedEnv plan, walk;
+  explicit ScopedPlan(const std::string &f)
+      : form(f), plan("GRAFT_CUDA_SCATTER", f.substr(0, f.find('/')).c_str()),
+        walk("GRAFT_CUDA_SCATTER_WALK",
+             f.find('/') == std::string::npos ? nullptr : f.c_str() + f.find('/') + 1) {}
+};
+
 TEST(CudaScatter, ColumnEveryReductionEveryDType) {
   // The column walk (a fold thread per line and axis position, no sort):
   // a line a block with two stretches (2100 updates, 2048 staged at a
@@ -376,12 +501,12 @@ TEST(CudaScatter, ColumnEveryReductionEveryDType) {
       {{128, 3}, {300, 3}, {300, 3}, 0, -128, 127},  {{3, 9}, {3, 50}, {3, 50}, 1, -9, 8},
       {{2, 4, 3}, {2, 30, 3}, {2, 31, 3}, 1, -4, 3}, {{600, 3}, {700, 3}, {700, 3}, 0, -600, 599}};
   int n = 0;
-  for (const char *form : {"column", "column-smem", "match"})
+  for (const char *form : kWalkForms)
     for (const Case &c : cases)
       for (DLDataType t : kAllTypes)
         for (const char *red : kReductions)
           for (bool self : {true, false}) {
-            ScopedEnv plan("GRAFT_CUDA_SCATTER", form);
+            ScopedPlan plan(form);
             DLDataType it = (self != (++n % 3 == 0)) ? I64 : I32;
             SCOPED_TRACE(std::string(form) + " " + typeName(t) + " " + red +
                          (self ? " self " : " ") + typeName(it) + " axis " +
@@ -394,8 +519,8 @@ TEST(CudaScatter, ColumnNaNDeterministicAndChecked) {
   // NaN kept by max and min, -0 and the last write, two runs equal, and a
   // bad index (int32 and int64) gives the CPU's error; both forms.
   GRAFT_REQUIRE_GPU();
-  for (const char *form : {"column", "column-smem", "match"}) {
-    ScopedEnv plan("GRAFT_CUDA_SCATTER", form);
+  for (const char *form : kWalkForms) {
+    ScopedPlan plan(form);
     SCOPED_TRACE(form);
     for (DLDataType t : kFloatTypes)
       for (const char *red : {"amax", "amin", "update", "add"})
