@@ -22,7 +22,8 @@
 //   benchmarks compare them): 16 queries per warp, 64 per block, Q in
 //   shared memory, one buffer each for keys and values, 3 blocks per SM;
 //   GRAFT_CUDA_ATTENTION=wgmma picks AttentionWgmma.cu's Hopper kernel at
-//   head dim 128 (kWgmmaByDefault says whether the default does).
+//   head dim 128 (kWgmmaByDefault says whether the default does), wgmma2
+//   its form that overlaps a tile's P V with the next tile's Q K^T.
 // - rowKernel, for everything else (float32, float64, a bias, other head
 //   dims, strided rows): one block per query row, 128 keys at a time with
 //   the same online softmax, in float (double for float64).
@@ -530,7 +531,9 @@ template <class T> int launchFlash(Ctx &ctx, const AttnParams &p, int b, int var
 
 /// GRAFT_CUDA_ATTENTION picks the flash kernel's form (tests and benchmarks
 /// compare them): unset or empty the default (0), "v1" flashKernel, "v5"
-/// flashSmemQKernel, "wgmma" wgmmaKernel (flashKernel at head dim 64).
+/// flashSmemQKernel, "wgmma" wgmmaKernel, "wgmma2" wgmmaKernel overlapping
+/// each tile's P V with the next tile's scores (both flashKernel at head
+/// dim 64).
 /// v2-v4 and v6 were measured and removed: docs/performance.md. -1 for any
 /// other value.
 int flashVariantFromEnv() {
@@ -543,6 +546,8 @@ int flashVariantFromEnv() {
     return 5;
   if (std::strcmp(v, "wgmma") == 0)
     return 7;
+  if (std::strcmp(v, "wgmma2") == 0)
+    return 8;
   return -1;
 }
 
@@ -559,12 +564,14 @@ constexpr bool kWgmmaByDefault = false;
 /// head dim allow it (the forced form fails where its image cannot load),
 /// else the sm_90 forms.
 template <class T> int launchFlashAny(Ctx &ctx, const AttnParams &p, int b, int variant) {
-  if ((variant == 7 || (variant == 0 && kWgmmaByDefault)) && p.h == 128) {
-    int rc = launchWgmma(ctx, p, b, std::is_same_v<T, __nv_bfloat16>);
+  const bool forced = variant == 7 || variant == 8;
+  if ((forced || (variant == 0 && kWgmmaByDefault)) && p.h == 128) {
+    int rc = launchWgmma(ctx, p, b, std::is_same_v<T, __nv_bfloat16>, variant == 8);
     if (rc != kWgmmaUnavailable)
       return rc;
-    if (variant == 7)
-      return ctx.fail("GRAFT_CUDA_ATTENTION=wgmma: this device cannot load the sm_90a kernel");
+    if (forced)
+      return ctx.fail(std::string("GRAFT_CUDA_ATTENTION=") + std::getenv("GRAFT_CUDA_ATTENTION") +
+                      ": this device cannot load the sm_90a kernel");
   }
   return launchFlash<T>(ctx, p, b, variant == 5 ? 5 : 1);
 }
@@ -764,7 +771,7 @@ template <bool BiasOp> int attention(const GraftCudaKernelArgs *args, GraftCudaE
     return ctx.fail("sliding-window attention (window_size) is not supported");
   const int variant = flashVariantFromEnv();
   if (variant < 0)
-    return ctx.fail(std::string("GRAFT_CUDA_ATTENTION must be v1, v5 or wgmma, got \"") +
+    return ctx.fail(std::string("GRAFT_CUDA_ATTENTION must be v1, v5, wgmma or wgmma2, got \"") +
                     std::getenv("GRAFT_CUDA_ATTENTION") + "\"");
   if (b == 0 || s == 0 || n == 0 || hv == 0)
     return 0;

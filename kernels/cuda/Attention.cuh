@@ -148,8 +148,9 @@ __device__ __forceinline__ void rescaleAcc(float (&acc)[HD / 8][4], const float 
 /// dim 128 under flashKernel's layout requirements. Returns
 /// kWgmmaUnavailable, with nothing launched and no error left behind, when
 /// the device cannot load its sm_90a image; else 0 or 1 as Ctx's calls.
+/// `overlap`: each tile's P V runs on into the next tile's Q K^T.
 constexpr int kWgmmaUnavailable = -1;
-int launchWgmma(Ctx &ctx, const AttnParams &p, int b, bool bf16);
+int launchWgmma(Ctx &ctx, const AttnParams &p, int b, bool bf16, bool overlap);
 
 } // namespace graft::cuda::attn
 

@@ -67,7 +67,7 @@ __device__ __forceinline__ uint64_t smemDesc(uint32_t addr, uint32_t lbo) {
 /// `x`, as a value the compiler cannot see through: what derives from it
 /// (descriptors, the key and value rows) is computed again in each tile
 /// instead of held in registers across the loop, which keeps the kernel
-/// within its 128 registers without spills (126 under `-Xptxas -v`).
+/// within its 128 registers without spills (123 to 128 under `-Xptxas -v`).
 __device__ __forceinline__ uint32_t opaque(uint32_t x) {
   asm volatile("" : "+r"(x));
   return x;
@@ -105,19 +105,19 @@ template <int N> __device__ __forceinline__ void fenceRegs(uint32_t (&r)[N][4]) 
       asm volatile("" : "+r"(r[i][e])::"memory");
 }
 
-#define GRAFT_WGMMA_QK(TY)                                                                         \
+#define GRAFT_WGMMA_QK(TY, OUT)                                                                    \
   asm volatile(                                                                                    \
       "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\nwgmma.mma_async.sync.aligned.m64n64k16.f32." TY   \
       "." TY " {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, "  \
       "%18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, %32, %33, "          \
       "p, 1, 1, 0, 0;\n}\n"                                                                        \
-      : "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), "+f"(d[1][0]), "+f"(d[1][1]),  \
-        "+f"(d[1][2]), "+f"(d[1][3]), "+f"(d[2][0]), "+f"(d[2][1]), "+f"(d[2][2]), "+f"(d[2][3]),  \
-        "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]), "+f"(d[3][3]), "+f"(d[4][0]), "+f"(d[4][1]),  \
-        "+f"(d[4][2]), "+f"(d[4][3]), "+f"(d[5][0]), "+f"(d[5][1]), "+f"(d[5][2]), "+f"(d[5][3]),  \
-        "+f"(d[6][0]), "+f"(d[6][1]), "+f"(d[6][2]), "+f"(d[6][3]), "+f"(d[7][0]), "+f"(d[7][1]),  \
-        "+f"(d[7][2]), "+f"(d[7][3])                                                               \
-      : "l"(da), "l"(db), "r"(1))
+      : OUT(d[0][0]), OUT(d[0][1]), OUT(d[0][2]), OUT(d[0][3]), OUT(d[1][0]), OUT(d[1][1]),        \
+        OUT(d[1][2]), OUT(d[1][3]), OUT(d[2][0]), OUT(d[2][1]), OUT(d[2][2]), OUT(d[2][3]),        \
+        OUT(d[3][0]), OUT(d[3][1]), OUT(d[3][2]), OUT(d[3][3]), OUT(d[4][0]), OUT(d[4][1]),        \
+        OUT(d[4][2]), OUT(d[4][3]), OUT(d[5][0]), OUT(d[5][1]), OUT(d[5][2]), OUT(d[5][3]),        \
+        OUT(d[6][0]), OUT(d[6][1]), OUT(d[6][2]), OUT(d[6][3]), OUT(d[7][0]), OUT(d[7][1]),        \
+        OUT(d[7][2]), OUT(d[7][3])                                                                 \
+      : "l"(da), "l"(db), "r"(int(Accumulate)))
 #define GRAFT_WGMMA_PV(TY)                                                                         \
   asm volatile(                                                                                    \
       "{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\nwgmma.mma_async.sync.aligned.m64n128k16.f32." TY  \
@@ -142,12 +142,22 @@ template <int N> __device__ __forceinline__ void fenceRegs(uint32_t (&r)[N][4]) 
 
 /// d += A B, m64n64k16: A (64 queries x 16 dims) and B (64 keys x 16 dims)
 /// both K-major in shared memory.
-template <class T>
+/// Without `Accumulate` d = A B (wgmma's scale-d false), and d's registers
+/// are only written: nothing else defines them while an earlier wgmma may
+/// still run (ptxas would serialize the wgmmas otherwise).
+template <class T, bool Accumulate>
 __device__ __forceinline__ void wgmmaQK(float (&d)[kBN / 8][4], uint64_t da, uint64_t db) {
-  if constexpr (std::is_same_v<T, __nv_bfloat16>)
-    GRAFT_WGMMA_QK("bf16");
-  else
-    GRAFT_WGMMA_QK("f16");
+  if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    if constexpr (Accumulate)
+      GRAFT_WGMMA_QK("bf16", "+f");
+    else
+      GRAFT_WGMMA_QK("bf16", "=f");
+  } else {
+    if constexpr (Accumulate)
+      GRAFT_WGMMA_QK("f16", "+f");
+    else
+      GRAFT_WGMMA_QK("f16", "=f");
+  }
 }
 
 /// d += A B, m64n128k16: A (64 queries x 16 keys) in registers, B (16 keys
@@ -164,7 +174,12 @@ __device__ __forceinline__ void wgmmaPV(float (&d)[kHD / 8][4], const uint32_t (
 #undef GRAFT_WGMMA_QK
 #undef GRAFT_WGMMA_PV
 
-template <class T, bool PosScale>
+/// `Overlap` (GRAFT_CUDA_ATTENTION=wgmma2) leaves each tile's P V running
+/// into the next tile: its wait moves to the next Q K^T's, so the tensor
+/// cores take the next scores straight after the values, across the barrier
+/// and the next loads' issue. The accumulators and P's registers are not
+/// touched before that wait.
+template <class T, bool PosScale, bool Overlap>
 __global__ void __launch_bounds__(kWThreads, 2) wgmmaKernel(AttnParams p) {
   awaitUpstream();
   extern __shared__ __align__(1024) unsigned char smemW[];
@@ -221,14 +236,7 @@ __global__ void __launch_bounds__(kWThreads, 2) wgmmaKernel(AttnParams p) {
                            (kt + 1) * kBN, p.skv);
     cpAsyncCommit();
 
-    float s[kBN / 8][4];
-#pragma unroll
-    for (int j = 0; j < kBN / 8; ++j)
-#pragma unroll
-      for (int e = 0; e < 4; ++e)
-        s[j][e] = 0.f;
-    // Registers wgmma reads are written before its fence.
-    fenceRegs(s);
+    float s[kBN / 8][4]; // the first step writes it (scale-d false)
     wgmmaFence();
     const uint64_t descQ = smemDesc(opaque(qRows), 16), descK = smemDesc(opaque(tK), 16);
 #pragma unroll
@@ -237,13 +245,20 @@ __global__ void __launch_bounds__(kWThreads, 2) wgmmaKernel(AttnParams p) {
       // row (the start address is the descriptor's low bits, in 16 bytes).
       const uint32_t col = (ks >> 2) * (kWBM * 128) + (ks & 3) * 32;
       const uint32_t colK = (ks >> 2) * (kBN * 128) + (ks & 3) * 32;
-      wgmmaQK<T>(s, descQ + (col >> 4), descK + (colK >> 4));
+      if (ks == 0)
+        wgmmaQK<T, false>(s, descQ + (col >> 4), descK + (colK >> 4));
+      else
+        wgmmaQK<T, true>(s, descQ + (col >> 4), descK + (colK >> 4));
     }
     wgmmaCommit();
-    wgmmaWaitAll();
+    wgmmaWaitAll(); // with Overlap, the previous tile's P V too
     fenceRegs(s);
+    if constexpr (Overlap)
+      fenceRegs(acc);
 
-    maskScores<PosScale>(s, p, kt * kBN, row0, scaleLog2, lane);
+    // row0 recomputed here too: the overlapping form's P registers live
+    // through the next scores, which left it 20 bytes of spills otherwise.
+    maskScores<PosScale>(s, p, kt * kBN, int(opaque(row0)), scaleLog2, lane);
     float corrs[2];
     weighTile<PosScale>(s, mx, sum, corrs, scaleLog2);
     rescaleAcc<kHD>(acc, corrs);
@@ -275,8 +290,13 @@ __global__ void __launch_bounds__(kWThreads, 2) wgmmaKernel(AttnParams p) {
     for (int kk = 0; kk < kBN / 16; ++kk)
       wgmmaPV<T>(acc, a[kk], descV + (kk * 16 * 128 >> 4));
     wgmmaCommit();
-    wgmmaWaitAll();
-    fenceRegs(acc);
+    // With Overlap the last tile waits here, inside the loop: ptxas
+    // serializes every wgmma where a path that skips the loop (no tiles)
+    // meets this wait with accumulators set by ordinary instructions.
+    if (!Overlap || kt + 1 == tiles) {
+      wgmmaWaitAll();
+      fenceRegs(acc);
+    }
   }
   cpAsyncWait<0>();
 
@@ -299,9 +319,9 @@ __global__ void __launch_bounds__(kWThreads, 2) wgmmaKernel(AttnParams p) {
   }
 }
 
-template <class T, bool PosScale> int launch(Ctx &ctx, const AttnParams &p, int b) {
+template <class T, bool PosScale, bool Overlap> int launch(Ctx &ctx, const AttnParams &p, int b) {
   constexpr size_t smemBytes = kQBytes + 4 * kTileBytes + 1024; // + the alignment
-  auto *kernel = wgmmaKernel<T, PosScale>;
+  auto *kernel = wgmmaKernel<T, PosScale, Overlap>;
   static const cudaError_t attrErr =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smemBytes));
   if (attrErr != cudaSuccess) {
@@ -315,13 +335,18 @@ template <class T, bool PosScale> int launch(Ctx &ctx, const AttnParams &p, int 
   return ctx.checkLaunch("wgmmaKernel");
 }
 
+template <bool Overlap> int launchScaled(Ctx &ctx, const AttnParams &p, int b, bool bf16) {
+  if (bf16)
+    return p.scale > 0.f ? launch<__nv_bfloat16, true, Overlap>(ctx, p, b)
+                         : launch<__nv_bfloat16, false, Overlap>(ctx, p, b);
+  return p.scale > 0.f ? launch<__half, true, Overlap>(ctx, p, b)
+                       : launch<__half, false, Overlap>(ctx, p, b);
+}
+
 } // namespace
 
-int launchWgmma(Ctx &ctx, const AttnParams &p, int b, bool bf16) {
-  if (bf16)
-    return p.scale > 0.f ? launch<__nv_bfloat16, true>(ctx, p, b)
-                         : launch<__nv_bfloat16, false>(ctx, p, b);
-  return p.scale > 0.f ? launch<__half, true>(ctx, p, b) : launch<__half, false>(ctx, p, b);
+int launchWgmma(Ctx &ctx, const AttnParams &p, int b, bool bf16, bool overlap) {
+  return overlap ? launchScaled<true>(ctx, p, b, bf16) : launchScaled<false>(ctx, p, b, bf16);
 }
 
 } // namespace graft::cuda::attn
