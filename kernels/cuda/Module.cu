@@ -22,6 +22,8 @@ void addBatchBKernels(std::vector<GraftCudaKernel> &out);
 /// stack, meshgrid, one_hot, outer, eye/eye_like, hamming_window, ewise_fma,
 /// collapse_sum_like/_to, bucketize, nn.leakyrelu/softplus/prelu (BatchA.cu).
 void addBatchAKernels(std::vector<GraftCudaKernel> &out);
+/// graft.host.unique_count, graft.host.unique (Unique.cu).
+void addUniqueKernels(std::vector<GraftCudaKernel> &out);
 } // namespace graft::cuda
 
 namespace {
@@ -422,6 +424,7 @@ const std::vector<GraftCudaKernel> &kernelTable() {
     addBatchBKernels(t);
     addBatchAKernels(t);
     addBatchCKernels(t);
+    addUniqueKernels(t);
     return t;
   }();
   return table;
