@@ -29,6 +29,8 @@
 //   scatter_{sum,amax,mean}_f32_4096x1024_into_512_match_{atomic,rounds}, {sum,mean}
 //                          into 4 _match_rounds (GRAFT_CUDA_SCATTER_WALK: groups by shared-
 //                          memory atomics; the ranked walk of round 11)
+//   scatter_{sum,amax,mean}_f32_4096x1024_into_512_match_stage16, {sum,mean} into 4
+//                          (GRAFT_CUDA_SCATTER_STAGE=16: twice the rows staged at once)
 //   scatter_{sum,amax,mean}_f32_4096x1024_into_512_column_smem, {sum,mean} into 4
 //   scatter_{sum,amax,mean}_f32_4096x1024_into_4_column
 //   scatter_{sum,mean}_f32_4096x1024_into_{512,4}_owner_reorder
@@ -489,7 +491,7 @@ BENCHMARK_CAPTURE(BM_matmul, cublas_f64_4096, F64, 4096, true)
 /// chunks for float sums, "column" a thread per column and target row)
 /// or the one the kernel picks ("default": the figure the bar is for).
 void BM_scatter(benchmark::State &state, const char *reduction, int64_t rows, const char *plan,
-                int64_t sourceRows = 4096, const char *walk = nullptr) {
+                int64_t sourceRows = 4096, const char *knob = nullptr) {
   const DLDataType I64{kDLInt, 64, 1};
   Buf data(F32, {rows, 1024}), out(F32, {rows, 1024}), upd(F32, {sourceRows, 1024}),
       idx(I64, {sourceRows, 1024});
@@ -506,14 +508,17 @@ void BM_scatter(benchmark::State &state, const char *reduction, int64_t rows, co
     unsetenv("GRAFT_CUDA_SCATTER");
   else
     setenv("GRAFT_CUDA_SCATTER", plan, 1);
-  if (walk)
-    setenv("GRAFT_CUDA_SCATTER_WALK", walk, 1);
+  // A knob of the ranked walk, "NAME=VALUE", set for this benchmark only.
+  std::string knobName = knob ? std::string(knob).substr(0, std::string(knob).find('=')) : "";
+  if (knob)
+    setenv(knobName.c_str(), knob + knobName.size() + 1, 1);
   std::vector<AttrValue> attrs = {int64_t(0), std::string(reduction), true};
   timeLaunches(state, upd.bytes() + idx.bytes() + data.bytes() + out.bytes(), [&] {
     runGraft("graft.scatter_elements", {&data.dl, &idx.dl, &upd.dl}, {&out.dl}, attrs);
   });
   unsetenv("GRAFT_CUDA_SCATTER");
-  unsetenv("GRAFT_CUDA_SCATTER_WALK");
+  if (knob)
+    unsetenv(knobName.c_str());
 }
 #define GRAFT_SCATTER_BENCH(red, rows, plan)                                                       \
   BENCHMARK_CAPTURE(BM_scatter, red##_f32_4096x1024_into_##rows##_##plan, #red, rows, #plan)       \
@@ -551,7 +556,7 @@ BENCHMARK_CAPTURE(BM_scatter, sum_f32_8x1024_into_4_match_call_floor, "sum", 4, 
 // instead of __match_any_sync (an axis of more than 32 positions).
 #define GRAFT_SCATTER_WALK_BENCH(red, rows, walk)                                                  \
   BENCHMARK_CAPTURE(BM_scatter, red##_f32_4096x1024_into_##rows##_match_##walk, #red, rows,        \
-                    "match", 4096, #walk)                                                          \
+                    "match", 4096, "GRAFT_CUDA_SCATTER_WALK=" #walk)                               \
       ->UseManualTime()                                                                            \
       ->Unit(benchmark::kMicrosecond)
 GRAFT_SCATTER_WALK_BENCH(sum, 512, atomic);
@@ -562,6 +567,18 @@ GRAFT_SCATTER_WALK_BENCH(amax, 512, rounds);
 GRAFT_SCATTER_WALK_BENCH(mean, 512, rounds);
 GRAFT_SCATTER_WALK_BENCH(sum, 4, rounds);
 GRAFT_SCATTER_WALK_BENCH(mean, 4, rounds);
+// GRAFT_CUDA_SCATTER_STAGE=16: stretches of 512 rows (16 elements a thread
+// in flight) instead of 256.
+#define GRAFT_SCATTER_STAGE_BENCH(red, rows)                                                       \
+  BENCHMARK_CAPTURE(BM_scatter, red##_f32_4096x1024_into_##rows##_match_stage16, #red, rows,       \
+                    "match", 4096, "GRAFT_CUDA_SCATTER_STAGE=16")                                  \
+      ->UseManualTime()                                                                            \
+      ->Unit(benchmark::kMicrosecond)
+GRAFT_SCATTER_STAGE_BENCH(sum, 512);
+GRAFT_SCATTER_STAGE_BENCH(amax, 512);
+GRAFT_SCATTER_STAGE_BENCH(mean, 512);
+GRAFT_SCATTER_STAGE_BENCH(sum, 4);
+GRAFT_SCATTER_STAGE_BENCH(mean, 4);
 // A thread per column, its accumulators in shared memory.
 #define GRAFT_SCATTER_SMEM_BENCH(red, rows)                                                        \
   BENCHMARK_CAPTURE(BM_scatter, red##_f32_4096x1024_into_##rows##_column_smem, #red, rows,         \

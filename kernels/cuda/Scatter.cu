@@ -318,6 +318,7 @@ struct Plan {
   /// GRAFT_CUDA_SCATTER_WALK: "rounds" (round 11's walk) or "atomic" (the
   /// groups found by shared-memory atomics instead of __match_any_sync).
   bool matchRounds = false, matchAtomic = false;
+  int matchRows = 256; ///< Axis positions a stretch stages (planMatch).
 };
 
 struct Layout {
@@ -514,16 +515,17 @@ void planColumn(Plan &p, ScalarType t, bool smem) {
 }
 
 /// The ranked walk's blocks: a warp per line, kMatchLines lines; a staged
-/// stretch holds kMatchRows axis positions of each line (kMatchItems an
-/// element a thread), rows kMatchPitch words apart so that a warp reading
-/// one line's 32 consecutive rows hits 32 banks.
+/// stretch holds 32 x items axis positions of each line (items elements a
+/// thread: 8, or up to kMatchMaxItems with GRAFT_CUDA_SCATTER_STAGE), rows
+/// kMatchPitch words apart so that a warp reading one line's 32 consecutive
+/// rows hits 32 banks.
 constexpr int kMatchLines = 8, kMatchThreads = 32 * kMatchLines, kMatchItems = 8,
-              kMatchRows = kMatchThreads * kMatchItems / kMatchLines, kMatchPitch = kMatchLines + 1;
-/// Its dynamic shared memory before the accumulators: the stretch's indices
-/// (int32) and updates' bits, and the lines' offsets (four int64 each).
-__host__ __device__ constexpr size_t matchStageBytes(size_t elemBytes) {
-  return size_t(kMatchRows) * kMatchPitch * 4 +
-         (size_t(kMatchRows) * kMatchPitch * elemBytes + 15) / 16 * 16 +
+              kMatchMaxItems = 16, kMatchPitch = kMatchLines + 1;
+/// Its dynamic shared memory before the accumulators for a stretch of
+/// `rows` axis positions: the stretch's indices (int32) and updates' bits,
+/// and the lines' offsets (four int64 each).
+__host__ __device__ constexpr size_t matchStageBytes(size_t elemBytes, int rows) {
+  return size_t(rows) * kMatchPitch * 4 + (size_t(rows) * kMatchPitch * elemBytes + 15) / 16 * 16 +
          size_t(kMatchLines) * 4 * 8;
 }
 
@@ -542,7 +544,10 @@ void planMatch(Plan &p, ScalarType t) {
   const char *walk = std::getenv("GRAFT_CUDA_SCATTER_WALK");
   p.matchRounds = walk && std::strcmp(walk, "rounds") == 0;
   p.matchAtomic = walk && std::strcmp(walk, "atomic") == 0 && p.g.len > 32;
-  p.matchSmemBytes = matchStageBytes(elemBytes) + size_t(p.g.len) * kMatchLines * perElem;
+  const int64_t items = envInt("GRAFT_CUDA_SCATTER_STAGE");
+  p.matchRows = 32 * int(items >= 1 && items <= kMatchMaxItems ? items : kMatchItems);
+  p.matchSmemBytes =
+      matchStageBytes(elemBytes, p.matchRows) + size_t(p.g.len) * kMatchLines * perElem;
   if (p.matchAtomic) // A 32-bit lane mask per (line, axis position), 4-byte aligned.
     p.matchSmemBytes += 3 + size_t(p.g.len) * kMatchLines * 4;
   if (p.matchSmemBytes > size_t(deviceLimits().smemPerBlock) ||
@@ -1565,7 +1570,7 @@ template <class T, class I> int runColumn(Ctx &ctx, const Plan &p, BadIndexRecor
 // update. A block takes kMatchLines consecutive lines (adjacent columns
 // when the axis is not the last, so a staged row of the 8 lines is one
 // 32-byte sector of float32) and keeps an accumulator per (line, axis
-// position) in shared memory. Its threads stage kMatchRows axis positions
+// position) in shared memory. Its threads stage 256 axis positions
 // of the lines at a time (loaded coalesced across lines, the next stretch
 // in registers while this one folds); warp w then walks line w's stretch
 // 32 rows at a time, lane l holding row l. __match_any_sync groups the
@@ -1599,6 +1604,7 @@ struct MatchArgs {
   /// each lane ORs its bit into its position's mask in shared memory, which
   /// then holds the group __match_any_sync would give.
   bool atomicPeers;
+  int rows; ///< Axis positions a stretch stages: 32 x (elements a thread).
 };
 
 /// The ranked walk's state for an axis of at most 32 positions: lane p
@@ -1702,16 +1708,18 @@ __global__ void __launch_bounds__(kMatchThreads)
   using C = Compute<T>;
   using V = typename BitsOf<sizeof(T)>::type;
   extern __shared__ __align__(16) unsigned char matchSmem[];
+  const int rows = a.rows, items = rows / 32;
   int32_t *sK = reinterpret_cast<int32_t *>(matchSmem);
-  V *sV = reinterpret_cast<V *>(sK + kMatchRows * kMatchPitch);
-  LineOffsets *table = reinterpret_cast<LineOffsets *>(matchSmem + matchStageBytes(sizeof(T)) -
-                                                       size_t(kMatchLines) * sizeof(LineOffsets));
+  V *sV = reinterpret_cast<V *>(sK + rows * kMatchPitch);
+  unsigned char *accBase = matchSmem + matchStageBytes(sizeof(T), rows);
+  LineOffsets *table =
+      reinterpret_cast<LineOffsets *>(accBase - size_t(kMatchLines) * sizeof(LineOffsets));
   const ScatterGeom &g = a.g;
   const int64_t len = g.len, elems = len * kMatchLines, outAxis = g.outStride[g.axis];
   const bool mean = a.op == Red::Mean;
   // Accumulators [line][axis position]; flags 0 (untouched, no self), 1
   // (the data's value, include_self), 2 (folded: written back).
-  C *sAcc = reinterpret_cast<C *>(matchSmem + matchStageBytes(sizeof(T)));
+  C *sAcc = reinterpret_cast<C *>(accBase);
   C *sCount = sAcc + (mean ? elems : 0);
   uint8_t *sFlag = reinterpret_cast<uint8_t *>(sCount + elems);
   // With atomicPeers: a lane mask per [line][axis position], all zero
@@ -1741,12 +1749,14 @@ __global__ void __launch_bounds__(kMatchThreads)
       sPeers[at] = 0;
   }
   const int64_t axisIdx = g.idxStride[g.axis], axisUpd = g.updStride[g.axis];
-  I ks[kMatchItems];
-  V vs[kMatchItems];
+  I ks[kMatchMaxItems];
+  V vs[kMatchMaxItems];
   // Stretch element e: line e % 8, axis position r0 + e / 8.
   auto load = [&](int64_t r0) {
 #pragma unroll
-    for (int it = 0; it < kMatchItems; ++it) {
+    for (int it = 0; it < kMatchMaxItems; ++it) {
+      if (it >= items)
+        break;
       int e = it * kMatchThreads + tid, t = e & (kMatchLines - 1);
       int64_t i = r0 + e / kMatchLines;
       ks[it] = I(0);
@@ -1761,7 +1771,9 @@ __global__ void __launch_bounds__(kMatchThreads)
   // (the first bad position goes to `bad`).
   auto store = [&](int64_t r0) {
 #pragma unroll
-    for (int it = 0; it < kMatchItems; ++it) {
+    for (int it = 0; it < kMatchMaxItems; ++it) {
+      if (it >= items)
+        break;
       int e = it * kMatchThreads + tid, t = e & (kMatchLines - 1), row = e / kMatchLines;
       int64_t i = r0 + row, k = int64_t(ks[it]);
       int32_t key = -1;
@@ -1787,13 +1799,13 @@ __global__ void __launch_bounds__(kMatchThreads)
   const bool laneOwns = laneLine < lines && pos < len;
   LaneState<T> ls{C(0), C(1), 0};
   load(0);
-  for (int64_t r0 = 0; r0 < a.lineLen; r0 += kMatchRows) {
+  for (int64_t r0 = 0; r0 < a.lineLen; r0 += rows) {
     __syncthreads(); // The previous stretch is folded (and the accumulators set).
     store(r0);
     __syncthreads();
-    if (r0 + kMatchRows < a.lineLen)
-      load(r0 + kMatchRows); // In flight while this stretch folds.
-    const int n = int(a.lineLen - r0 < kMatchRows ? a.lineLen - r0 : kMatchRows);
+    if (r0 + rows < a.lineLen)
+      load(r0 + rows); // In flight while this stretch folds.
+    const int n = int(a.lineLen - r0 < rows ? a.lineLen - r0 : rows);
     if (byLane) {
       if (warp * (32 / P) >= lines)
         continue;
@@ -1903,8 +1915,8 @@ __global__ void __launch_bounds__(kMatchThreads)
 
 template <class T, class I>
 int runMatch(Ctx &ctx, const Plan &p, const T *src, bool copyRest, BadIndexRecord *bad) {
-  MatchArgs a{p.g,           p.lines,  p.lineLen,     p.rmAxis,     p.op,
-              p.includeSelf, copyRest, p.matchRounds, p.matchAtomic};
+  MatchArgs a{p.g,           p.lines,  p.lineLen,     p.rmAxis,      p.op,
+              p.includeSelf, copyRest, p.matchRounds, p.matchAtomic, p.matchRows};
   auto *upd = reinterpret_cast<const T *>(dataOf(ctx.in(2)));
   auto *out = reinterpret_cast<T *>(dataOf(ctx.out(0)));
   int64_t blocks = (p.lines + kMatchLines - 1) / kMatchLines;

@@ -472,17 +472,22 @@ TEST(CudaScatter, OwnerFoldDeterministicAndChecked) {
 
 /// The plans that walk the lines without a sort, "plan/walk" forcing
 /// GRAFT_CUDA_SCATTER_WALK too: the ranked walk of round 11 (rounds) and the
-/// groups found by shared-memory atomics (atomic, axes of more than 32).
-const char *const kWalkForms[] = {"column", "column-smem", "match", "match/rounds", "match/atomic"};
+/// groups found by shared-memory atomics (atomic, axes of more than 32);
+/// "match/stage16" stages 512 rows at a time (GRAFT_CUDA_SCATTER_STAGE).
+const char *const kWalkForms[] = {"column",       "column-smem",  "match",
+                                  "match/rounds", "match/atomic", "match/stage16"};
 
 /// Forces a form of kWalkForms for one scope.
 struct ScopedPlan {
-  std::string form;
-  ScopedEnv plan, walk;
+  std::string plan, knob;
+  ScopedEnv planEnv, walkEnv, stageEnv;
   explicit ScopedPlan(const std::string &f)
-      : form(f), plan("GRAFT_CUDA_SCATTER", f.substr(0, f.find('/')).c_str()),
-        walk("GRAFT_CUDA_SCATTER_WALK",
-             f.find('/') == std::string::npos ? nullptr : f.c_str() + f.find('/') + 1) {}
+      : plan(f.substr(0, f.find('/'))),
+        knob(f.find('/') == std::string::npos ? "" : f.substr(f.find('/') + 1)),
+        planEnv("GRAFT_CUDA_SCATTER", plan.c_str()),
+        walkEnv("GRAFT_CUDA_SCATTER_WALK",
+                knob.empty() || knob == "stage16" ? nullptr : knob.c_str()),
+        stageEnv("GRAFT_CUDA_SCATTER_STAGE", knob == "stage16" ? "16" : nullptr) {}
 };
 
 TEST(CudaScatter, ColumnEveryReductionEveryDType) {
