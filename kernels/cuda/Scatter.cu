@@ -521,6 +521,8 @@ void planColumn(Plan &p, ScalarType t, bool smem) {
 /// rows hits 32 banks.
 constexpr int kMatchLines = 8, kMatchThreads = 32 * kMatchLines, kMatchItems = 8,
               kMatchMaxItems = 16, kMatchPitch = kMatchLines + 1;
+/// Chunks of 32 rows whose groups the walk finds before it folds them.
+constexpr int kMatchBatch = 8;
 /// Its dynamic shared memory before the accumulators for a stretch of
 /// `rows` axis positions: the stretch's indices (int32) and updates' bits,
 /// and the lines' offsets (four int64 each).
@@ -1829,40 +1831,59 @@ __global__ void __launch_bounds__(kMatchThreads)
     }
     if (warp >= lines)
       continue;
-    uint32_t *peersOf = sPeers + warp * len;
-    for (int c = 0; c < n && !a.rounds; c += 32) {
-      const int32_t k = sK[(c + lane) * kMatchPitch + warp]; // Rows past the line hold -1.
-      unsigned peers;
-      if (a.atomicPeers) { // Only lanes with k >= 0 take part, as below.
-        if (k >= 0)
-          atomicOr(peersOf + k, 1u << lane);
-        __syncwarp();
-        peers = k >= 0 ? peersOf[k] : 0u;
-        __syncwarp(); // Every lane has its mask before the first lane clears it.
-        if (k >= 0 && (peers & ((1u << lane) - 1)) == 0)
-          peersOf[k] = 0;
-      } else {
-        peers = __match_any_sync(0xffffffffu, k);
-      }
-      // The group's first lane (its earliest row) folds the whole group in
-      // lane order, that is row order, reading the others' updates from
-      // the stage; the groups of a chunk name distinct positions.
-      if (k >= 0 && (peers & ((1u << lane) - 1)) == 0) {
-        uint8_t f = flag[k];
-        C cur = acc[k], cc = mean ? cnt[k] : C(0);
-        for (unsigned m = peers; m; m &= m - 1) {
-          const int row = c + __ffs(m) - 1;
-          const C v = loadElem<T>(reinterpret_cast<const T *>(sV + row * kMatchPitch + warp));
-          cur = f ? step<T>(a.op, cur, v) : v;
-          if (mean)
-            cc = f ? roundC<T>(ops::addC(cc, C(1))) : C(1);
-          f = 2;
-        }
-        acc[k] = cur;
+    // The group's first lane (its earliest row) folds the whole group in
+    // lane order, that is row order, reading the others' updates from the
+    // stage; the groups of a chunk name distinct positions.
+    auto foldGroup = [&](int c, int32_t k, unsigned peers) {
+      if (k < 0 || (peers & ((1u << lane) - 1)) != 0)
+        return;
+      uint8_t f = flag[k];
+      C cur = acc[k], cc = mean ? cnt[k] : C(0);
+      for (unsigned m = peers; m; m &= m - 1) {
+        const int row = c + __ffs(m) - 1;
+        const C v = loadElem<T>(reinterpret_cast<const T *>(sV + row * kMatchPitch + warp));
+        cur = f ? step<T>(a.op, cur, v) : v;
         if (mean)
-          cnt[k] = cc;
-        flag[k] = 2;
+          cc = f ? roundC<T>(ops::addC(cc, C(1))) : C(1);
+        f = 2;
       }
+      acc[k] = cur;
+      if (mean)
+        cnt[k] = cc;
+      flag[k] = 2;
+    };
+    // The groups of kMatchBatch chunks first (they do not depend on the
+    // accumulators, so their __match_any_sync calls overlap), then their
+    // folds in chunk order. Rows past the line hold -1.
+    for (int c0 = 0; c0 < n && !a.rounds && !a.atomicPeers; c0 += 32 * kMatchBatch) {
+      int32_t keys[kMatchBatch];
+      unsigned groups[kMatchBatch];
+#pragma unroll
+      for (int b = 0; b < kMatchBatch; ++b) {
+        const int c = c0 + 32 * b; // Uniform across the warp.
+        keys[b] = c < n ? sK[(c + lane) * kMatchPitch + warp] : -1;
+        groups[b] = c < n ? __match_any_sync(0xffffffffu, keys[b]) : 0u;
+      }
+#pragma unroll
+      for (int b = 0; b < kMatchBatch; ++b) {
+        if (c0 + 32 * b >= n)
+          break;
+        foldGroup(c0 + 32 * b, keys[b], groups[b]);
+        __syncwarp(); // This chunk's writes before the next chunk's reads.
+      }
+    }
+    // GRAFT_CUDA_SCATTER_WALK=atomic: the groups from shared-memory masks.
+    uint32_t *peersOf = sPeers + warp * len;
+    for (int c = 0; c < n && !a.rounds && a.atomicPeers; c += 32) {
+      const int32_t k = sK[(c + lane) * kMatchPitch + warp];
+      if (k >= 0) // Only lanes with k >= 0 take part.
+        atomicOr(peersOf + k, 1u << lane);
+      __syncwarp();
+      const unsigned peers = k >= 0 ? peersOf[k] : 0u;
+      __syncwarp(); // Every lane has its mask before the first lane clears it.
+      if (k >= 0 && (peers & ((1u << lane) - 1)) == 0)
+        peersOf[k] = 0;
+      foldGroup(c, k, peers);
       __syncwarp(); // This chunk's writes before the next chunk's reads.
     }
     // The walk of round 11 (GRAFT_CUDA_SCATTER_WALK=rounds): the lanes of
