@@ -523,6 +523,9 @@ constexpr int kMatchLines = 8, kMatchThreads = 32 * kMatchLines, kMatchItems = 8
               kMatchMaxItems = 16, kMatchPitch = kMatchLines + 1;
 /// Chunks of 32 rows whose groups the walk finds before it folds them.
 constexpr int kMatchBatch = 8;
+/// Whether the walk finds its groups by shared-memory atomics by default
+/// (GRAFT_CUDA_SCATTER_WALK=atomic) rather than __match_any_sync.
+constexpr bool kMatchAtomicByDefault = false;
 /// Its dynamic shared memory before the accumulators for a stretch of
 /// `rows` axis positions: the stretch's indices (int32) and updates' bits,
 /// and the lines' offsets (four int64 each).
@@ -543,17 +546,30 @@ void planMatch(Plan &p, ScalarType t) {
   size_t elemBytes = dispatch(t, [](auto tag) { return sizeof(decltype(tag)); });
   size_t accBytes = dispatch(t, [](auto tag) { return sizeof(Compute<decltype(tag)>); });
   size_t perElem = accBytes * (p.op == Red::Mean ? 2 : 1) + 1;
+  // GRAFT_CUDA_SCATTER_WALK: "rounds", "atomic" or "match" (the groups by
+  // __match_any_sync); GRAFT_CUDA_SCATTER_STAGE: elements a thread stages.
+  // Unforced, the defaults below, or the smallest form where they do not fit.
   const char *walk = std::getenv("GRAFT_CUDA_SCATTER_WALK");
-  p.matchRounds = walk && std::strcmp(walk, "rounds") == 0;
-  p.matchAtomic = walk && std::strcmp(walk, "atomic") == 0 && p.g.len > 32;
+  const std::string w = walk ? walk : "";
   const int64_t items = envInt("GRAFT_CUDA_SCATTER_STAGE");
-  p.matchRows = 32 * int(items >= 1 && items <= kMatchMaxItems ? items : kMatchItems);
-  p.matchSmemBytes =
-      matchStageBytes(elemBytes, p.matchRows) + size_t(p.g.len) * kMatchLines * perElem;
-  if (p.matchAtomic) // A 32-bit lane mask per (line, axis position), 4-byte aligned.
-    p.matchSmemBytes += 3 + size_t(p.g.len) * kMatchLines * 4;
-  if (p.matchSmemBytes > size_t(deviceLimits().smemPerBlock) ||
-      (p.lines - 1) / kMatchLines >= int64_t(INT32_MAX))
+  const bool itemsForced = items >= 1 && items <= kMatchMaxItems;
+  p.matchRounds = w == "rounds";
+  p.matchAtomic = (w == "atomic" || (w.empty() && kMatchAtomicByDefault)) && p.g.len > 32;
+  p.matchRows = 32 * int(itemsForced ? items : kMatchItems);
+  auto bytes = [&] {
+    size_t b = matchStageBytes(elemBytes, p.matchRows) + size_t(p.g.len) * kMatchLines * perElem;
+    if (p.matchAtomic) // A 32-bit lane mask per (line, axis position), 4-byte aligned.
+      b += 3 + size_t(p.g.len) * kMatchLines * 4;
+    return b;
+  };
+  const size_t limit = size_t(deviceLimits().smemPerBlock);
+  p.matchSmemBytes = bytes();
+  if (p.matchSmemBytes > limit && (w.empty() || !itemsForced)) {
+    p.matchAtomic = p.matchAtomic && w == "atomic";
+    p.matchRows = 32 * int(itemsForced ? items : 8);
+    p.matchSmemBytes = bytes();
+  }
+  if (p.matchSmemBytes > limit || (p.lines - 1) / kMatchLines >= int64_t(INT32_MAX))
     return;
   p.rmAxis = 1;
   for (int d = p.g.ndim - 1; d > p.g.axis; --d)
