@@ -73,9 +73,8 @@ public:
   static bool classof(const Node *n) {
     return n->getKind() == NodeKind::Var || n->getKind() == NodeKind::DataflowVar;
   }
-  /// Only create() allocates a var (it sizes the block for the name).
-  static void *operator new(size_t) = delete;
-  static void operator delete(void *block) { ::operator delete(block); }
+  /// The name after the node (create()), its NUL included.
+  size_t tailBytes() const { return name.size() + 1; }
 
 protected:
   VarNode(NodeKind kind, VarName name, StructInfo sinfo, llvm::SMLoc loc)
@@ -174,9 +173,10 @@ public:
   /// The registry entry when the callee is an Op, else null.
   const OpInfo *opInfo() const;
   static bool classof(const Node *n) { return n->getKind() == NodeKind::Call; }
-  /// Only create() allocates a call (it sizes the block for the arguments).
-  static void *operator new(size_t) = delete;
-  static void operator delete(void *block) { ::operator delete(block); }
+  /// The arguments and sinfo_args after the node (create()).
+  size_t tailBytes() const {
+    return args.size() * sizeof(Expr) + sinfoArgs.size() * sizeof(StructInfo);
+  }
 
 private:
   CallNode(Expr op, std::vector<Expr> &args, Attrs attrs, std::vector<StructInfo> &sinfoArgs,

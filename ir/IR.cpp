@@ -200,26 +200,9 @@ ExternFuncNode::ExternFuncNode(std::string symbol, StructInfo sinfo, Attrs attrs
 
 llvm::StringRef OpNode::name() const { return info->name; }
 
-namespace {
-/// Memory for a node of `nodeBytes` followed by `tailBytes`, freed by the
-/// class's operator delete (plain ::operator delete) whether the
-/// constructor succeeds or throws.
-template <typename T, typename Construct>
-T *constructWithTail(size_t tailBytes, Construct construct) {
-  static_assert(sizeof(T) % alignof(Expr) == 0, "the tail must stay aligned");
-  void *block = ::operator new(sizeof(T) + tailBytes);
-  try {
-    return construct(block, static_cast<char *>(block) + sizeof(T));
-  } catch (...) {
-    ::operator delete(block);
-    throw;
-  }
-}
-} // namespace
-
 template <typename T>
 T *VarNode::createNamed(NodeKind kind, llvm::StringRef name, StructInfo sinfo, llvm::SMLoc loc) {
-  return constructWithTail<T>(name.size() + 1, [&](void *block, char *tail) {
+  return constructNode<T>(name.size() + 1, [&](void *block, char *tail) {
     std::copy(name.begin(), name.end(), tail);
     tail[name.size()] = '\0';
     return ::new (block) T(kind, VarName(tail, name.size()), std::move(sinfo), loc);
@@ -237,7 +220,7 @@ DataflowVarNode *DataflowVarNode::create(llvm::StringRef name, StructInfo sinfo,
 CallNode *CallNode::create(Expr op, std::vector<Expr> args, Attrs attrs,
                            std::vector<StructInfo> sinfoArgs, StructInfo sinfo) {
   size_t tail = args.size() * sizeof(Expr) + sinfoArgs.size() * sizeof(StructInfo);
-  return constructWithTail<CallNode>(tail, [&](void *block, char *tailChars) {
+  return constructNode<CallNode>(tail, [&](void *block, char *tailChars) {
     return ::new (block)
         CallNode(std::move(op), args, std::move(attrs), sinfoArgs, std::move(sinfo), tailChars);
   });

@@ -10,10 +10,13 @@
 #ifndef GRAFT_IR_NODE_H
 #define GRAFT_IR_NODE_H
 
+#include "ir/NodeMemory.h"
+
 #include "llvm/Support/Casting.h"
 
 #include <cassert>
 #include <cstdint>
+#include <new>
 #include <utility>
 
 namespace graft {
@@ -49,6 +52,10 @@ public:
       destroy();
   }
   uint32_t refCount() const { return refCount_; }
+
+  /// Node memory comes from ir/NodeMemory.h (newNode), never from new/delete.
+  static void *operator new(size_t) = delete;
+  static void operator delete(void *) = delete;
 
 protected:
   ~Node() = default;
@@ -110,15 +117,32 @@ private:
 /// tests that run there) instead of being undefined behaviour.
 [[noreturn]] void reportCorruptNode(const char *what);
 
+/// Constructs a T in node memory (ir/NodeMemory.h) of `bytes` (sizeof(T)
+/// plus the tail that `construct(block, tail)` fills), given back if the
+/// constructor throws.
+template <typename T, typename Construct> T *constructNode(size_t tailBytes, Construct construct) {
+  static_assert(alignof(T) <= kNodeAlign && sizeof(T) % kNodeAlign == 0,
+                "node memory is aligned to kNodeAlign only");
+  void *block = allocateNodeMemory(sizeof(T) + tailBytes);
+  try {
+    return construct(block, static_cast<char *>(block) + sizeof(T));
+  } catch (...) {
+    freeNodeMemory(block, sizeof(T) + tailBytes);
+    throw;
+  }
+}
+
 /// A new node with a count of 0. A class that keeps data after the node, in
 /// the same allocation (a call's arguments, a var's name: ir/Expr.h), has a
-/// `static T *create(...)` that sizes the block; every other class comes
-/// from plain new.
+/// `static T *create(...)` that sizes the block (and a `tailBytes()` that
+/// tells its size when the node dies); every other class is just its
+/// object.
 template <typename T, typename... Args> T *newNode(Args &&...args) {
   if constexpr (requires { T::create(std::forward<Args>(args)...); })
     return T::create(std::forward<Args>(args)...);
   else
-    return new T(std::forward<Args>(args)...);
+    return constructNode<T>(
+        0, [&](void *block, char *) { return ::new (block) T(std::forward<Args>(args)...); });
 }
 
 /// Allocates a node and wraps it; the only way nodes are created.

@@ -37,9 +37,9 @@ Function dropFirstUsedBinding(const FunctionNode &fn) {
       kept.erase(kept.begin() + i);
       block = make<BindingBlockNode>(std::move(kept), block->isDataflow, block->loc);
       SeqExpr body = make<SeqExprNode>(std::move(blocks), fn.body->body, fn.body->sinfo);
-      auto *out = new FunctionNode(fn.params, body, fn.retSInfo, fn.isPure, fn.attrs, fn.loc);
+      auto out = draft<FunctionNode>(fn.params, body, fn.retSInfo, fn.isPure, fn.attrs, fn.loc);
       out->checkWellFormed = fn.checkWellFormed;
-      return Function(out);
+      return out.publish();
     }
   }
   return nullptr;
