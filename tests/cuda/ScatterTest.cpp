@@ -180,6 +180,14 @@ TEST(CudaScatter, EveryPathSmall) {
        "default: the ranked walk with a lane per position, or the owner fold",
        {{4, 600}, {64, 600}, {64, 600}, 0, -4, 3}},
       {"", "default: the ranked walk, lines of 8", {{40, 600}, {8, 600}, {8, 600}, 0, -40, 39}},
+      // Indices narrower than the data outside the axis: the walks do not
+      // cover the output, so the data is copied first.
+      {"match",
+       "ranked walk, lines narrower than the data",
+       {{4, 40}, {30, 33}, {30, 35}, 0, -4, 3}},
+      {"owner",
+       "owner fold, lines narrower than the data",
+       {{4, 40}, {30, 33}, {30, 35}, 0, -4, 3}},
   };
   const std::vector<DLDataType> others = {F32, I8, F64, BF16, I32, I64, U8, BOOL, I16};
   size_t turn = 0;
