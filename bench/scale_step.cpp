@@ -22,6 +22,7 @@
 
 #include "analysis/UseDef.h"
 #include "analysis/WellFormed.h"
+#include "ir/NodeMemory.h"
 #include "ir/Printer.h"
 #include "ir/StructuralEqual.h"
 #include "ir/Visitor.h"
@@ -128,14 +129,17 @@ int main(int argc, char **argv) {
   unsigned repeat = argc > 3 ? static_cast<unsigned>(std::atoi(argv[3])) : 1;
   Inputs in;
   in.text = bench::generateModule(1, bindings);
-  size_t heapBefore = heapInUse();
+  size_t heapBefore = heapInUse(), nodesBefore = nodeMemoryHeld();
   in.a = parseOrDie(in.text);
+  double nodeBytes = double(nodeMemoryHeld() - nodesBefore);
   // The parsed file keeps a copy of the text (its SourceMgr) besides the
   // nodes; the nodes are what the walks read.
-  double held = double(heapInUse() - heapBefore);
+  double held = double(heapInUse() - heapBefore) + nodeBytes;
   llvm::outs() << llvm::format(
       "module: %.1f heap bytes per binding, %.1f without the source text\n", held / bindings,
       (held - double(in.text.size())) / bindings);
+  llvm::outs() << llvm::format("nodes: %.1f bytes of node chunks per binding\n",
+                               nodeBytes / bindings);
   if (step == "equal")
     in.b = parseOrDie(in.text);
   static const char *known[] = {"parse", "verify", "print", "equal", "hash", "use-def", "walk"};

@@ -15,11 +15,15 @@
 
 #include "ir/NodeMemory.h"
 
+#include "ir/HugePages.h"
+
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <mutex>
 #include <new>
 #include <utility>
+#include <vector>
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -37,6 +41,11 @@
 #else
 #define GRAFT_POISON(p, n) ((void)(p), (void)(n))
 #define GRAFT_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
+#if defined(__linux__) && !defined(GRAFT_NODE_MEMORY_ASAN)
+#include <sys/mman.h>
+#define GRAFT_NODE_MEMORY_SLABS 1
 #endif
 
 using namespace graft;
@@ -77,6 +86,76 @@ void freeBlock(Chunk *c) {
   std::free(c);
 }
 
+#ifdef GRAFT_NODE_MEMORY_SLABS
+/// Chunks come from 2 MiB slabs mapped on huge pages where the kernel allows
+/// (a walk of a large function then misses the TLB once per 2 MiB, not per
+/// 4 KiB), in address order; a slab is never unmapped: empty chunks return
+/// to a shared pool, so the process keeps the most node memory it ever
+/// held. (aligned_alloc of a chunk would also leave a chunk-sized gap
+/// before each one.) Sanitizer builds take chunks from malloc instead, so
+/// that LeakSanitizer scans them for pointers.
+constexpr size_t kSlabBytes = size_t(2) << 20;
+static_assert(kSlabBytes % kNodeChunkBytes == 0);
+
+struct ChunkPool {
+  std::mutex lock;
+  size_t mapped = 0; ///< Chunks in all slabs.
+  /// Popped from the back: a fresh slab's chunks in ascending order.
+  std::vector<Chunk *> empty;
+};
+
+ChunkPool &chunkPool() {
+  // Never destroyed: nodes may die during static destruction.
+  static ChunkPool *pool = new ChunkPool;
+  return *pool;
+}
+
+void mapSlab(std::vector<Chunk *> &into) {
+  // Twice the size, then the unaligned ends cut off.
+  void *raw =
+      mmap(nullptr, 2 * kSlabBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED)
+    throw std::bad_alloc();
+  uintptr_t begin = reinterpret_cast<uintptr_t>(raw);
+  uintptr_t aligned = (begin + kSlabBytes - 1) & ~(kSlabBytes - 1);
+  if (aligned > begin)
+    munmap(raw, aligned - begin);
+  if (uintptr_t tail = begin + 2 * kSlabBytes - (aligned + kSlabBytes))
+    munmap(reinterpret_cast<void *>(aligned + kSlabBytes), tail);
+  char *slab = reinterpret_cast<char *>(aligned);
+  adviseHugePages(slab, kSlabBytes);
+  chunkPool().mapped += kSlabBytes / kNodeChunkBytes;
+  for (size_t off = kSlabBytes; off > 0; off -= kNodeChunkBytes)
+    into.push_back(reinterpret_cast<Chunk *>(slab + off - kNodeChunkBytes));
+}
+
+Chunk *newChunk() {
+  ChunkPool &pool = chunkPool();
+  std::lock_guard<std::mutex> guard(pool.lock);
+  if (pool.empty.empty())
+    mapSlab(pool.empty);
+  Chunk *c = pool.empty.back();
+  pool.empty.pop_back();
+  return ::new (c) Chunk{{0}, false};
+}
+
+void freeChunk(Chunk *c) {
+  c->~Chunk();
+  ChunkPool &pool = chunkPool();
+  std::lock_guard<std::mutex> guard(pool.lock);
+  pool.empty.push_back(c);
+}
+size_t chunksHeld() {
+  ChunkPool &pool = chunkPool();
+  std::lock_guard<std::mutex> guard(pool.lock);
+  return pool.mapped - pool.empty.size();
+}
+#else
+size_t chunksHeld() { return 0; }
+Chunk *newChunk() { return newBlock(kNodeChunkBytes, false); }
+void freeChunk(Chunk *c) { freeBlock(c); }
+#endif
+
 char *payload(Chunk *c) { return reinterpret_cast<char *>(c) + kHeaderBytes; }
 
 /// The calling thread's open chunk and its empty spares.
@@ -104,8 +183,10 @@ thread_local bool threadChunksEnded = false;
 void releaseIfDead(Chunk *c, uint64_t drop) {
   if (c->live.fetch_sub(drop, std::memory_order_acq_rel) != drop)
     return;
-  if (c->dedicated || threadChunksEnded || !threadChunks.keep(c))
+  if (c->dedicated)
     freeBlock(c);
+  else if (threadChunksEnded || !threadChunks.keep(c))
+    freeChunk(c);
 }
 
 void ThreadChunks::close() {
@@ -118,7 +199,7 @@ void ThreadChunks::close() {
 
 void ThreadChunks::openFresh() {
   close();
-  Chunk *c = numSpares ? spares[--numSpares] : newBlock(kNodeChunkBytes, false);
+  Chunk *c = numSpares ? spares[--numSpares] : newChunk();
   c->live.store(kOpenBias, std::memory_order_relaxed);
   GRAFT_POISON(payload(c), kNodeChunkBytes - kHeaderBytes);
   open = c;
@@ -148,7 +229,7 @@ ThreadChunks::~ThreadChunks() {
   threadChunksEnded = true;
   close();
   while (numSpares)
-    freeBlock(spares[--numSpares]);
+    freeChunk(spares[--numSpares]);
 }
 
 Chunk *chunkOf(void *node) {
@@ -172,3 +253,5 @@ void graft::freeNodeMemory(void *node, size_t bytes) {
   (void)bytes;
   releaseIfDead(chunkOf(node), 1);
 }
+
+size_t graft::nodeMemoryHeld() { return chunksHeld() * kNodeChunkBytes; }

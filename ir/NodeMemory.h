@@ -35,6 +35,10 @@ inline constexpr size_t kNodeAlign = 8;
 /// Memory for one node of `bytes` (its tail included), aligned to
 /// kNodeAlign. Never null (allocation failure throws std::bad_alloc).
 void *allocateNodeMemory(size_t bytes);
+/// Bytes of the chunks that hold nodes or wait, empty, in a thread's
+/// cache: what the nodes occupy, for benchmarks (malloc's statistics no
+/// longer see it). 0 where chunks come from malloc (sanitizer builds).
+size_t nodeMemoryHeld();
 /// Gives back the memory of a node of `bytes` whose destructor has run.
 void freeNodeMemory(void *node, size_t bytes);
 
