@@ -111,7 +111,7 @@ TEST(Unique, Errors) {
   TestTensor wrong(F32, {3});
   EXPECT_EQ(runKernel("graft.host.unique", {&x}, {&wrong}, uniqueAttrs(true, false, false, false)),
             "graft.host.unique: output 0 has shape [3], expected [2]");
-  TestTensor i32(I32, {2}), idx(F32, {2});
+  TestTensor idx(F32, {2});
   EXPECT_EQ(runKernel("graft.host.unique", {&x}, {&v, &idx}, uniqueAttrs(true, true, false, false)),
             "graft.host.unique: output 1 has dtype float32, expected int64");
   EXPECT_EQ(runKernel("graft.host.unique_count", {&x}, {&n}, axisAttr(2)),
