@@ -25,6 +25,8 @@
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <memory>
+
 namespace graft {
 namespace printer {
 
@@ -41,13 +43,17 @@ public:
   template <typename V> llvm::StringRef nameOf(const V *n, llvm::StringRef hint) {
     return nameOfId(n->id, hint);
   }
-  /// Makes room for `n` names without rehashing.
+  /// Makes room for `n` names.
   void reserve(size_t n);
-  /// Starts loading the slot where `hint` would be claimed: the probes of
-  /// a 200k-binding function land at random in a table larger than the
-  /// cache, so the printer asks for each slot a few bindings early.
+  /// Starts loading the slot where `hint` would be claimed when that is a
+  /// slot of the hashed set (a name without a number at its end): its
+  /// probes land at random in a table that can outgrow the cache, so the
+  /// printer asks for each slot a few bindings early.
   void prefetch(llvm::StringRef hint) const {
-    __builtin_prefetch(&slots_[hashName(hint) & (slots_.size() - 1)]);
+    llvm::StringRef base;
+    uint32_t number;
+    if (!splitNumbered(hint, base, number))
+      __builtin_prefetch(&slots_[hashName(hint) & (slots_.size() - 1)]);
   }
 
 private:
@@ -58,29 +64,49 @@ private:
   /// Copies `s` into alloc_.
   llvm::StringRef keep(llvm::StringRef s);
 
-  // The set of names taken, a compact open-addressing table: 8 bytes per
-  // slot (32 bits of the name's hash, the index in claimed_ + 1; 0 =
-  // empty), so the name itself is read only on a full hash match. A
-  // 200k-binding function claims 200k names, one probe each, and a
-  // DenseMap of StringRefs (24-byte buckets, a string compare per probe)
-  // of that size cost a third of the printing (docs/performance.md).
+  // The set of names taken is two structures, chosen by the name's text:
+  //
+  // - A name that ends in a decimal number (`v123`, `lv_4`: a non-empty
+  //   base, digits without a leading zero, below kMaxNumbered) is kept by
+  //   its base, in a DenseIdMap indexed by the number. A large function's
+  //   vars are nearly all such names (`v0` .. `v199999`), claimed in
+  //   order, so the probes walk a few pages sequentially instead of landing
+  //   at random in a table of megabytes: at 200k bindings that table (4 MiB)
+  //   left the cache that held it at 100k, and the printer's time grew
+  //   faster than the function (docs/performance.md).
+  // - Every other name goes to a compact open-addressing table: 8 bytes per
+  //   slot (32 bits of the name's hash, the index in claimed_ + 1; 0 =
+  //   empty), so the name itself is read only on a full hash match.
   struct Claimed {
     llvm::StringRef name; ///< In alloc_ or static.
     /// The next suffix to try for this base (keeps claiming O(1)
     /// amortized when 200k vars share one hint).
     unsigned nextSuffix;
   };
+  static constexpr uint32_t kMaxNumbered = 1u << 24;
+  /// Splits `s` into a base and its number when it is a numbered name.
+  static bool splitNumbered(llvm::StringRef s, llvm::StringRef &base, uint32_t &number);
+  /// The index in claimed_ + 1 of `s`, or 0 when it is free.
+  uint32_t find(llvm::StringRef s);
+  /// Adds a name known to be free (`kept` outlives the table's use).
+  uint32_t addName(llvm::StringRef kept);
+  /// The numbered names of `base`; null if there are none and not `create`.
+  DenseIdMap<uint32_t> *numberedOf(llvm::StringRef base, bool create);
   static uint32_t hashName(llvm::StringRef s);
   /// The slot holding `s`, or the empty slot where it would go.
   uint64_t *findSlot(llvm::StringRef s, uint32_t hash);
-  /// Adds a name known to be absent (`kept` outlives the table's use).
-  uint32_t addName(llvm::StringRef kept, uint32_t hash);
   void growSlots(size_t minSlots);
 
   /// Holds the names: one bump allocation each instead of a malloc.
   llvm::BumpPtrAllocator alloc_;
   std::vector<Claimed> claimed_;
   std::vector<uint64_t> slots_;
+  /// Names in slots_.
+  size_t numHashed_ = 0;
+  llvm::StringMap<std::unique_ptr<DenseIdMap<uint32_t>>> numbered_;
+  /// The base asked for last (a key of numbered_) and its map.
+  llvm::StringRef lastBase_;
+  DenseIdMap<uint32_t> *lastNumbered_ = nullptr;
   /// Index in claimed_ + 1 by the vars' DenseIds; the ids named since the
   /// last reset, to forget them without freeing the pages.
   DenseIdMap<uint32_t> names_;

@@ -65,13 +65,17 @@ void NameTable::reset(llvm::StringRef moduleName) {
   named_.clear();
   claimed_.clear();
   alloc_.Reset();
+  numbered_.clear();
+  lastBase_ = {};
+  lastNumbered_ = nullptr;
   // A small table again (reserve() grows it per function): clearing the
   // table of a large function for each small one would cost its size.
   slots_.assign(64, 0);
+  numHashed_ = 0;
   for (const char *r : kReserved)
-    addName(r, hashName(r));
-  if (!moduleName.empty() && *findSlot(moduleName, hashName(moduleName)) == 0)
-    addName(keep(moduleName), hashName(moduleName));
+    addName(r);
+  if (!moduleName.empty() && !find(moduleName))
+    addName(keep(moduleName));
 }
 
 llvm::StringRef NameTable::keep(llvm::StringRef s) {
@@ -81,6 +85,49 @@ llvm::StringRef NameTable::keep(llvm::StringRef s) {
 }
 
 uint32_t NameTable::hashName(llvm::StringRef s) { return static_cast<uint32_t>(llvm::xxHash64(s)); }
+
+bool NameTable::splitNumbered(llvm::StringRef s, llvm::StringRef &base, uint32_t &number) {
+  size_t digits = 0;
+  while (digits < s.size() && digits < 8 && llvm::isDigit(s[s.size() - 1 - digits]))
+    ++digits;
+  if (digits == 0 || digits == s.size() || llvm::isDigit(s[s.size() - 1 - digits]))
+    return false; // No number, no base, or more digits than kept here.
+  llvm::StringRef tail = s.take_back(digits);
+  if (digits > 1 && tail[0] == '0')
+    return false; // `v01` is not `v1`: such a name goes by its text.
+  uint32_t n = 0;
+  for (char c : tail)
+    n = n * 10 + static_cast<uint32_t>(c - '0');
+  if (n >= kMaxNumbered)
+    return false;
+  base = s.drop_back(digits);
+  number = n;
+  return true;
+}
+
+DenseIdMap<uint32_t> *NameTable::numberedOf(llvm::StringRef base, bool create) {
+  if (lastNumbered_ && lastBase_ == base)
+    return lastNumbered_;
+  auto it = numbered_.find(base);
+  if (it == numbered_.end()) {
+    if (!create)
+      return nullptr;
+    it = numbered_.try_emplace(base, std::make_unique<DenseIdMap<uint32_t>>()).first;
+  }
+  lastBase_ = it->getKey();
+  lastNumbered_ = it->getValue().get();
+  return lastNumbered_;
+}
+
+uint32_t NameTable::find(llvm::StringRef s) {
+  llvm::StringRef base;
+  uint32_t number;
+  if (splitNumbered(s, base, number)) {
+    DenseIdMap<uint32_t> *m = numberedOf(base, false);
+    return m ? m->lookup(number) : 0;
+  }
+  return static_cast<uint32_t>(*findSlot(s, hashName(s)));
+}
 
 uint64_t *NameTable::findSlot(llvm::StringRef s, uint32_t hash) {
   size_t mask = slots_.size() - 1;
@@ -113,21 +160,27 @@ void NameTable::growSlots(size_t minSlots) {
   }
 }
 
-uint32_t NameTable::addName(llvm::StringRef kept, uint32_t hash) {
-  // At most half full.
-  if ((claimed_.size() + 1) * 2 > slots_.size())
-    growSlots((claimed_.size() + 1) * 2);
-  uint64_t *slot = findSlot(kept, hash);
+uint32_t NameTable::addName(llvm::StringRef kept) {
   uint32_t index = static_cast<uint32_t>(claimed_.size());
   claimed_.push_back({kept, 1});
-  *slot = (static_cast<uint64_t>(hash) << 32) | (index + 1);
+  llvm::StringRef base;
+  uint32_t number;
+  if (splitNumbered(kept, base, number)) {
+    (*numberedOf(base, true))[number] = index + 1;
+    return index;
+  }
+  // At most half full.
+  if ((numHashed_ + 1) * 2 > slots_.size())
+    growSlots((numHashed_ + 1) * 2);
+  uint32_t hash = hashName(kept);
+  *findSlot(kept, hash) = (static_cast<uint64_t>(hash) << 32) | (index + 1);
+  ++numHashed_;
   return index;
 }
 
 void NameTable::reserve(size_t n) {
   named_.reserve(named_.size() + n);
   claimed_.reserve(claimed_.size() + n);
-  growSlots((claimed_.size() + n) * 2);
 }
 
 uint32_t NameTable::claim(llvm::StringRef hint) {
@@ -137,23 +190,19 @@ uint32_t NameTable::claim(llvm::StringRef hint) {
     base = sanitize(hint);
     b = base;
   }
-  uint32_t hash = hashName(b);
-  uint64_t *slot = findSlot(b, hash);
-  if (*slot == 0)
-    return addName(keep(b), hash);
+  uint32_t taken = find(b);
+  if (taken == 0)
+    return addName(keep(b));
   // Taken: try base_k from the base's counter on.
-  uint32_t taken = static_cast<uint32_t>(*slot) - 1;
-  unsigned k = claimed_[taken].nextSuffix;
+  unsigned k = claimed_[taken - 1].nextSuffix;
   llvm::SmallString<32> candidate;
-  uint32_t candidateHash;
   do {
     candidate.clear();
     (b + "_" + llvm::Twine(k)).toVector(candidate);
-    candidateHash = hashName(candidate);
     ++k;
-  } while (*findSlot(candidate, candidateHash) != 0);
-  claimed_[taken].nextSuffix = k;
-  return addName(keep(candidate), candidateHash);
+  } while (find(candidate) != 0);
+  claimed_[taken - 1].nextSuffix = k;
+  return addName(keep(candidate));
 }
 
 llvm::StringRef NameTable::nameOfId(uint32_t id, llvm::StringRef hint) {

@@ -353,6 +353,35 @@ TEST(PrinterTest, NameCollisionsGetSuffixes) {
                          "    return _1_bad\n");
 }
 
+// Names ending in a number are kept by base and number, the others by their
+// text (ir/PrintImpl.h): both must agree on which names are taken.
+TEST(PrinterTest, NumberedNameCollisionsGetSuffixes) {
+  Var a = var("v1", objectSInfo());
+  Var b = var("v1", objectSInfo());
+  Var c = var("v1_1", objectSInfo());
+  Var d = var("v01", objectSInfo());
+  Var e = var("v01", objectSInfo());
+  Var f = var("v123456789", objectSInfo());
+  Var g = var("v123456789", objectSInfo());
+  Var h = var("w1", objectSInfo());
+  Var i = var("v0", objectSInfo());
+  Function fn = func({a},
+                     {block({bind(b, a), bind(c, b), bind(d, c), bind(e, d), bind(f, e), bind(g, f),
+                             bind(h, g), bind(i, h)})},
+                     i, objectSInfo(), true, globalSymbol("main"));
+  EXPECT_EQ(printFn(fn), "@R.function\n"
+                         "def main(v1: R.Object) -> R.Object:\n"
+                         "    v1_1: R.Object = v1\n"
+                         "    v1_1_1: R.Object = v1_1\n"
+                         "    v01: R.Object = v1_1_1\n"
+                         "    v01_1: R.Object = v01\n"
+                         "    v123456789: R.Object = v01_1\n"
+                         "    v123456789_1: R.Object = v123456789\n"
+                         "    w1: R.Object = v123456789_1\n"
+                         "    v0: R.Object = w1\n"
+                         "    return v0\n");
+}
+
 TEST(PrinterTest, IfElseWithBranchRebinding) {
   Var c = var("c", primSInfo(DataType::boolType()));
   Var x = var("x", f32Tensor({intImm(2)}));
