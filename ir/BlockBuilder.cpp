@@ -17,6 +17,8 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <algorithm>
+
 using namespace graft;
 
 namespace {
@@ -114,6 +116,16 @@ BindingBlock BlockBuilder::endBlock() {
   BlockFrame frame = std::move(impl_->blocks.back());
   impl_->blocks.pop_back();
   return make<BindingBlockNode>(std::move(frame.bindings), frame.isDataflow);
+}
+
+void BlockBuilder::reserveBindings(size_t n) {
+  if (!impl_->blocks.empty()) {
+    // Never less than doubling: blocks rewritten one after another into one
+    // open block must not reallocate it each time.
+    std::vector<Binding> &bindings = impl_->blocks.back().bindings;
+    if (bindings.capacity() < bindings.size() + n)
+      bindings.reserve(std::max(bindings.size() + n, 2 * bindings.capacity()));
+  }
 }
 
 bool BlockBuilder::inDataflowBlock() const {

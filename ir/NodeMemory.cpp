@@ -20,8 +20,10 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <mutex>
 #include <new>
+#include <queue>
 #include <utility>
 #include <vector>
 
@@ -89,19 +91,23 @@ void freeBlock(Chunk *c) {
 #ifdef GRAFT_NODE_MEMORY_SLABS
 /// Chunks come from 2 MiB slabs mapped on huge pages where the kernel allows
 /// (a walk of a large function then misses the TLB once per 2 MiB, not per
-/// 4 KiB), in address order; a slab is never unmapped: empty chunks return
-/// to a shared pool, so the process keeps the most node memory it ever
-/// held. (aligned_alloc of a chunk would also leave a chunk-sized gap
-/// before each one.) Sanitizer builds take chunks from malloc instead, so
-/// that LeakSanitizer scans them for pointers.
+/// 4 KiB); a slab is never unmapped: empty chunks return to a shared pool,
+/// so the process keeps the most node memory it ever held. The pool hands
+/// out its lowest chunk first, so that a function parsed after a larger
+/// one died still lies in ascending order: taken last-freed-first, the
+/// chunks of a 200k-binding function parsed after a 100k one came in
+/// descending order, and canonicalize-bindings on it took 18% longer than
+/// on the same function parsed into fresh slabs. (aligned_alloc of a chunk would also leave a
+/// chunk-sized gap before each one.) Sanitizer builds take chunks from malloc instead, so that
+/// LeakSanitizer scans them for pointers.
 constexpr size_t kSlabBytes = size_t(2) << 20;
 static_assert(kSlabBytes % kNodeChunkBytes == 0);
 
 struct ChunkPool {
   std::mutex lock;
   size_t mapped = 0; ///< Chunks in all slabs.
-  /// Popped from the back: a fresh slab's chunks in ascending order.
-  std::vector<Chunk *> empty;
+  /// Lowest address on top.
+  std::priority_queue<Chunk *, std::vector<Chunk *>, std::greater<Chunk *>> empty;
 };
 
 ChunkPool &chunkPool() {
@@ -110,7 +116,7 @@ ChunkPool &chunkPool() {
   return *pool;
 }
 
-void mapSlab(std::vector<Chunk *> &into) {
+template <typename Queue> void mapSlab(Queue &into) {
   // Twice the size, then the unaligned ends cut off.
   void *raw =
       mmap(nullptr, 2 * kSlabBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -125,8 +131,8 @@ void mapSlab(std::vector<Chunk *> &into) {
   char *slab = reinterpret_cast<char *>(aligned);
   adviseHugePages(slab, kSlabBytes);
   chunkPool().mapped += kSlabBytes / kNodeChunkBytes;
-  for (size_t off = kSlabBytes; off > 0; off -= kNodeChunkBytes)
-    into.push_back(reinterpret_cast<Chunk *>(slab + off - kNodeChunkBytes));
+  for (size_t off = 0; off < kSlabBytes; off += kNodeChunkBytes)
+    into.push(reinterpret_cast<Chunk *>(slab + off));
 }
 
 Chunk *newChunk() {
@@ -134,8 +140,8 @@ Chunk *newChunk() {
   std::lock_guard<std::mutex> guard(pool.lock);
   if (pool.empty.empty())
     mapSlab(pool.empty);
-  Chunk *c = pool.empty.back();
-  pool.empty.pop_back();
+  Chunk *c = pool.empty.top();
+  pool.empty.pop();
   return ::new (c) Chunk{{0}, false};
 }
 
@@ -143,7 +149,7 @@ void freeChunk(Chunk *c) {
   c->~Chunk();
   ChunkPool &pool = chunkPool();
   std::lock_guard<std::mutex> guard(pool.lock);
-  pool.empty.push_back(c);
+  pool.empty.push(c);
 }
 size_t chunksHeld() {
   ChunkPool &pool = chunkPool();

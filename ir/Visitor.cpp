@@ -422,6 +422,7 @@ llvm::Expected<Expr> ExprMutator::rewriteSeqExpr(const SeqExprNode *seq) {
 }
 
 llvm::Error ExprMutator::rewriteBlock(const BindingBlockNode *block) {
+  builder_.reserveBindings(block->bindings.size());
   for (size_t i = 0; i < block->bindings.size(); ++i) {
     prefetchBindings(block->bindings, i);
     if (llvm::Error err = rewriteBinding(block->bindings[i].get()))
