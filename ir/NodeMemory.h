@@ -10,14 +10,16 @@
 // benchmark's binding).
 //
 // A chunk counts the nodes in it that are alive; when the last one dies the
-// whole chunk is given back (to a small per-thread cache, then to malloc). A
-// freed node's bytes are not reused before that, so memory is reclaimed per
-// chunk, not per node: one long-lived node keeps its chunk (32 KiB). Nodes
-// may die on another thread than the one that made them (the count is
-// atomic); each thread bumps into its own chunk.
+// whole chunk is given back (to a small per-thread cache, then to a shared
+// pool of the 2 MiB slabs chunks are cut from; ir/NodeMemory.cpp). A freed
+// node's bytes are not reused before that, so memory is reclaimed per chunk,
+// not per node: one long-lived node keeps its chunk (32 KiB). Nodes may die
+// on another thread than the one that made them (the count is atomic); each
+// thread bumps into its own chunk.
 //
-// Under AddressSanitizer the bytes of a chunk that no live node holds are
-// poisoned, so a read through a dangling Ref is still reported.
+// Under AddressSanitizer chunks come from malloc (LeakSanitizer scans them)
+// and the bytes of a chunk that no live node holds are poisoned, so a read
+// through a dangling Ref is still reported.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAFT_IR_NODEMEMORY_H
