@@ -7,8 +7,8 @@
 //   copy_f32/67108864      cudaMemcpyAsync device to device, 256 MiB
 //   add_f32, add_bf16      graft.add, 256 MiB per operand
 //   exp_f32, relu_bf16     unary ops, 256 MiB in
-//   softmax, layer_norm, rms_norm on 8192x8192 float32, 16384x4096 bfloat16 (a warp
-//                          per row; _block: GRAFT_CUDA_ROWS=block, a block per row;
+//   softmax, layer_norm, rms_norm on 8192x8192 float32, 16384x4096 bfloat16 (a block
+//                          per row; _warp: GRAFT_CUDA_ROWS=warp, a warp per row;
 //                          _warp_cs: GRAFT_CUDA_ROWS=warp-cs, streaming loads/stores)
 //   sum_rows_f32           graft.sum over the last axis of 8192x8192
 //   cumsum_f32/64M         graft.cumsum of the flattened 64M elements
@@ -262,8 +262,8 @@ BENCHMARK_CAPTURE(BM_unary, relu_bf16, BF16, "graft.nn.relu")
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 
-/// GRAFT_CUDA_ROWS for one benchmark: "block" forces one block per row
-/// (the form before the warp per row), "warp-cs" the warp per row with
+/// GRAFT_CUDA_ROWS for one benchmark: "warp" forces a warp per row (slower
+/// than the default block per row on the H200), "warp-cs" the warp per row with
 /// streaming loads and stores (docs/performance.md compares them).
 struct RowsForm {
   explicit RowsForm(const char *form) {
@@ -286,7 +286,7 @@ BENCHMARK_CAPTURE(BM_softmax, f32_8192x8192, F32, 8192, 8192)
 BENCHMARK_CAPTURE(BM_softmax, bf16_16384x4096, BF16, 16384, 4096)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_softmax, bf16_16384x4096_block, BF16, 16384, 4096, "block")
+BENCHMARK_CAPTURE(BM_softmax, bf16_16384x4096_warp, BF16, 16384, 4096, "warp")
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_softmax, bf16_16384x4096_warp_cs, BF16, 16384, 4096, "warp-cs")
@@ -308,7 +308,7 @@ BENCHMARK_CAPTURE(BM_layerNorm, f32_8192x8192, F32, 8192, 8192)
 BENCHMARK_CAPTURE(BM_layerNorm, bf16_16384x4096, BF16, 16384, 4096)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_layerNorm, bf16_16384x4096_block, BF16, 16384, 4096, "block")
+BENCHMARK_CAPTURE(BM_layerNorm, bf16_16384x4096_warp, BF16, 16384, 4096, "warp")
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_layerNorm, bf16_16384x4096_warp_cs, BF16, 16384, 4096, "warp-cs")
@@ -330,7 +330,7 @@ BENCHMARK_CAPTURE(BM_rmsNorm, f32_8192x8192, F32, 8192, 8192)
 BENCHMARK_CAPTURE(BM_rmsNorm, bf16_16384x4096, BF16, 16384, 4096)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_rmsNorm, bf16_16384x4096_block, BF16, 16384, 4096, "block")
+BENCHMARK_CAPTURE(BM_rmsNorm, bf16_16384x4096_warp, BF16, 16384, 4096, "warp")
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_rmsNorm, bf16_16384x4096_warp_cs, BF16, 16384, 4096, "warp-cs")

@@ -121,8 +121,10 @@ std::string shapeText(const std::vector<int64_t> &shape) {
 }
 
 Bound nnBound(DLDataType t) {
+  // float64: rows of 8192 summed in another order than the CPU's differ by
+  // about 1.1e-14 near zero (seen on the H200), past a relative bound.
   if (t.bits == 64)
-    return {32, 1e-14};
+    return {32, 1e-13};
   return {t.bits == 16 ? 2.0 : 32.0, 1e-6};
 }
 
