@@ -137,8 +137,8 @@ graph_bench() {
 # big tests (some 2000 launches) leave racecheck and synccheck to
 # CudaScatter.EveryPathSmall, which takes every path in about 100, and so
 # does the test of 1025 calls that fill the deferred index checks. RunCuda's
-# two whole-program tests (random programs and the examples, through the
-# tool) take more than eight minutes under any of the tools.
+# whole-program tests (random programs, the examples and unique's, through
+# the tool) take more than eight minutes under any of the tools.
 sanitize() {
   local out=$1/sanitize jobs=${GRAFT_SANITIZE_JOBS:-$(nproc)} suites tool suite
   mkdir -p "$out"
@@ -159,6 +159,7 @@ sanitize() {
     # Whole programs through the tool: memcheck-difftest below covers them.
     [[ $suite == RunCuda ]] &&
       filter="RunCuda.*:-RunCuda.GeneratedProgramsMatchTheCpu:RunCuda.ExamplesMatchTheCpu"
+    [[ $suite == CudaUnique ]] && filter="CudaUnique.*:-CudaUnique.GraftRunMatchesTheCpu"
     start=$SECONDS
     timeout "${GRAFT_SANITIZE_TIMEOUT:-480}" compute-sanitizer --tool "$tool" $extra \
       --report-api-errors no --error-exitcode 3 .gpu/bin/graft-cuda-tests --gtest_filter="$filter" \
