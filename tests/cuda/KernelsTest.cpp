@@ -137,9 +137,10 @@ TEST(CudaKernels, SoftmaxAndLogSoftmax) {
   };
   // Short rows, rows in registers with 16-byte loads, an odd row length,
   // a middle axis and rows too long for registers (general kernel); rows a
-  // warp takes (4, 8 and 16 vectors a lane, the last partly, row counts
-  // that leave warps of a block idle), each also through the block per row
-  // and the streamed warp form (GRAFT_CUDA_ROWS=block, warp-cs).
+  // warp takes when forced (4, 8 and 16 vectors a lane, the last partly,
+  // row counts that leave warps of a block idle), each through the warp per
+  // row, the block per row (the default) and the streamed warp form
+  // (GRAFT_CUDA_ROWS=warp, block, warp-cs).
   std::vector<Case> cases = {{{5, 33}, -1},    {{3, 4096}, -1}, {{4, 1001}, 1}, {{2, 3, 7}, 1},
                              {{2, 40000}, -1}, {{}, -1},        {{5, 800}, -1}, {{7, 4096}, -1},
                              {{3, 2048}, -1},  {{6, 1024}, -1}, {{9, 1600}, -1}};
@@ -166,9 +167,8 @@ TEST(CudaKernels, LayerNormAndRmsNorm) {
   struct Case {
     std::vector<int64_t> shape, inner, axes;
   };
-  // The last five: rows a warp takes (see SoftmaxAndLogSoftmax), each also
-  // through the block per row and the streamed warp form (GRAFT_CUDA_ROWS=block,
-  // warp-cs).
+  // The last five: rows a warp takes when forced (see SoftmaxAndLogSoftmax),
+  // each through every row form (GRAFT_CUDA_ROWS=warp, block, warp-cs).
   std::vector<Case> cases = {{{8, 768}, {768}, {-1}},         {{4, 33}, {33}, {1}},
                              {{2, 3, 64}, {3, 64}, {-2, -1}}, {{3, 8192}, {8192}, {-1}},
                              {{5, 800}, {800}, {-1}},         {{7, 4096}, {4096}, {-1}},
