@@ -9,7 +9,10 @@
 //   exp_f32, relu_bf16     unary ops, 256 MiB in
 //   softmax, layer_norm, rms_norm on 8192x8192 float32, 16384x4096 bfloat16 (a block
 //                          per row; _warp: GRAFT_CUDA_ROWS=warp, a warp per row;
-//                          _warp_cs: GRAFT_CUDA_ROWS=warp-cs, streaming loads/stores)
+//                          _warp_cs: GRAFT_CUDA_ROWS=warp-cs, streaming loads/stores;
+//                          layer_norm and rms_norm _persist: GRAFT_CUDA_ROWS=persist,
+//                          resident blocks taking rows in turn, the next row's loads in
+//                          flight; _persist_cs: persist-cs, the same with st.global.cs)
 //   sum_rows_f32           graft.sum over the last axis of 8192x8192
 //   cumsum_f32/64M         graft.cumsum of the flattened 64M elements
 //   sort, argsort          16M float32 in one row, and 4096 rows of 4096
@@ -264,7 +267,8 @@ BENCHMARK_CAPTURE(BM_unary, relu_bf16, BF16, "graft.nn.relu")
 
 /// GRAFT_CUDA_ROWS for one benchmark: "warp" forces a warp per row (slower
 /// than the default block per row on the H200), "warp-cs" the warp per row with
-/// streaming loads and stores (docs/performance.md compares them).
+/// streaming loads and stores (docs/performance.md compares them); "persist"
+/// and "persist-cs" the norms' persistent blocks, plain and streamed stores.
 struct RowsForm {
   explicit RowsForm(const char *form) {
     if (form)
@@ -314,6 +318,15 @@ BENCHMARK_CAPTURE(BM_layerNorm, bf16_16384x4096_warp, BF16, 16384, 4096, "warp")
 BENCHMARK_CAPTURE(BM_layerNorm, bf16_16384x4096_warp_cs, BF16, 16384, 4096, "warp-cs")
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_layerNorm, f32_8192x8192_persist, F32, 8192, 8192, "persist")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_layerNorm, bf16_16384x4096_persist, BF16, 16384, 4096, "persist")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_layerNorm, bf16_16384x4096_persist_cs, BF16, 16384, 4096, "persist-cs")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 
 void BM_rmsNorm(benchmark::State &state, DLDataType t, int64_t rows, int64_t cols,
                 const char *form = nullptr) {
@@ -334,6 +347,18 @@ BENCHMARK_CAPTURE(BM_rmsNorm, bf16_16384x4096_warp, BF16, 16384, 4096, "warp")
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_rmsNorm, bf16_16384x4096_warp_cs, BF16, 16384, 4096, "warp-cs")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_rmsNorm, f32_8192x8192_persist, F32, 8192, 8192, "persist")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_rmsNorm, f32_8192x8192_persist_cs, F32, 8192, 8192, "persist-cs")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_rmsNorm, bf16_16384x4096_persist, BF16, 16384, 4096, "persist")
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_rmsNorm, bf16_16384x4096_persist_cs, BF16, 16384, 4096, "persist-cs")
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 

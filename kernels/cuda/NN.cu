@@ -12,6 +12,7 @@
 
 #include "kernels/cuda/Elementwise.cuh"
 
+#include <atomic>
 #include <cfloat>
 #include <cstdlib>
 #include <cstring>
@@ -97,8 +98,9 @@ template <class A, class K, int V> __device__ inline A kept(const K (&r)[V], int
 /// The threads that share a row: a whole block, or one warp of it (WarpCs:
 /// with the input loaded and the output stored as streamed once,
 /// `ld.global.cs`/`st.global.cs`, so gamma and beta stay in L1; forced
-/// only, to measure).
-enum class RowTeam { Block, Warp, WarpCs };
+/// only, to measure). Persist: a block that stays resident and takes rows
+/// in turn (normRowsPersist; PersistCs stores with `st.global.cs`).
+enum class RowTeam { Block, Warp, WarpCs, Persist, PersistCs };
 
 /// Threads per block of the warp-per-row form: 4 rows in flight a block.
 constexpr int kWarpRowThreads = 128;
@@ -109,10 +111,11 @@ constexpr int kWarpRowThreads = 128;
 /// bfloat16 is 64 registers a lane) and converted where used; the
 /// reductions are warp shuffles only, with no shared memory or barrier.
 template <RowOp Op, class T, int ITEMS, int V, RowTeam Team = RowTeam::Block>
-__global__ void __launch_bounds__(Team != RowTeam::Block ? kWarpRowThreads : 1024,
-                                  Team != RowTeam::Block ? 4 : 1)
+__global__ void __launch_bounds__(Team == RowTeam::Block ? 1024 : kWarpRowThreads,
+                                  Team == RowTeam::Block ? 1 : 4)
     rowKernel(const T *__restrict__ x, T *__restrict__ y, int64_t rows, RowParams p) {
   awaitUpstream();
+  static_assert(Team == RowTeam::Block || Team == RowTeam::Warp || Team == RowTeam::WarpCs);
   using A = Acc<T>;
   constexpr bool kWarp = Team != RowTeam::Block;
   constexpr bool kStream = Team == RowTeam::WarpCs;
@@ -230,6 +233,139 @@ __global__ void __launch_bounds__(Team != RowTeam::Block ? kWarpRowThreads : 102
   }
 }
 
+/// Threads per block of the persistent form at most, and the 16-byte
+/// vectors each thread keeps of a row: rows up to 2048 vectors (4096
+/// float64, 8192 float32, 16384 of a 16-bit type).
+constexpr int kPersistThreads = 512;
+constexpr int kPersistItems = 4;
+
+/// 16 bytes of the input, loaded past L1 (`ld.global.nc.L1::no_allocate`):
+/// each element is read once, and the kernel writes no address it reads
+/// afterwards (a row is read whole before it is written, rows do not
+/// overlap), so the non-coherent path is safe even when y aliases x.
+/// Volatile with a memory clobber: issued where written, after
+/// griddepcontrol.wait and before the reductions that should hide it.
+__device__ inline uint4 loadOnce(const void *p) {
+  uint4 r;
+  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
+               : "l"(p)
+               : "memory");
+  return r;
+}
+
+/// layer_norm and rms_norm with rows taken in turn by blocks that stay
+/// resident (the grid fills the device once): row r, r + gridDim.x, ...
+/// While a block reduces and stores one row, its loads of the next are in
+/// flight, so its share of memory traffic does not stop at every row's
+/// barriers and tail as a block per row's does. Each thread keeps ITEMS
+/// 16-byte vectors of the row packed in the storage type, twice (this row
+/// and the next), for 16-byte aligned rows whose length is a multiple of V
+/// (the host checks). gamma and beta are read from L1 for each row: kept
+/// in registers as well, they spilled at the 64 registers a thread that
+/// two blocks of 512 threads an SM leave (float64's statistics spilled
+/// even without them, so float64 takes one block of 512 an SM). Every
+/// thread of a block runs the same rows, so the barriers of the block
+/// reductions are reached by all.
+template <RowOp Op, class T, int ITEMS, int V, bool StreamStores>
+__global__ void __launch_bounds__(kPersistThreads, sizeof(T) == 8 ? 1 : 2)
+    normRowsPersist(const T *__restrict__ x, T *__restrict__ y, int64_t rows, RowParams p) {
+  awaitUpstream();
+  static_assert(sizeof(T) * V == 16, "rows move in 16-byte vectors");
+  static_assert(Op == RowOp::LayerNorm || Op == RowOp::RmsNorm);
+  using A = Acc<T>;
+  using Pack = T[ITEMS][V];
+  __shared__ A shared[32];
+  const int64_t n = p.n;
+  int col[ITEMS]; // below ITEMS * kPersistThreads * V: an int
+  bool valid[ITEMS];
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k) {
+    col[k] = (int(threadIdx.x) + k * int(blockDim.x)) * V;
+    valid[k] = col[k] < n;
+  }
+  int64_t row = blockIdx.x;
+  if (row >= rows)
+    return; // The whole block: nothing below waits on it.
+  auto load = [&](Pack &dst, const T *src) {
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+      uint4 w = valid[k] ? loadOnce(src + col[k]) : make_uint4(0, 0, 0, 0);
+      memcpy(&dst[k][0], &w, 16);
+    }
+  };
+  Pack now, ahead;
+  load(now, x + row * n);
+  // One row: first the next row's loads (into `next`), then this row's
+  // statistics and output. The copy after it waits for those loads only
+  // once this row's stores are issued (calling it with the buffers swapped
+  // in turn instead took 74 to 95 registers, against 64).
+  auto step = [&](Pack &cur, Pack &next) {
+    int64_t following = row + gridDim.x;
+    if (following < rows)
+      load(next, x + following * n);
+    A mean = 0;
+    if constexpr (Op == RowOp::LayerNorm) {
+      A s = 0;
+#pragma unroll
+      for (int k = 0; k < ITEMS; ++k)
+        if (valid[k])
+#pragma unroll
+          for (int e = 0; e < V; ++e)
+            s += kept<A>(cur[k], e);
+      mean = blockReduce<false>(s, shared) / A(n);
+    }
+    A sq = 0;
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k)
+      if (valid[k])
+#pragma unroll
+        for (int e = 0; e < V; ++e)
+          sq += (kept<A>(cur[k], e) - mean) * (kept<A>(cur[k], e) - mean);
+    sq = blockReduce<false>(sq, shared);
+    A scaleBy = A(1) / sqrt(sq / A(n) + A(p.eps));
+    T *yr = y + row * n;
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+      if (!valid[k])
+        continue;
+      // gamma and beta from L1, where the input's loads leave them.
+      Vec<T, V> out, g, b;
+      auto affine = [&](Vec<T, V> &dst, const char *base) {
+        uint4 w =
+            __ldg(reinterpret_cast<const uint4 *>(reinterpret_cast<const T *>(base) + col[k]));
+        memcpy(&dst, &w, 16);
+      };
+      if (p.scale)
+        affine(g, p.gamma);
+      if (p.center)
+        affine(b, p.beta);
+#pragma unroll
+      for (int e = 0; e < V; ++e)
+        out.v[e] = toStorage<T>((kept<A>(cur[k], e) - mean) * scaleBy *
+                                    (p.scale ? A(loadElem<T>(&g.v[e])) : A(1)) +
+                                (p.center ? A(loadElem<T>(&b.v[e])) : A(0)));
+      uint4 w;
+      memcpy(&w, &out, 16);
+      if constexpr (StreamStores)
+        __stcs(reinterpret_cast<uint4 *>(yr + col[k]), w);
+      else
+        *reinterpret_cast<uint4 *>(yr + col[k]) = w;
+    }
+    row = following;
+  };
+  while (true) {
+    step(now, ahead);
+    if (row >= rows)
+      break;
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k)
+#pragma unroll
+      for (int e = 0; e < V; ++e)
+        now[k][e] = ahead[k][e];
+  }
+}
+
 /// Softmax of rows reached through byte strides: row r starts at the
 /// offsets the indexer gives (the axis dim has size 1 there) and steps by
 /// the axis strides. Three passes over memory.
@@ -274,16 +410,61 @@ bool checkFloat(Ctx &ctx) {
 }
 
 /// Which team takes a row: a block per row unless GRAFT_CUDA_ROWS=warp (a
-/// warp takes rows of up to 16 vectors a lane) or warp-cs (the streamed warp
-/// form). The warp forms measured slower on the H200 for 4096-wide bfloat16
-/// rows (rms_norm 79.8 us against 74.6), so they stay forced-only.
+/// warp takes rows of up to 16 vectors a lane), warp-cs (the streamed warp
+/// form), persist or persist-cs (layer_norm and rms_norm: resident blocks
+/// that take rows in turn, the next row's loads in flight). The warp forms
+/// measured slower on the H200 for 4096-wide bfloat16 rows (rms_norm 79.8
+/// us against 74.6), so they stay forced-only.
 RowTeam rowTeam() {
   const char *force = std::getenv("GRAFT_CUDA_ROWS");
-  if (force && std::strcmp(force, "warp") == 0)
+  if (!force)
+    return RowTeam::Block;
+  if (std::strcmp(force, "warp") == 0)
     return RowTeam::Warp;
-  if (force && std::strcmp(force, "warp-cs") == 0)
+  if (std::strcmp(force, "warp-cs") == 0)
     return RowTeam::WarpCs;
+  if (std::strcmp(force, "persist") == 0)
+    return RowTeam::Persist;
+  if (std::strcmp(force, "persist-cs") == 0)
+    return RowTeam::PersistCs;
   return RowTeam::Block;
+}
+
+/// The device's SM count (queried once; 132, the H200's, if the query fails).
+int smCount() {
+  static const int sms = [] {
+    int dev = 0, n = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || n <= 0)
+      n = 132;
+    cudaGetLastError(); // A failed query is not an error of this launch.
+    return n;
+  }();
+  return sms;
+}
+
+/// Launches normRowsPersist on a grid that fills the device once (more
+/// blocks than can be resident would run their rows after the others had
+/// finished theirs), sized so that every block takes the same number of
+/// rows but the last few. Occupancy is queried once per kernel and block
+/// size.
+template <RowOp Op, class T, int V, bool StreamStores>
+void launchPersist(Ctx &ctx, const T *x, T *y, int64_t rows, const RowParams &p, int threads) {
+  auto kernel = normRowsPersist<Op, T, kPersistItems, V, StreamStores>;
+  static std::atomic<int> perSm[kPersistThreads / 32 + 1];
+  int slot = threads / 32, resident = perSm[slot].load(std::memory_order_relaxed);
+  if (resident <= 0) {
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, threads, 0) !=
+            cudaSuccess ||
+        resident <= 0)
+      resident = 1;
+    cudaGetLastError(); // A failed query is not an error of this launch.
+    perSm[slot].store(resident, std::memory_order_relaxed);
+  }
+  int64_t most = int64_t(smCount()) * resident;
+  int64_t each = (rows + most - 1) / most; // rows per block
+  auto blocks = unsigned((rows + each - 1) / each);
+  kernel<<<blocks, threads, 0, ctx.stream()>>>(x, y, rows, p);
 }
 
 /// Launches the register-tile kernel for rows of n elements; false when n
@@ -301,7 +482,22 @@ bool launchRows(Ctx &ctx, const T *x, T *y, int64_t rows, const RowParams &p, in
   // registers for 16-byte vectors), rows of at least 4 vectors a lane (a
   // shorter row leaves the block form's few threads per row as they are).
   RowTeam team = rowTeam();
-  if (vec && units > 3 * 32 && units <= 16 * 32 && rows > 0 && team != RowTeam::Block) {
+  if constexpr (Op == RowOp::LayerNorm || Op == RowOp::RmsNorm) {
+    static_assert(sizeof(T) * V == 16);
+    bool persist = team == RowTeam::Persist || team == RowTeam::PersistCs;
+    if (persist && vec && units <= int64_t(kPersistThreads) * kPersistItems && rows > 0) {
+      // Up to kPersistItems vectors a thread, whole warps.
+      int threads = int(((units + kPersistItems - 1) / kPersistItems + 31) / 32 * 32);
+      if (team == RowTeam::PersistCs)
+        launchPersist<Op, T, V, true>(ctx, x, y, rows, p, threads);
+      else
+        launchPersist<Op, T, V, false>(ctx, x, y, rows, p, threads);
+      rc = ctx.checkLaunch("normRowsPersist");
+      return true;
+    }
+  }
+  bool warpTeam = team == RowTeam::Warp || team == RowTeam::WarpCs;
+  if (vec && units > 3 * 32 && units <= 16 * 32 && rows > 0 && warpTeam) {
     unsigned blocks = unsigned((rows + kWarpRowThreads / 32 - 1) / (kWarpRowThreads / 32));
     auto warp = [&](auto items) {
       constexpr int I = decltype(items)::value;

@@ -168,13 +168,16 @@ TEST(CudaKernels, LayerNormAndRmsNorm) {
     std::vector<int64_t> shape, inner, axes;
   };
   // The last five: rows a warp takes when forced (see SoftmaxAndLogSoftmax),
-  // each through every row form (GRAFT_CUDA_ROWS=warp, block, warp-cs).
+  // each through every row form (GRAFT_CUDA_ROWS=warp, block, warp-cs,
+  // persist, persist-cs). The persistent forms take every case but 4x33
+  // (not a whole number of vectors: the block's scalar path) and 3x8192
+  // float64 (too long for them: the block per row).
   std::vector<Case> cases = {{{8, 768}, {768}, {-1}},         {{4, 33}, {33}, {1}},
                              {{2, 3, 64}, {3, 64}, {-2, -1}}, {{3, 8192}, {8192}, {-1}},
                              {{5, 800}, {800}, {-1}},         {{7, 4096}, {4096}, {-1}},
                              {{3, 2048}, {2048}, {-1}},       {{2, 3, 1024}, {3, 1024}, {-2, -1}},
                              {{6, 1024}, {1024}, {-1}}};
-  for (const char *rows : {"warp", "block", "warp-cs"})
+  for (const char *rows : {"warp", "block", "warp-cs", "persist", "persist-cs"})
     for (DLDataType t : kFloatTypes)
       for (const Case &c : cases) {
         setenv("GRAFT_CUDA_ROWS", rows, 1);
@@ -193,6 +196,40 @@ TEST(CudaKernels, LayerNormAndRmsNorm) {
         RUN_OK("graft.nn.rms_norm", {&x, &gamma}, {&co}, attrs);
         ASSERT_EQ(runCuda("graft.nn.rms_norm", {&x, &gamma}, {&go}, attrs), "");
         EXPECT_EQ(compare(co, go, nnBound(t)), "");
+        unsetenv("GRAFT_CUDA_ROWS");
+      }
+}
+
+TEST(CudaKernels, NormPersistentRowsLoop) {
+  GRAFT_REQUIRE_GPU();
+  std::mt19937_64 rng(7);
+  // More rows than a device of up to 132 SMs keeps resident, so each block
+  // of the persistent forms takes several rows in turn (the next row's
+  // loads in flight), the last blocks fewer: 9001 rows of 200 (one warp a
+  // row, vectors of a thread partly past the row's end), 5000 of 1024 (32
+  // to 128 threads a row by dtype) and 2200 of 4096 (128 threads a row of a
+  // 16-bit type: at most 16 such blocks an SM).
+  struct Case {
+    std::vector<int64_t> shape, inner;
+  };
+  std::vector<Case> cases = {{{9001, 200}, {200}}, {{5000, 1024}, {1024}}, {{2200, 4096}, {4096}}};
+  for (const char *rows : {"persist", "persist-cs"})
+    for (DLDataType t : kFloatTypes)
+      for (const Case &c : cases) {
+        setenv("GRAFT_CUDA_ROWS", rows, 1);
+        SCOPED_TRACE(std::string(rows) + " " + typeName(t) + " " + shapeText(c.shape));
+        TestTensor x = randomTensor(t, c.shape, rng, -3, 5);
+        TestTensor gamma = randomTensor(t, c.inner, rng), beta = randomTensor(t, c.inner, rng);
+        Attrs ln = {std::vector<int64_t>{-1}, 1e-5, true, true};
+        TestTensor co(t, c.shape), go(t, c.shape);
+        RUN_OK("graft.nn.layer_norm", {&x, &gamma, &beta}, {&co}, ln);
+        ASSERT_EQ(runCuda("graft.nn.layer_norm", {&x, &gamma, &beta}, {&go}, ln), "");
+        EXPECT_EQ(compare(co, go, nnBound(t)), "");
+        Attrs rms = {std::vector<int64_t>{-1}, 1e-6};
+        TestTensor cr(t, c.shape), gr(t, c.shape);
+        RUN_OK("graft.nn.rms_norm", {&x, &gamma}, {&cr}, rms);
+        ASSERT_EQ(runCuda("graft.nn.rms_norm", {&x, &gamma}, {&gr}, rms), "");
+        EXPECT_EQ(compare(cr, gr, nnBound(t)), "");
         unsetenv("GRAFT_CUDA_ROWS");
       }
 }
