@@ -319,6 +319,12 @@ struct Plan {
   /// groups found by shared-memory atomics instead of __match_any_sync).
   bool matchRounds = false, matchAtomic = false;
   int matchRows = 256; ///< Axis positions a stretch stages (planMatch).
+  /// The lane walk's lanes a line (GRAFT_CUDA_SCATTER_LANES): 32 (a warp a
+  /// line) or the power of two from 4 that holds the axis (packed).
+  int matchLaneP = 32;
+  /// Warps a line (GRAFT_CUDA_SCATTER_SPLIT): 1, or 2 (4 lines a block,
+  /// warp j of a line owning the positions k with k % 2 = j).
+  int matchSplit = 1;
 };
 
 struct Layout {
@@ -526,6 +532,14 @@ constexpr int kMatchBatch = 8;
 /// Whether the walk finds its groups by shared-memory atomics by default
 /// (GRAFT_CUDA_SCATTER_WALK=atomic) rather than __match_any_sync.
 constexpr bool kMatchAtomicByDefault = false;
+/// The lane walk (an axis of at most 32 positions) takes a warp a line by
+/// default while the grid has at most this many blocks per SM: with a
+/// block or two an SM, packing 32 / P lines into a warp leaves one or two
+/// warps an SM walking every row while the others idle (H200, float32 sum
+/// of 4096x1024 into 4 rows, 128 blocks: 87.3 us a warp a line in round 11,
+/// 114.6 packed in round 12). With many blocks an SM, packing issues fewer
+/// instructions for the same rows (GRAFT_CUDA_SCATTER_LANES forces either).
+constexpr int64_t kMatchWarpLanesBlocksPerSM = 2;
 /// Its dynamic shared memory before the accumulators for a stretch of
 /// `rows` axis positions: the stretch's indices (int32) and updates' bits,
 /// and the lines' offsets (four int64 each).
@@ -547,30 +561,45 @@ void planMatch(Plan &p, ScalarType t) {
   size_t accBytes = dispatch(t, [](auto tag) { return sizeof(Compute<decltype(tag)>); });
   size_t perElem = accBytes * (p.op == Red::Mean ? 2 : 1) + 1;
   // GRAFT_CUDA_SCATTER_WALK: "rounds", "atomic" or "match" (the groups by
-  // __match_any_sync); GRAFT_CUDA_SCATTER_STAGE: elements a thread stages.
-  // Unforced, the defaults below, or the smallest form where they do not fit.
+  // __match_any_sync); GRAFT_CUDA_SCATTER_STAGE: elements a thread stages;
+  // GRAFT_CUDA_SCATTER_SPLIT=2: two warps a line, 4 lines a block (an axis
+  // of more than 32 positions; not 4 warps a line: the kernel's registers,
+  // about 123 a thread, let only two blocks reside on an SM);
+  // GRAFT_CUDA_SCATTER_LANES: "packed" or
+  // "warp" (the lane walk's lanes a line). Unforced, the defaults below,
+  // or the smallest form where they do not fit.
   const char *walk = std::getenv("GRAFT_CUDA_SCATTER_WALK");
   const std::string w = walk ? walk : "";
   const int64_t items = envInt("GRAFT_CUDA_SCATTER_STAGE");
   const bool itemsForced = items >= 1 && items <= kMatchMaxItems;
   p.matchRounds = w == "rounds";
   p.matchAtomic = (w == "atomic" || (w.empty() && kMatchAtomicByDefault)) && p.g.len > 32;
-  p.matchRows = 32 * int(itemsForced ? items : kMatchItems);
+  p.matchSplit = envInt("GRAFT_CUDA_SCATTER_SPLIT") == 2 && p.g.len > 32 ? 2 : 1;
+  p.matchRows = 32 * int(itemsForced ? items : kMatchItems) * p.matchSplit;
   auto bytes = [&] {
-    size_t b = matchStageBytes(elemBytes, p.matchRows) + size_t(p.g.len) * kMatchLines * perElem;
+    const size_t elems = size_t(p.g.len) * (kMatchLines / p.matchSplit);
+    size_t b = matchStageBytes(elemBytes, p.matchRows) + elems * perElem;
     if (p.matchAtomic) // A 32-bit lane mask per (line, axis position), 4-byte aligned.
-      b += 3 + size_t(p.g.len) * kMatchLines * 4;
+      b += 3 + elems * 4;
     return b;
   };
   const size_t limit = size_t(deviceLimits().smemPerBlock);
   p.matchSmemBytes = bytes();
-  if (p.matchSmemBytes > limit && (w.empty() || !itemsForced)) {
+  if (p.matchSmemBytes > limit && (w.empty() || !itemsForced || p.matchSplit > 1)) {
     p.matchAtomic = p.matchAtomic && w == "atomic";
+    p.matchSplit = 1;
     p.matchRows = 32 * int(itemsForced ? items : 8);
     p.matchSmemBytes = bytes();
   }
-  if (p.matchSmemBytes > limit || (p.lines - 1) / kMatchLines >= int64_t(INT32_MAX))
+  const int64_t perBlock = kMatchLines / p.matchSplit;
+  if (p.matchSmemBytes > limit || (p.lines - 1) / perBlock >= int64_t(INT32_MAX))
     return;
+  const int64_t blocks = (p.lines + perBlock - 1) / perBlock;
+  const char *lanes = std::getenv("GRAFT_CUDA_SCATTER_LANES");
+  const std::string l = lanes ? lanes : "";
+  const bool packed =
+      l == "packed" || (l != "warp" && blocks > kMatchWarpLanesBlocksPerSM * deviceLimits().sms);
+  p.matchLaneP = !packed ? 32 : p.g.len <= 4 ? 4 : p.g.len <= 8 ? 8 : p.g.len <= 16 ? 16 : 32;
   p.rmAxis = 1;
   for (int d = p.g.ndim - 1; d > p.g.axis; --d)
     p.rmAxis *= p.g.shape[d];
@@ -1622,7 +1651,14 @@ struct MatchArgs {
   /// each lane ORs its bit into its position's mask in shared memory, which
   /// then holds the group __match_any_sync would give.
   bool atomicPeers;
-  int rows; ///< Axis positions a stretch stages: 32 x (elements a thread).
+  int rows; ///< Axis positions a stretch stages: 32 x (elements a thread) x split.
+  /// The lane walk's lanes a line: 32, a warp a line; or 4, 8 or 16, a warp
+  /// taking 32 / laneP lines (packed). At least the axis length.
+  int laneP;
+  /// Warps a line: 1, or 2 (kMatchLines / 2 lines a block, warp w walking
+  /// line w / 2 and folding the positions k with k % 2 = w % 2; an axis of
+  /// more than 32 positions).
+  int split;
 };
 
 /// The ranked walk's state for an axis of at most 32 positions: lane p
@@ -1726,14 +1762,17 @@ __global__ void __launch_bounds__(kMatchThreads)
   using C = Compute<T>;
   using V = typename BitsOf<sizeof(T)>::type;
   extern __shared__ __align__(16) unsigned char matchSmem[];
-  const int rows = a.rows, items = rows / 32;
+  // Warps a line and lines a block (powers of two), and their log2.
+  const int split = a.split == 2 ? 2 : 1, splitBits = split == 2 ? 1 : 0,
+            blockLines = kMatchLines >> splitBits, lineBits = 3 - splitBits;
+  const int rows = a.rows, items = rows / (32 * split);
   int32_t *sK = reinterpret_cast<int32_t *>(matchSmem);
   V *sV = reinterpret_cast<V *>(sK + rows * kMatchPitch);
   unsigned char *accBase = matchSmem + matchStageBytes(sizeof(T), rows);
   LineOffsets *table =
       reinterpret_cast<LineOffsets *>(accBase - size_t(kMatchLines) * sizeof(LineOffsets));
   const ScatterGeom &g = a.g;
-  const int64_t len = g.len, elems = len * kMatchLines, outAxis = g.outStride[g.axis];
+  const int64_t len = g.len, elems = len * blockLines, outAxis = g.outStride[g.axis];
   const bool mean = a.op == Red::Mean;
   // Accumulators [line][axis position]; flags 0 (untouched, no self), 1
   // (the data's value, include_self), 2 (folded: written back).
@@ -1745,19 +1784,19 @@ __global__ void __launch_bounds__(kMatchThreads)
   uint32_t *sPeers = reinterpret_cast<uint32_t *>((reinterpret_cast<uintptr_t>(sFlag + elems) + 3) &
                                                   ~uintptr_t(3));
   const int tid = int(threadIdx.x), warp = tid >> 5, lane = tid & 31;
-  const int64_t line0 = int64_t(blockIdx.x) * kMatchLines;
-  const int lines = int(a.lines - line0 < kMatchLines ? a.lines - line0 : kMatchLines);
+  const int64_t line0 = int64_t(blockIdx.x) * blockLines;
+  const int lines = int(a.lines - line0 < blockLines ? a.lines - line0 : blockLines);
   if (tid < lines) {
     LineOffsets &l = table[tid];
     lineStart(g, line0 + tid, l.idx, l.upd, l.out, l.rm);
   }
   __syncthreads();
-  // Element e: line e % 8, position e / 8 (consecutive threads, adjacent
-  // lines: coalesced loads and stores of the output).
+  // Element e: line e % blockLines, position e / blockLines (consecutive
+  // threads, adjacent lines: coalesced loads and stores of the output).
   const bool self = a.includeSelf && a.op != Red::Update;
   for (int64_t e = tid; e < elems; e += kMatchThreads) {
-    int t = int(e & (kMatchLines - 1));
-    int64_t k = e / kMatchLines, at = t * len + k;
+    int t = int(e & (blockLines - 1));
+    int64_t k = e >> lineBits, at = t * len + k;
     bool on = self && t < lines;
     sFlag[at] = on ? 1 : 0;
     sAcc[at] = on ? loadElem<T>(src + table[t].out + k * outAxis) : C(0);
@@ -1769,14 +1808,15 @@ __global__ void __launch_bounds__(kMatchThreads)
   const int64_t axisIdx = g.idxStride[g.axis], axisUpd = g.updStride[g.axis];
   I ks[kMatchMaxItems];
   V vs[kMatchMaxItems];
-  // Stretch element e: line e % 8, axis position r0 + e / 8.
+  // Stretch element e: line e % blockLines, axis position r0 + e /
+  // blockLines.
   auto load = [&](int64_t r0) {
 #pragma unroll
     for (int it = 0; it < kMatchMaxItems; ++it) {
       if (it >= items)
         break;
-      int e = it * kMatchThreads + tid, t = e & (kMatchLines - 1);
-      int64_t i = r0 + e / kMatchLines;
+      int e = it * kMatchThreads + tid, t = e & (blockLines - 1);
+      int64_t i = r0 + (e >> lineBits);
       ks[it] = I(0);
       vs[it] = 0;
       if (t < lines && i < a.lineLen) {
@@ -1792,7 +1832,7 @@ __global__ void __launch_bounds__(kMatchThreads)
     for (int it = 0; it < kMatchMaxItems; ++it) {
       if (it >= items)
         break;
-      int e = it * kMatchThreads + tid, t = e & (kMatchLines - 1), row = e / kMatchLines;
+      int e = it * kMatchThreads + tid, t = e & (blockLines - 1), row = e >> lineBits;
       int64_t i = r0 + row, k = int64_t(ks[it]);
       int32_t key = -1;
       if (t < lines && i < a.lineLen) {
@@ -1805,14 +1845,18 @@ __global__ void __launch_bounds__(kMatchThreads)
       sV[row * kMatchPitch + t] = vs[it];
     }
   };
-  C *acc = sAcc + warp * len, *cnt = sCount + warp * len;
-  uint8_t *flag = sFlag + warp * len;
+  // Split, warp w walks line w / split and folds the positions k with
+  // k % split = w % split: each element still has one folding lane, which
+  // sees its updates in row order.
+  const int wline = warp >> splitBits, parity = warp & (split - 1);
+  C *acc = sAcc + wline * len, *cnt = sCount + wline * len;
+  uint8_t *flag = sFlag + wline * len;
   // An axis of at most 32 positions walks with a lane per position: a warp
-  // takes 32 / P lines of P lanes each (P the power of two from 4 up that
-  // holds the axis), so a short axis leaves fewer lanes idle and fewer
-  // warps issue the walk.
-  const bool byLane = len <= 32;
-  const int P = len <= 4 ? 4 : len <= 8 ? 8 : len <= 16 ? 16 : 32;
+  // takes 32 / P lines of P lanes each (P = laneP: 32, a warp a line, or
+  // packed, the power of two from 4 up that holds the axis, so a short axis
+  // leaves fewer lanes idle and fewer warps issue the walk).
+  const bool byLane = len <= 32 && split == 1;
+  const int P = a.laneP >= len && (a.laneP == 4 || a.laneP == 8 || a.laneP == 16) ? a.laneP : 32;
   const int laneLine = warp * (32 / P) + lane / P, pos = lane % P;
   const bool laneOwns = laneLine < lines && pos < len;
   LaneState<T> ls{C(0), C(1), 0};
@@ -1845,8 +1889,11 @@ __global__ void __launch_bounds__(kMatchThreads)
       });
       continue;
     }
-    if (warp >= lines)
+    if (wline >= lines)
       continue;
+    // A key this warp does not fold (another warp's of the line, split)
+    // reads as -1, as padding does.
+    auto owned = [&](int32_t k) { return (k & (split - 1)) == parity ? k : int32_t(-1); };
     // The group's first lane (its earliest row) folds the whole group in
     // lane order, that is row order, reading the others' updates from the
     // stage; the groups of a chunk name distinct positions.
@@ -1857,7 +1904,7 @@ __global__ void __launch_bounds__(kMatchThreads)
       C cur = acc[k], cc = mean ? cnt[k] : C(0);
       for (unsigned m = peers; m; m &= m - 1) {
         const int row = c + __ffs(m) - 1;
-        const C v = loadElem<T>(reinterpret_cast<const T *>(sV + row * kMatchPitch + warp));
+        const C v = loadElem<T>(reinterpret_cast<const T *>(sV + row * kMatchPitch + wline));
         cur = f ? step<T>(a.op, cur, v) : v;
         if (mean)
           cc = f ? roundC<T>(ops::addC(cc, C(1))) : C(1);
@@ -1877,7 +1924,7 @@ __global__ void __launch_bounds__(kMatchThreads)
 #pragma unroll
       for (int b = 0; b < kMatchBatch; ++b) {
         const int c = c0 + 32 * b; // Uniform across the warp.
-        keys[b] = c < n ? sK[(c + lane) * kMatchPitch + warp] : -1;
+        keys[b] = c < n ? owned(sK[(c + lane) * kMatchPitch + wline]) : -1;
         groups[b] = c < n ? __match_any_sync(0xffffffffu, keys[b]) : 0u;
       }
 #pragma unroll
@@ -1889,9 +1936,9 @@ __global__ void __launch_bounds__(kMatchThreads)
       }
     }
     // GRAFT_CUDA_SCATTER_WALK=atomic: the groups from shared-memory masks.
-    uint32_t *peersOf = sPeers + warp * len;
+    uint32_t *peersOf = sPeers + wline * len;
     for (int c = 0; c < n && !a.rounds && a.atomicPeers; c += 32) {
-      const int32_t k = sK[(c + lane) * kMatchPitch + warp];
+      const int32_t k = owned(sK[(c + lane) * kMatchPitch + wline]);
       if (k >= 0) // Only lanes with k >= 0 take part.
         atomicOr(peersOf + k, 1u << lane);
       __syncwarp();
@@ -1905,8 +1952,8 @@ __global__ void __launch_bounds__(kMatchThreads)
     // The walk of round 11 (GRAFT_CUDA_SCATTER_WALK=rounds): the lanes of
     // rank j fold in round j, each its own update.
     for (int c = 0; c < n && a.rounds; c += 32) {
-      const int j = (c + lane) * kMatchPitch + warp;
-      const int32_t k = sK[j]; // Rows past the line hold -1.
+      const int j = (c + lane) * kMatchPitch + wline;
+      const int32_t k = owned(sK[j]); // Rows past the line hold -1.
       const C v = loadElem<T>(reinterpret_cast<const T *>(sV + j));
       const unsigned peers = __match_any_sync(0xffffffffu, k);
       const int rank = __popc(peers & ((1u << lane) - 1));
@@ -1934,8 +1981,8 @@ __global__ void __launch_bounds__(kMatchThreads)
   }
   __syncthreads();
   for (int64_t e = tid; e < elems; e += kMatchThreads) {
-    int t = int(e & (kMatchLines - 1));
-    int64_t k = e / kMatchLines, at = t * len + k;
+    int t = int(e & (blockLines - 1));
+    int64_t k = e >> lineBits, at = t * len + k;
     if (t >= lines)
       continue;
     const int64_t o = table[t].out + k * outAxis;
@@ -1952,11 +1999,12 @@ __global__ void __launch_bounds__(kMatchThreads)
 
 template <class T, class I>
 int runMatch(Ctx &ctx, const Plan &p, const T *src, bool copyRest, BadIndexRecord *bad) {
-  MatchArgs a{p.g,           p.lines,  p.lineLen,     p.rmAxis,      p.op,
-              p.includeSelf, copyRest, p.matchRounds, p.matchAtomic, p.matchRows};
+  MatchArgs a{p.g,      p.lines,       p.lineLen,     p.rmAxis,    p.op,         p.includeSelf,
+              copyRest, p.matchRounds, p.matchAtomic, p.matchRows, p.matchLaneP, p.matchSplit};
   auto *upd = reinterpret_cast<const T *>(dataOf(ctx.in(2)));
   auto *out = reinterpret_cast<T *>(dataOf(ctx.out(0)));
-  int64_t blocks = (p.lines + kMatchLines - 1) / kMatchLines;
+  const int64_t blockLines = kMatchLines / p.matchSplit;
+  int64_t blocks = (p.lines + blockLines - 1) / blockLines;
   static const cudaError_t attrErr = allowDynamicSmem(matchKernel<T, I>);
   if (attrErr != cudaSuccess)
     return ctx.failCuda("cudaFuncSetAttribute", attrErr);

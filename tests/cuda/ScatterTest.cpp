@@ -14,7 +14,8 @@
 // axis position) has CudaScatter.Column* and two paths in EveryPathSmall;
 // the ranked walk (GRAFT_CUDA_SCATTER=match: a warp per line, lanes grouped
 // by the position they name) runs the same tests and three paths there, in
-// each form GRAFT_CUDA_SCATTER_WALK selects. A bad index is reported at the
+// each form GRAFT_CUDA_SCATTER_WALK, _LANES (the lane walk a warp a line or
+// packed) and _SPLIT (two warps a line) select. A bad index is reported at the
 // next synchronization (CudaScatter.BadIndexIsReported*).
 //
 //===----------------------------------------------------------------------===//
@@ -135,6 +136,8 @@ TEST(CudaScatter, EveryPathSmall) {
   struct Path {
     const char *plan, *what;
     Case c;
+    /// Knobs of the ranked walk set for this path (name, value).
+    std::vector<std::pair<const char *, const char *>> env = {};
   };
   // Index bounds [lo, hi] are inclusive and in range (negative from the end).
   const Case shortRuns = {{6, 5}, {12, 5}, {12, 5}, 0, -6, 5};
@@ -163,11 +166,37 @@ TEST(CudaScatter, EveryPathSmall) {
        "ranked walk, a lane per position, two blocks (the last one line), two stretches",
        {{4, 9}, {300, 9}, {300, 9}, 0, -4, 3}},
       {"match",
-       "ranked walk, a lane per position, a line a warp",
-       {{24, 9}, {300, 9}, {300, 9}, 0, -24, 23}},
+       "ranked walk, a lane per position, packed a line a warp",
+       {{24, 9}, {300, 9}, {300, 9}, 0, -24, 23},
+       {{"GRAFT_CUDA_SCATTER_LANES", "packed"}}},
       {"match",
-       "ranked walk, a lane per position, two lines a warp",
-       {{12, 9}, {300, 9}, {300, 9}, 0, -12, 11}},
+       "ranked walk, a lane per position, packed two lines a warp",
+       {{12, 9}, {300, 9}, {300, 9}, 0, -12, 11},
+       {{"GRAFT_CUDA_SCATTER_LANES", "packed"}}},
+      {"match",
+       "ranked walk, a lane per position, packed four lines a warp (the second warp one line)",
+       shortRuns,
+       {{"GRAFT_CUDA_SCATTER_LANES", "packed"}}},
+      {"match",
+       "ranked walk, a lane per position, a warp a line forced (two blocks, two stretches)",
+       {{4, 9}, {300, 9}, {300, 9}, 0, -4, 3},
+       {{"GRAFT_CUDA_SCATTER_LANES", "warp"}}},
+      {"match",
+       "ranked walk split, two warps a line, two blocks of 4 lines (the last one line)",
+       {{40, 5}, {300, 5}, {300, 5}, 0, -40, 39},
+       {{"GRAFT_CUDA_SCATTER_SPLIT", "2"}}},
+      {"match",
+       "ranked walk split, two stretches of 512 rows",
+       {{33, 3}, {600, 3}, {600, 3}, 0, -33, 32},
+       {{"GRAFT_CUDA_SCATTER_SPLIT", "2"}}},
+      {"match",
+       "ranked walk split, groups by shared-memory atomics",
+       {{40, 5}, {300, 5}, {300, 5}, 0, -40, 39},
+       {{"GRAFT_CUDA_SCATTER_SPLIT", "2"}, {"GRAFT_CUDA_SCATTER_WALK", "atomic"}}},
+      {"match",
+       "ranked walk split, in rounds",
+       {{33, 2}, {100, 2}, {100, 2}, 0, -33, -32},
+       {{"GRAFT_CUDA_SCATTER_SPLIT", "2"}, {"GRAFT_CUDA_SCATTER_WALK", "rounds"}}},
       {"match", "ranked walk in rounds, two stretches", {{40, 9}, {300, 9}, {300, 9}, 0, -40, 39}},
       {"match", "ranked walk in rounds, many rounds", {{33, 2}, {100, 2}, {100, 2}, 0, -33, -32}},
       // 600 lines fill half a block per SM of the H200 (132 SMs): the
@@ -197,6 +226,8 @@ TEST(CudaScatter, EveryPathSmall) {
       setenv("GRAFT_CUDA_SCATTER", path.plan, 1);
     else
       unsetenv("GRAFT_CUDA_SCATTER");
+    for (const auto &[name, value] : path.env)
+      setenv(name, value, 1);
     for (size_t r = 0; r < std::size(kReductions); ++r) {
       const char *red = kReductions[r];
       bool self = (p + r) % 2 == 0;
@@ -212,6 +243,8 @@ TEST(CudaScatter, EveryPathSmall) {
         expectMatchesCpu(c, t, red, self, it, 0.01, false, rng);
       }
     }
+    for (const auto &[name, value] : path.env)
+      unsetenv(name);
   }
   unsetenv("GRAFT_CUDA_SCATTER");
 }
@@ -478,24 +511,31 @@ TEST(CudaScatter, OwnerFoldDeterministicAndChecked) {
             runKernel("graft.scatter_elements", {&data, &bad, &small}, {&co}, attrs));
 }
 
-/// The plans that walk the lines without a sort, "plan/walk" forcing
-/// GRAFT_CUDA_SCATTER_WALK too: the ranked walk of round 11 (rounds) and the
-/// groups found by shared-memory atomics (atomic, axes of more than 32);
-/// "match/stage16" stages 512 rows at a time (GRAFT_CUDA_SCATTER_STAGE).
+/// The plans that walk the lines without a sort, "plan/knob" forcing a
+/// knob of the ranked walk too: GRAFT_CUDA_SCATTER_WALK, the ranked walk of
+/// round 11 (rounds) and the groups found by shared-memory atomics (atomic,
+/// axes of more than 32); "stage16" stages 512 rows at a time
+/// (GRAFT_CUDA_SCATTER_STAGE); GRAFT_CUDA_SCATTER_LANES, the lane walk a
+/// warp a line (warp) or 32 / P lines a warp (packed); "split2" two warps a
+/// line, 4 lines a block (GRAFT_CUDA_SCATTER_SPLIT, axes of more than 32).
 const char *const kWalkForms[] = {"column",       "column-smem",  "match",
-                                  "match/rounds", "match/atomic", "match/stage16"};
+                                  "match/rounds", "match/atomic", "match/stage16",
+                                  "match/packed", "match/warp",   "match/split2"};
 
 /// Forces a form of kWalkForms for one scope.
 struct ScopedPlan {
   std::string plan, knob;
-  ScopedEnv planEnv, walkEnv, stageEnv;
+  ScopedEnv planEnv, walkEnv, stageEnv, lanesEnv, splitEnv;
   explicit ScopedPlan(const std::string &f)
       : plan(f.substr(0, f.find('/'))),
         knob(f.find('/') == std::string::npos ? "" : f.substr(f.find('/') + 1)),
         planEnv("GRAFT_CUDA_SCATTER", plan.c_str()),
         walkEnv("GRAFT_CUDA_SCATTER_WALK",
-                knob.empty() || knob == "stage16" ? nullptr : knob.c_str()),
-        stageEnv("GRAFT_CUDA_SCATTER_STAGE", knob == "stage16" ? "16" : nullptr) {}
+                knob == "rounds" || knob == "atomic" ? knob.c_str() : nullptr),
+        stageEnv("GRAFT_CUDA_SCATTER_STAGE", knob == "stage16" ? "16" : nullptr),
+        lanesEnv("GRAFT_CUDA_SCATTER_LANES",
+                 knob == "packed" || knob == "warp" ? knob.c_str() : nullptr),
+        splitEnv("GRAFT_CUDA_SCATTER_SPLIT", knob == "split2" ? "2" : nullptr) {}
 };
 
 TEST(CudaScatter, ColumnEveryReductionEveryDType) {
