@@ -24,8 +24,7 @@
 //   matmul_*               graft.matmul against the same cublasGemmEx call
 //   BM_attention/*         graft.nn.attention, bf16 (4, 2048, 16, 128), causal and not;
 //                          (the default); v1_ flashKernel, v5_ flashSmemQKernel, wgmma_
-//                          wgmmaKernel (sm_90a), wgmma2_ its overlapping form: the forms
-//                          GRAFT_CUDA_ATTENTION selects
+//                          wgmmaKernel (sm_90a): the forms GRAFT_CUDA_ATTENTION selects
 //   scatter_{sum,amax,mean}_f32_4096x1024_into_{512,4}_{default,owner,global}, _512_tile
 //   scatter_{sum,amax,mean}_f32_4096x1024_into_{512,4}_match
 //   scatter_sum_f32_8x1024_into_4_{default,match}_call_floor (a call's fixed cost)
@@ -1119,12 +1118,6 @@ BENCHMARK_CAPTURE(BM_attention, wgmma_bf16_4x2048x16x128, false, "wgmma")
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_attention, wgmma_causal_bf16_4x2048x16x128, true, "wgmma")
-    ->UseManualTime()
-    ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_attention, wgmma2_bf16_4x2048x16x128, false, "wgmma2")
-    ->UseManualTime()
-    ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_attention, wgmma2_causal_bf16_4x2048x16x128, true, "wgmma2")
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 

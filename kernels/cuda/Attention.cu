@@ -22,8 +22,7 @@
 //   benchmarks compare them): 16 queries per warp, 64 per block, Q in
 //   shared memory, one buffer each for keys and values, 3 blocks per SM;
 //   GRAFT_CUDA_ATTENTION=wgmma picks AttentionWgmma.cu's Hopper kernel at
-//   head dim 128 (kWgmmaByDefault says whether the default does), wgmma2
-//   its form that overlaps a tile's P V with the next tile's Q K^T.
+//   head dim 128 (kWgmmaByDefault says whether the default does).
 // - rowKernel, for everything else (float32, float64, a bias, other head
 //   dims, strided rows): one block per query row, 128 keys at a time with
 //   the same online softmax, in float (double for float64).
@@ -130,24 +129,24 @@ __global__ void __launch_bounds__(kThreads, 2) flashKernel(AttnParams p) {
   cpAsyncCommit();
 
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int g = lane / 4, t = lane % 4;
   const int wrow = warp * 32; // this warp's first query in the block
   constexpr int kDT = HD / 8; // output tiles of 8 columns
   constexpr int kNT = kBN / 8;
   float acc[2][kDT][4];
   float s[2][kNT][4];
-  float mx[4], sum[4]; // rows g, g + 8 of m-tile 0, then of m-tile 1
+  float mx[2][2], sum[2][2]; // rows g, g + 8 of each m-tile
 #pragma unroll
-  for (int i = 0; i < 2; ++i)
+  for (int i = 0; i < 2; ++i) {
 #pragma unroll
     for (int j = 0; j < kDT; ++j)
 #pragma unroll
       for (int e = 0; e < 4; ++e)
         acc[i][j][e] = 0.f;
 #pragma unroll
-  for (int r = 0; r < 4; ++r) {
-    mx[r] = -INFINITY;
-    sum[r] = 0.f;
+    for (int r = 0; r < 2; ++r) {
+      mx[i][r] = -INFINITY;
+      sum[i][r] = 0.f;
+    }
   }
   const float scaleLog2 = p.scale * 1.4426950408889634f;
 
@@ -190,70 +189,7 @@ __global__ void __launch_bounds__(kThreads, 2) flashKernel(AttnParams p) {
       loadTile<T, HD>(sK + (buf ^ 1) * kBN * HD, k, p.ks.s, (kt + 1) * kBN, kBN, p.skv);
     cpAsyncCommit();
 
-    // Scores in log2 units (raw with a positive scale, which the weights
-    // fold in); keys past the end or above the diagonal are -inf.
-    const int key0 = kt * kBN;
-    const bool edge =
-        key0 + kBN > p.skv || (p.causal && int64_t(key0) + kBN - 1 > int64_t(m0) + wrow + p.offset);
-#pragma unroll
-    for (int i = 0; i < 2; ++i)
-#pragma unroll
-      for (int j = 0; j < kNT; ++j)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          float x = PosScale ? s[i][j][e] : s[i][j][e] * scaleLog2;
-          if (edge) {
-            int key = key0 + j * 8 + 2 * t + (e & 1);
-            int64_t row = int64_t(m0) + wrow + i * 16 + g + (e >> 1) * 8;
-            if (key >= p.skv || (p.causal && key > row + p.offset))
-              x = -INFINITY;
-          }
-          s[i][j][e] = x;
-        }
-
-    // Online softmax: raise each row's maximum, rescale what is summed.
-    float corrs[4];
-#pragma unroll
-    for (int r = 0; r < 4; ++r) {
-      const int i = r >> 1, hi = r & 1;
-      float m = mx[r];
-#pragma unroll
-      for (int j = 0; j < kNT; ++j)
-        m = fmaxf(m, fmaxf(s[i][j][2 * hi], s[i][j][2 * hi + 1]));
-      m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 1));
-      m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 2));
-      // mx is in log2 units: the raw maximum times the scale.
-      if (PosScale)
-        m *= scaleLog2;
-      // A row that has seen only masked keys keeps -inf; exp2 of -inf is 0.
-      const float base = m == -INFINITY ? 0.f : m;
-      const float corr = exp2Approx(mx[r] - base);
-      mx[r] = m;
-      float rowSum = 0.f;
-#pragma unroll
-      for (int j = 0; j < kNT; ++j)
-#pragma unroll
-        for (int e = 2 * hi; e < 2 * hi + 2; ++e) {
-          float pe = PosScale ? exp2Approx(fmaf(s[i][j][e], scaleLog2, -base))
-                              : exp2Approx(s[i][j][e] - base);
-          s[i][j][e] = pe;
-          rowSum += pe;
-        }
-      sum[r] = sum[r] * corr + rowSum;
-      corrs[r] = corr;
-    }
-    // Most tiles raise no row's maximum once a few have passed: then every
-    // factor is 1 in every lane and the multiplies would change nothing.
-    if (__any_sync(0xffffffffu,
-                   corrs[0] != 1.f || corrs[1] != 1.f || corrs[2] != 1.f || corrs[3] != 1.f)) {
-#pragma unroll
-      for (int r = 0; r < 4; ++r)
-#pragma unroll
-        for (int d = 0; d < kDT; ++d) {
-          acc[r >> 1][d][2 * (r & 1)] *= corrs[r];
-          acc[r >> 1][d][2 * (r & 1) + 1] *= corrs[r];
-        }
-    }
+    softmaxTile<PosScale, HD, 2>(s, acc, mx, sum, p, kt * kBN, int64_t(m0) + wrow, scaleLog2, lane);
 
     cpAsyncWait<1>(); // this tile's values have landed
     __syncthreads();
@@ -287,23 +223,7 @@ __global__ void __launch_bounds__(kThreads, 2) flashKernel(AttnParams p) {
     cpAsyncCommit();
   }
   cpAsyncWait<0>();
-
-#pragma unroll
-  for (int r = 0; r < 4; ++r) {
-    const int i = r >> 1, hi = r & 1;
-    float l = sum[r];
-    l += __shfl_xor_sync(0xffffffffu, l, 1);
-    l += __shfl_xor_sync(0xffffffffu, l, 2);
-    const float inv = l > 0.f ? 1.f / l : 0.f; // no keys: 0
-    const int row = m0 + wrow + i * 16 + g + hi * 8;
-    if (row >= p.s)
-      continue;
-    T *orow = o + int64_t(row) * p.os.s;
-#pragma unroll
-    for (int d = 0; d < kDT; ++d)
-      *reinterpret_cast<uint32_t *>(orow + d * 8 + 2 * t) =
-          pack2<T>(acc[i][d][2 * hi] * inv, acc[i][d][2 * hi + 1] * inv);
-  }
+  storeRows<T, HD, 2>(o, acc, sum, p, m0 + wrow, lane);
 }
 
 template <class T, int HD, bool PosScale> int launchFlash(Ctx &ctx, const AttnParams &p, int b) {
@@ -352,17 +272,6 @@ template <int HD> struct FragOffsets {
     return base + off[step & 3] + (step >> 2) * 128 + rowStep * 16 * HD * 2;
   }
 };
-
-/// The three steps above for one tile.
-template <bool PosScale, int HD>
-__device__ __forceinline__ void softmaxTile(float (&s)[kBN / 8][4], float (&acc)[HD / 8][4],
-                                            float (&mx)[2], float (&sum)[2], const AttnParams &p,
-                                            int key0, int64_t row0, float scaleLog2, int lane) {
-  maskScores<PosScale>(s, p, key0, row0, scaleLog2, lane);
-  float corrs[2];
-  weighTile<PosScale>(s, mx, sum, corrs, scaleLog2);
-  rescaleAcc<HD>(acc, corrs);
-}
 
 /// O += P V for one warp's 16 queries, the values' tile at shared address
 /// `tV`: the weights' accumulator layout is the A operand's, so P never
@@ -471,7 +380,7 @@ __global__ void __launch_bounds__(128, 3) flashSmemQKernel(AttnParams p) {
     cpAsyncCommit();
     float s[kBN / 8][4];
     scoreTileSmemQ<T, HD>(s, aQ, qOff, aK, kOff);
-    softmaxTile<PosScale, HD>(s, acc, mx, sum, p, kt * kBN, row0, scaleLog2, lane);
+    softmaxTile<PosScale, HD, 1>(&s, &acc, &mx, &sum, p, kt * kBN, row0, scaleLog2, lane);
     // The values have landed; every warp is done with this tile's keys.
     cpAsyncWait<0>();
     __syncthreads();
@@ -481,23 +390,7 @@ __global__ void __launch_bounds__(128, 3) flashSmemQKernel(AttnParams p) {
     accumulateTile<T, HD>(acc, s, aV, vOff);
   }
   cpAsyncWait<0>();
-
-  const int g = lane / 4, t = lane % 4;
-#pragma unroll
-  for (int r = 0; r < 2; ++r) {
-    float l = sum[r];
-    l += __shfl_xor_sync(0xffffffffu, l, 1);
-    l += __shfl_xor_sync(0xffffffffu, l, 2);
-    const float inv = l > 0.f ? 1.f / l : 0.f; // no keys: 0
-    const int64_t row = row0 + g + r * 8;
-    if (row >= p.s)
-      continue;
-    T *orow = o + row * p.os.s;
-#pragma unroll
-    for (int d = 0; d < kDT; ++d)
-      *reinterpret_cast<uint32_t *>(orow + d * 8 + 2 * t) =
-          pack2<T>(acc[d][2 * r] * inv, acc[d][2 * r + 1] * inv);
-  }
+  storeRows<T, HD, 1>(o, &acc, &sum, p, row0, lane);
 }
 
 template <class T, int HD, bool PosScale>
@@ -531,11 +424,9 @@ template <class T> int launchFlash(Ctx &ctx, const AttnParams &p, int b, int var
 
 /// GRAFT_CUDA_ATTENTION picks the flash kernel's form (tests and benchmarks
 /// compare them): unset or empty the default (0), "v1" flashKernel, "v5"
-/// flashSmemQKernel, "wgmma" wgmmaKernel, "wgmma2" wgmmaKernel overlapping
-/// each tile's P V with the next tile's scores (both flashKernel at head
-/// dim 64).
-/// v2-v4 and v6 were measured and removed: docs/performance.md. -1 for any
-/// other value.
+/// flashSmemQKernel, "wgmma" wgmmaKernel (flashKernel at head dim 64).
+/// v2-v4, v6 and wgmma2 were measured and removed: docs/performance.md. -1
+/// for any other value.
 int flashVariantFromEnv() {
   const char *v = std::getenv("GRAFT_CUDA_ATTENTION");
   if (!v || !*v)
@@ -546,8 +437,6 @@ int flashVariantFromEnv() {
     return 5;
   if (std::strcmp(v, "wgmma") == 0)
     return 7;
-  if (std::strcmp(v, "wgmma2") == 0)
-    return 8;
   return -1;
 }
 
@@ -564,9 +453,9 @@ constexpr bool kWgmmaByDefault = true;
 /// head dim allow it (the forced form fails where its image cannot load),
 /// else the sm_90 forms.
 template <class T> int launchFlashAny(Ctx &ctx, const AttnParams &p, int b, int variant) {
-  const bool forced = variant == 7 || variant == 8;
+  const bool forced = variant == 7;
   if ((forced || (variant == 0 && kWgmmaByDefault)) && p.h == 128) {
-    int rc = launchWgmma(ctx, p, b, std::is_same_v<T, __nv_bfloat16>, variant == 8);
+    int rc = launchWgmma(ctx, p, b, std::is_same_v<T, __nv_bfloat16>);
     if (rc != kWgmmaUnavailable)
       return rc;
     if (forced)
@@ -771,7 +660,7 @@ template <bool BiasOp> int attention(const GraftCudaKernelArgs *args, GraftCudaE
     return ctx.fail("sliding-window attention (window_size) is not supported");
   const int variant = flashVariantFromEnv();
   if (variant < 0)
-    return ctx.fail(std::string("GRAFT_CUDA_ATTENTION must be v1, v5, wgmma or wgmma2, got \"") +
+    return ctx.fail(std::string("GRAFT_CUDA_ATTENTION must be v1, v5 or wgmma, got \"") +
                     std::getenv("GRAFT_CUDA_ATTENTION") + "\"");
   if (b == 0 || s == 0 || n == 0 || hv == 0)
     return 0;

@@ -2,9 +2,8 @@
 //
 // What the flash kernels of Attention.cu (sm_90) and AttentionWgmma.cu
 // (sm_90a, wgmma) share: the launch parameters, the asynchronous copies,
-// and the online softmax over one tile of kBN keys for the rows g and g + 8
-// of 16 queries (the accumulator layout of mma.sync m16n8 and of each warp
-// of a wgmma m64 warpgroup alike).
+// the online softmax over one tile of kBN keys and the output's epilogue,
+// both for any number of 16-query m-tiles per warp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,86 +70,159 @@ template <class T> __device__ __forceinline__ uint32_t pack2(float lo, float hi)
   }
 }
 
+/// The online softmax and the epilogue below work on the fragments of M
+/// m-tiles of 16 queries per warp (flashKernel holds two, the v5 and wgmma
+/// kernels one; the accumulator layout is mma.sync m16n8's, and each warp's
+/// of a wgmma m64 warpgroup alike): s[i], acc[i], mx[i] and sum[i] are
+/// m-tile i's, whose rows g and g + 8 this thread holds, and `row0` is the
+/// warp's first query.
+
 /// One tile's raw scores in log2 units (raw with a positive scale, which
-/// the weights fold in), for the rows g and g + 8 of a warp's 16 whose first
-/// query is `row0`: keys past the end and above the diagonal become -inf.
-template <bool PosScale>
-__device__ __forceinline__ void maskScores(float (&s)[kBN / 8][4], const AttnParams &p, int key0,
+/// the weights fold in): keys past the end and above the diagonal become
+/// -inf. Whether any key needs the test is asked once, for the warp's first
+/// query, which sees the fewest keys; if so, each row's last key is found
+/// first, so that a score costs one 32-bit compare (testing both bounds at
+/// each score spilled more of flashKernel's registers at head dim 128).
+template <bool PosScale, int M>
+__device__ __forceinline__ void maskScores(float (*s)[kBN / 8][4], const AttnParams &p, int key0,
                                            int64_t row0, float scaleLog2, int lane) {
   const int g = lane / 4, t = lane % 4;
   const bool edge = key0 + kBN > p.skv || (p.causal && int64_t(key0) + kBN - 1 > row0 + p.offset);
+  if (!edge) {
 #pragma unroll
-  for (int j = 0; j < kBN / 8; ++j)
+    for (int i = 0; i < M; ++i)
 #pragma unroll
-    for (int e = 0; e < 4; ++e) {
-      float x = PosScale ? s[j][e] : s[j][e] * scaleLog2;
-      if (edge) {
-        int key = key0 + j * 8 + 2 * t + (e & 1);
-        int64_t row = row0 + g + (e >> 1) * 8;
-        if (key >= p.skv || (p.causal && key > row + p.offset))
-          x = -INFINITY;
-      }
-      s[j][e] = x;
+      for (int j = 0; j < kBN / 8; ++j)
+#pragma unroll
+        for (int e = 0; e < 4; ++e)
+          s[i][j][e] = PosScale ? s[i][j][e] : s[i][j][e] * scaleLog2;
+    return;
+  }
+  // Each row's last key, in [-1, skv - 1] (row + offset >= 0): an int.
+  int last[M][2];
+#pragma unroll
+  for (int i = 0; i < M; ++i)
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int64_t diag = row0 + i * 16 + g + h * 8 + p.offset;
+      last[i][h] = p.causal && diag < p.skv - 1 ? int(diag) : p.skv - 1;
     }
+#pragma unroll
+  for (int i = 0; i < M; ++i)
+#pragma unroll
+    for (int j = 0; j < kBN / 8; ++j)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const float x = PosScale ? s[i][j][e] : s[i][j][e] * scaleLog2;
+        s[i][j][e] = key0 + j * 8 + 2 * t + (e & 1) > last[i][e >> 1] ? -INFINITY : x;
+      }
 }
 
 /// Turns masked scores into softmax weights in place: raises the running
-/// maxima `mx` (log2 units), adds the weights to `sum`, and gives each
-/// row's factor for the output in `corrs`.
-template <bool PosScale>
-__device__ __forceinline__ void weighTile(float (&s)[kBN / 8][4], float (&mx)[2], float (&sum)[2],
-                                          float (&corrs)[2], float scaleLog2) {
+/// maxima `mx` (log2 units: the raw maximum times the scale), adds the
+/// weights to `sum`, and gives each row's factor for the output in `corrs`.
+template <bool PosScale, int M>
+__device__ __forceinline__ void weighTile(float (*s)[kBN / 8][4], float (*mx)[2], float (*sum)[2],
+                                          float (&corrs)[M][2], float scaleLog2) {
 #pragma unroll
-  for (int r = 0; r < 2; ++r) {
-    float m = mx[r];
+  for (int i = 0; i < M; ++i)
 #pragma unroll
-    for (int j = 0; j < kBN / 8; ++j)
-      m = fmaxf(m, fmaxf(s[j][2 * r], s[j][2 * r + 1]));
-    m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 1));
-    m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 2));
-    if (PosScale)
-      m *= scaleLog2;
-    // A row that has seen only masked keys keeps -inf; exp2 of -inf is 0.
-    const float base = m == -INFINITY ? 0.f : m;
-    const float corr = exp2Approx(mx[r] - base);
-    mx[r] = m;
-    float rowSum = 0.f;
+    for (int r = 0; r < 2; ++r) {
+      float m = mx[i][r];
 #pragma unroll
-    for (int j = 0; j < kBN / 8; ++j)
+      for (int j = 0; j < kBN / 8; ++j)
+        m = fmaxf(m, fmaxf(s[i][j][2 * r], s[i][j][2 * r + 1]));
+      m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 1));
+      m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 2));
+      if (PosScale)
+        m *= scaleLog2;
+      // A row that has seen only masked keys keeps -inf; exp2 of -inf is 0.
+      const float base = m == -INFINITY ? 0.f : m;
+      const float corr = exp2Approx(mx[i][r] - base);
+      mx[i][r] = m;
+      float rowSum = 0.f;
 #pragma unroll
-      for (int e = 2 * r; e < 2 * r + 2; ++e) {
-        float pe =
-            PosScale ? exp2Approx(fmaf(s[j][e], scaleLog2, -base)) : exp2Approx(s[j][e] - base);
-        s[j][e] = pe;
-        rowSum += pe;
-      }
-    sum[r] = sum[r] * corr + rowSum;
-    corrs[r] = corr;
-  }
+      for (int j = 0; j < kBN / 8; ++j)
+#pragma unroll
+        for (int e = 2 * r; e < 2 * r + 2; ++e) {
+          float pe = PosScale ? exp2Approx(fmaf(s[i][j][e], scaleLog2, -base))
+                              : exp2Approx(s[i][j][e] - base);
+          s[i][j][e] = pe;
+          rowSum += pe;
+        }
+      sum[i][r] = sum[i][r] * corr + rowSum;
+      corrs[i][r] = corr;
+    }
 }
 
 /// Rescales the output by each row's factor, unless every factor of the
 /// warp is 1 (no maximum rose), as it mostly is once a few tiles passed.
-template <int HD>
-__device__ __forceinline__ void rescaleAcc(float (&acc)[HD / 8][4], const float (&corrs)[2]) {
-  if (__any_sync(0xffffffffu, corrs[0] != 1.f || corrs[1] != 1.f)) {
+template <int HD, int M>
+__device__ __forceinline__ void rescaleAcc(float (*acc)[HD / 8][4], const float (&corrs)[M][2]) {
+  bool rose = false;
 #pragma unroll
-    for (int d = 0; d < HD / 8; ++d) {
-      acc[d][0] *= corrs[0];
-      acc[d][1] *= corrs[0];
-      acc[d][2] *= corrs[1];
-      acc[d][3] *= corrs[1];
-    }
+  for (int i = 0; i < M; ++i)
+    rose = rose || corrs[i][0] != 1.f || corrs[i][1] != 1.f;
+  if (__any_sync(0xffffffffu, rose)) {
+#pragma unroll
+    for (int i = 0; i < M; ++i)
+#pragma unroll
+      for (int d = 0; d < HD / 8; ++d) {
+        acc[i][d][0] *= corrs[i][0];
+        acc[i][d][1] *= corrs[i][0];
+        acc[i][d][2] *= corrs[i][1];
+        acc[i][d][3] *= corrs[i][1];
+      }
   }
+}
+
+/// The online softmax's step for one tile of scores `s` (Q K^T, before the
+/// scale): masks them, turns them into weights, and rescales the output.
+template <bool PosScale, int HD, int M>
+__device__ __forceinline__ void softmaxTile(float (*s)[kBN / 8][4], float (*acc)[HD / 8][4],
+                                            float (*mx)[2], float (*sum)[2], const AttnParams &p,
+                                            int key0, int64_t row0, float scaleLog2, int lane) {
+  maskScores<PosScale, M>(s, p, key0, row0, scaleLog2, lane);
+  float corrs[M][2];
+  weighTile<PosScale, M>(s, mx, sum, corrs, scaleLog2);
+  rescaleAcc<HD, M>(acc, corrs);
+}
+
+/// The epilogue: each row's output divided by its weights' sum (0 for a
+/// row that saw no key), rounded to T and stored at `o`'s row; rows past
+/// the last query are left alone. `Row`, int or int64_t, is the width of
+/// the row arithmetic: int where the caller's rows are ints (flashKernel,
+/// wgmmaKernel), which takes fewer registers than 64 bits.
+template <class T, int HD, int M, class Row>
+__device__ __forceinline__ void storeRows(T *o, const float (*acc)[HD / 8][4],
+                                          const float (*sum)[2], const AttnParams &p, Row row0,
+                                          int lane) {
+  const int g = lane / 4, t = lane % 4;
+#pragma unroll
+  for (int i = 0; i < M; ++i)
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      float l = sum[i][r];
+      l += __shfl_xor_sync(0xffffffffu, l, 1);
+      l += __shfl_xor_sync(0xffffffffu, l, 2);
+      const float inv = l > 0.f ? 1.f / l : 0.f;
+      const Row row = row0 + i * 16 + g + r * 8;
+      if (row >= p.s)
+        continue;
+      T *orow = o + int64_t(row) * p.os.s;
+#pragma unroll
+      for (int d = 0; d < HD / 8; ++d)
+        *reinterpret_cast<uint32_t *>(orow + d * 8 + 2 * t) =
+            pack2<T>(acc[i][d][2 * r] * inv, acc[i][d][2 * r + 1] * inv);
+    }
 }
 
 /// The wgmma kernel (AttentionWgmma.cu, sm_90a) for float16/bfloat16 at head
 /// dim 128 under flashKernel's layout requirements. Returns
 /// kWgmmaUnavailable, with nothing launched and no error left behind, when
 /// the device cannot load its sm_90a image; else 0 or 1 as Ctx's calls.
-/// `overlap`: each tile's P V runs on into the next tile's Q K^T.
 constexpr int kWgmmaUnavailable = -1;
-int launchWgmma(Ctx &ctx, const AttnParams &p, int b, bool bf16, bool overlap);
+int launchWgmma(Ctx &ctx, const AttnParams &p, int b, bool bf16);
 
 } // namespace graft::cuda::attn
 

@@ -13,7 +13,7 @@
 // bytes, its 16-byte chunk c stored at c ^ (row % 8). S = Q K^T is eight
 // m64n64k16 steps with both operands in shared memory (K-major); the
 // softmax runs on S's accumulators, whose per-warp layout is mma.sync's
-// (Attention.cuh's softmax pieces serve both kernels); P, rounded to the
+// (Attention.cuh's softmax and epilogue serve every flash kernel); P, rounded to the
 // input type, stays in registers as the A operand of four m64n128k16 steps
 // against the values (MN-major, transposed by the descriptor). Keys past
 // the last one are zero-filled and their scores -inf, as in flashKernel.
@@ -67,7 +67,7 @@ __device__ __forceinline__ uint64_t smemDesc(uint32_t addr, uint32_t lbo) {
 /// `x`, as a value the compiler cannot see through: what derives from it
 /// (descriptors, the key and value rows) is computed again in each tile
 /// instead of held in registers across the loop, which keeps the kernel
-/// within its 128 registers without spills (123 to 128 under `-Xptxas -v`).
+/// within its 128 registers without spills (124 under `-Xptxas -v`).
 __device__ __forceinline__ uint32_t opaque(uint32_t x) {
   asm volatile("" : "+r"(x));
   return x;
@@ -174,12 +174,7 @@ __device__ __forceinline__ void wgmmaPV(float (&d)[kHD / 8][4], const uint32_t (
 #undef GRAFT_WGMMA_QK
 #undef GRAFT_WGMMA_PV
 
-/// `Overlap` (GRAFT_CUDA_ATTENTION=wgmma2) leaves each tile's P V running
-/// into the next tile: its wait moves to the next Q K^T's, so the tensor
-/// cores take the next scores straight after the values, across the barrier
-/// and the next loads' issue. The accumulators and P's registers are not
-/// touched before that wait.
-template <class T, bool PosScale, bool Overlap>
+template <class T, bool PosScale>
 __global__ void __launch_bounds__(kWThreads, 2) wgmmaKernel(AttnParams p) {
   awaitUpstream();
   extern __shared__ __align__(1024) unsigned char smemW[];
@@ -251,17 +246,12 @@ __global__ void __launch_bounds__(kWThreads, 2) wgmmaKernel(AttnParams p) {
         wgmmaQK<T, true>(s, descQ + (col >> 4), descK + (colK >> 4));
     }
     wgmmaCommit();
-    wgmmaWaitAll(); // with Overlap, the previous tile's P V too
+    wgmmaWaitAll();
     fenceRegs(s);
-    if constexpr (Overlap)
-      fenceRegs(acc);
 
-    // row0 recomputed here too: the overlapping form's P registers live
-    // through the next scores, which left it 20 bytes of spills otherwise.
-    maskScores<PosScale>(s, p, kt * kBN, int(opaque(row0)), scaleLog2, lane);
-    float corrs[2];
-    weighTile<PosScale>(s, mx, sum, corrs, scaleLog2);
-    rescaleAcc<kHD>(acc, corrs);
+    // The warp's first row, like the descriptors, is found again here.
+    softmaxTile<PosScale, kHD, 1>(&s, &acc, &mx, &sum, p, kt * kBN, int(opaque(row0)), scaleLog2,
+                                  lane);
 
     uint32_t a[kBN / 16][4];
 #pragma unroll
@@ -290,38 +280,18 @@ __global__ void __launch_bounds__(kWThreads, 2) wgmmaKernel(AttnParams p) {
     for (int kk = 0; kk < kBN / 16; ++kk)
       wgmmaPV<T>(acc, a[kk], descV + (kk * 16 * 128 >> 4));
     wgmmaCommit();
-    // With Overlap the last tile waits here, inside the loop: ptxas
-    // serializes every wgmma where a path that skips the loop (no tiles)
-    // meets this wait with accumulators set by ordinary instructions.
-    if (!Overlap || kt + 1 == tiles) {
-      wgmmaWaitAll();
-      fenceRegs(acc);
-    }
+    wgmmaWaitAll();
+    fenceRegs(acc);
   }
   cpAsyncWait<0>();
 
   T *o = static_cast<T *>(p.o) + batch * p.os.b + head * p.os.n;
-  const int g = lane / 4, t = lane % 4;
-#pragma unroll
-  for (int r = 0; r < 2; ++r) {
-    float l = sum[r];
-    l += __shfl_xor_sync(0xffffffffu, l, 1);
-    l += __shfl_xor_sync(0xffffffffu, l, 2);
-    const float inv = l > 0.f ? 1.f / l : 0.f; // no keys: 0
-    const int64_t row = row0 + g + r * 8;
-    if (row >= p.s)
-      continue;
-    T *orow = o + row * p.os.s;
-#pragma unroll
-    for (int d = 0; d < kHD / 8; ++d)
-      *reinterpret_cast<uint32_t *>(orow + d * 8 + 2 * t) =
-          pack2<T>(acc[d][2 * r] * inv, acc[d][2 * r + 1] * inv);
-  }
+  storeRows<T, kHD, 1>(o, &acc, &sum, p, row0, lane);
 }
 
-template <class T, bool PosScale, bool Overlap> int launch(Ctx &ctx, const AttnParams &p, int b) {
+template <class T, bool PosScale> int launch(Ctx &ctx, const AttnParams &p, int b) {
   constexpr size_t smemBytes = kQBytes + 4 * kTileBytes + 1024; // + the alignment
-  auto *kernel = wgmmaKernel<T, PosScale, Overlap>;
+  auto *kernel = wgmmaKernel<T, PosScale>;
   static const cudaError_t attrErr =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smemBytes));
   if (attrErr != cudaSuccess) {
@@ -335,18 +305,13 @@ template <class T, bool PosScale, bool Overlap> int launch(Ctx &ctx, const AttnP
   return ctx.checkLaunch("wgmmaKernel");
 }
 
-template <bool Overlap> int launchScaled(Ctx &ctx, const AttnParams &p, int b, bool bf16) {
-  if (bf16)
-    return p.scale > 0.f ? launch<__nv_bfloat16, true, Overlap>(ctx, p, b)
-                         : launch<__nv_bfloat16, false, Overlap>(ctx, p, b);
-  return p.scale > 0.f ? launch<__half, true, Overlap>(ctx, p, b)
-                       : launch<__half, false, Overlap>(ctx, p, b);
-}
-
 } // namespace
 
-int launchWgmma(Ctx &ctx, const AttnParams &p, int b, bool bf16, bool overlap) {
-  return overlap ? launchScaled<true>(ctx, p, b, bf16) : launchScaled<false>(ctx, p, b, bf16);
+int launchWgmma(Ctx &ctx, const AttnParams &p, int b, bool bf16) {
+  if (bf16)
+    return p.scale > 0.f ? launch<__nv_bfloat16, true>(ctx, p, b)
+                         : launch<__nv_bfloat16, false>(ctx, p, b);
+  return p.scale > 0.f ? launch<__half, true>(ctx, p, b) : launch<__half, false>(ctx, p, b);
 }
 
 } // namespace graft::cuda::attn

@@ -83,7 +83,7 @@ TEST(CudaAttention, Errors) {
             "graft.nn.attention: the query's 4 heads are not a multiple of the key's 3");
   VariantScope scope("v9");
   EXPECT_EQ(runCuda("graft.nn.attention", {&q, &k, &v}, {&o}, {kNone, kNone, kNone}),
-            "graft.nn.attention: GRAFT_CUDA_ATTENTION must be v1, v5, wgmma or wgmma2, got \"v9\"");
+            "graft.nn.attention: GRAFT_CUDA_ATTENTION must be v1, v5 or wgmma, got \"v9\"");
 }
 
 } // namespace

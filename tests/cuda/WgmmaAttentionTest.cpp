@@ -1,8 +1,7 @@
 //===- tests/cuda/WgmmaAttentionTest.cpp - the wgmma attention kernel ------===//
 //
 // AttentionCases.h's flash cases for the Hopper wgmma kernel
-// (kernels/cuda/AttentionWgmma.cu, GRAFT_CUDA_ATTENTION=wgmma, and its
-// overlapping form wgmma2), each in its
+// (kernels/cuda/AttentionWgmma.cu, GRAFT_CUDA_ATTENTION=wgmma), each in its
 // own test case: ctest runs each case as its own process, so a fault there
 // cannot take the CUDA context of any other test with it. The file's name
 // sorts last, so where the whole program runs in one process (the GPU
@@ -50,23 +49,6 @@ TEST(CudaAttentionWgmma, EveryKeyCountAndMask) {
 TEST(CudaAttentionWgmma, ScalesAndManyTiles) {
   GRAFT_REQUIRE_WGMMA();
   scalesAndManyTiles("wgmma");
-}
-
-// "wgmma2": each tile's P V still runs while the next tile's scores start.
-
-TEST(CudaAttentionWgmma, OverlapOneKeyIsItsValueExactly) {
-  GRAFT_REQUIRE_WGMMA();
-  oneKeyIsItsValueExactly("wgmma2");
-}
-
-TEST(CudaAttentionWgmma, OverlapEveryKeyCountAndMask) {
-  GRAFT_REQUIRE_WGMMA();
-  everyKeyCountAndMask("wgmma2");
-}
-
-TEST(CudaAttentionWgmma, OverlapScalesAndManyTiles) {
-  GRAFT_REQUIRE_WGMMA();
-  scalesAndManyTiles("wgmma2");
 }
 
 } // namespace
