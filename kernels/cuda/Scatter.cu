@@ -529,6 +529,8 @@ constexpr int kMatchLines = 8, kMatchThreads = 32 * kMatchLines, kMatchItems = 8
               kMatchMaxItems = 16, kMatchPitch = kMatchLines + 1;
 /// Chunks of 32 rows whose groups the walk finds before it folds them.
 constexpr int kMatchBatch = 8;
+/// Accumulators a thread sets from the data with all their loads in flight.
+constexpr int kMatchSetBatch = 8;
 /// Whether the walk finds its groups by shared-memory atomics by default
 /// (GRAFT_CUDA_SCATTER_WALK=atomic) rather than __match_any_sync.
 constexpr bool kMatchAtomicByDefault = false;
@@ -1794,16 +1796,36 @@ __global__ void __launch_bounds__(kMatchThreads)
   // Element e: line e % blockLines, position e / blockLines (consecutive
   // threads, adjacent lines: coalesced loads and stores of the output).
   const bool self = a.includeSelf && a.op != Red::Update;
-  for (int64_t e = tid; e < elems; e += kMatchThreads) {
-    int t = int(e & (blockLines - 1));
-    int64_t k = e >> lineBits, at = t * len + k;
-    bool on = self && t < lines;
-    sFlag[at] = on ? 1 : 0;
-    sAcc[at] = on ? loadElem<T>(src + table[t].out + k * outAxis) : C(0);
-    if (mean)
-      sCount[at] = C(1);
-    if (a.atomicPeers)
-      sPeers[at] = 0;
+  // The data's values of kMatchSetBatch elements a thread are loaded before
+  // any is stored. Set one at a time, the loop's loads and stores alternated
+  // in the PTX (each in a branch, and sPeers a generic pointer that might
+  // alias `src`), so each load issued after the previous element's store,
+  // which waits for its load: a round trip to memory per element, 16 a
+  // thread into 512 rows, before the walk starts.
+  for (int64_t e0 = tid; e0 < elems; e0 += int64_t(kMatchThreads) * kMatchSetBatch) {
+    C v[kMatchSetBatch];
+#pragma unroll
+    for (int b = 0; b < kMatchSetBatch; ++b) {
+      const int64_t e = e0 + int64_t(b) * kMatchThreads;
+      const int t = int(e & (blockLines - 1));
+      v[b] = C(0);
+      if (e < elems && self && t < lines)
+        v[b] = loadElem<T>(src + table[t].out + (e >> lineBits) * outAxis);
+    }
+#pragma unroll
+    for (int b = 0; b < kMatchSetBatch; ++b) {
+      const int64_t e = e0 + int64_t(b) * kMatchThreads;
+      if (e >= elems)
+        break;
+      const int t = int(e & (blockLines - 1));
+      const int64_t at = t * len + (e >> lineBits);
+      sFlag[at] = self && t < lines ? 1 : 0;
+      sAcc[at] = v[b];
+      if (mean)
+        sCount[at] = C(1);
+      if (a.atomicPeers)
+        sPeers[at] = 0;
+    }
   }
   const int64_t axisIdx = g.idxStride[g.axis], axisUpd = g.updStride[g.axis];
   I ks[kMatchMaxItems];
