@@ -21,14 +21,13 @@ using namespace graft::printer;
 // Constants
 //===----------------------------------------------------------------------===//
 
-namespace {
-
-/// The struct info ExternFuncNode gives itself when it is given none.
-bool hasDefaultSInfo(const ExternFuncNode &ext) {
+bool graft::printer::hasDefaultSInfo(const ExternFuncNode &ext) {
   const auto *f = llvm::dyn_cast_or_null<FuncSInfoNode>(ext.sinfo.get());
   return f && f->isOpaque() && !f->purity && f->deriveFunc == kInferBySInfoArgs &&
          llvm::isa_and_nonnull<ObjectSInfoNode>(f->ret.get());
 }
+
+namespace {
 
 float halfToFloat(uint16_t h) {
   uint32_t sign = static_cast<uint32_t>(h & 0x8000) << 16;
@@ -147,6 +146,15 @@ void printNested(llvm::raw_ostream &os, const TensorData &data, size_t dim, int6
 
 } // namespace
 
+bool graft::printer::constantPrintsData(const ConstantNode &c) {
+  const TensorData *data = c.data.get();
+  if (!data)
+    return false;
+  size_t elemBytes = data->dtype.isBool() ? 1 : data->dtype.storageBytes();
+  int64_t count = data->numElements();
+  return elemBytes != 0 && data->bytes.size() >= static_cast<size_t>(count) * elemBytes;
+}
+
 void ScriptPrinter::printConstant(llvm::raw_ostream &os, const ConstantNode &c) {
   const TensorData *data = c.data.get();
   // A distributed constant (TVM's R.dist.const) carries its DTensor struct
@@ -166,12 +174,12 @@ void ScriptPrinter::printConstant(llvm::raw_ostream &os, const ConstantNode &c) 
     os << "0, \"int32\")";
     return;
   }
-  size_t elemBytes = data->dtype.isBool() ? 1 : data->dtype.storageBytes();
-  int64_t count = data->numElements();
-  if (elemBytes == 0 || data->bytes.size() < static_cast<size_t>(count) * elemBytes) {
+  if (!constantPrintsData(c)) {
     os << "[], \"" << dtypeSpelling(data->dtype) << "\")"; // Malformed data.
     return;
   }
+  size_t elemBytes = data->dtype.isBool() ? 1 : data->dtype.storageBytes();
+  int64_t count = data->numElements();
   if (data->shape.empty())
     printElement(os, *data, 0);
   else
@@ -253,10 +261,7 @@ void ScriptPrinter::printAttrDict(llvm::raw_ostream &os, const AttrDict &d) {
 //===----------------------------------------------------------------------===//
 
 void ScriptPrinter::printGlobalVar(llvm::raw_ostream &os, const GlobalVarNode &g) {
-  if (!clsDeclared_) {
-    clsDeclared_ = true;
-    preamble_.push_back(nullptr);
-  }
+  declareCls();
   os << "cls." << g.name;
 }
 

@@ -50,9 +50,9 @@ public:
   /// probes land at random in a table that can outgrow the cache, so the
   /// printer asks for each slot a few bindings early.
   void prefetch(llvm::StringRef hint) const {
-    llvm::StringRef base;
-    uint32_t number;
-    if (!splitNumbered(hint, base, number))
+    // A name ending in a digit is nearly always a numbered one (a wrong
+    // guess only costs the prefetch).
+    if (hint.empty() || hint.back() < '0' || hint.back() > '9')
       __builtin_prefetch(&slots_[hashName(hint) & (slots_.size() - 1)]);
   }
 
@@ -90,6 +90,8 @@ private:
   uint32_t find(llvm::StringRef s);
   /// Adds a name known to be free (`kept` outlives the table's use).
   uint32_t addName(llvm::StringRef kept);
+  /// addName for a name that is not numbered, whose hash is `hash`.
+  uint32_t addHashed(llvm::StringRef kept, uint32_t hash);
   /// The numbered names of `base`; null if there are none and not `create`.
   DenseIdMap<uint32_t> *numberedOf(llvm::StringRef base, bool create);
   static uint32_t hashName(llvm::StringRef s);
@@ -124,8 +126,25 @@ void printDouble(llvm::raw_ostream &os, double v);
 /// As printDouble for a float32 value: the shortest text whose double,
 /// rounded to float32, is `v`.
 void printFloat32(llvm::raw_ostream &os, float v);
+/// Writes DataType::str() of `dt`.
+void printDType(llvm::raw_ostream &os, DataType dt);
 /// The TVMScript spelling of a dtype ("float32", "void" for void).
 std::string dtypeSpelling(DataType dt);
+/// Whether `ext` carries the struct info ExternFuncNode gives itself when
+/// given none (then it prints as its quoted symbol where a callee may be).
+bool hasDefaultSInfo(const ExternFuncNode &ext);
+/// Whether `c` prints its elements (and then, when distributed, its DTensor
+/// struct info): false for missing or malformed data.
+bool constantPrintsData(const ConstantNode &c);
+
+/// One step of ScriptPrinter::declareBody: a node to visit as the printer
+/// would print it.
+struct DeclItem {
+  enum Kind : uint8_t { Expr, SInfo, Prim, Attr, Name, Blocks, Bindings, FunctionBody };
+  Kind kind;
+  uint32_t index; ///< Blocks, Bindings: the block or binding to visit.
+  const void *node;
+};
 
 class ScriptPrinter {
 public:
@@ -171,7 +190,35 @@ private:
                            unsigned indent);
   void endLine(llvm::raw_ostream &os, const BindingNode *b);
   bool printsBare(const BindingNode &b);
+  /// The annotation a binding of `var` to `value` prints with, or null.
+  static const StructInfoNode *shownAnnotation(const VarNode *var, const ExprNode *value);
   void collectUses(const FunctionNode &fn);
+
+  // PrintDeclare.cpp
+  /// Declares every TIR var and `cls` that printing the body of `fn` would,
+  /// in the order printing would meet them, without printing: the preamble
+  /// is then known before the body streams out. Names the body's vars too
+  /// (sets bodyNamed_) when the preamble holds a TIR var, whose name
+  /// depends on what the body named before it.
+  void declareBody(const FunctionNode &fn);
+  void walkBody(const FunctionNode &fn, bool naming);
+  void declareItem(const DeclItem &item);
+  /// Declares a binding of the common form in place; false if it is not one
+  /// (then nothing was done).
+  bool declareSimpleBinding(const BindingNode &b);
+  void declareBinding(const BindingNode &b);
+  void declareCall(const CallNode &c);
+  void declareExpr(const ExprNode *e);
+  void declareSInfo(const StructInfoNode *s);
+  /// Records `v` as known, in the preamble when it is met outside the
+  /// outermost signature first.
+  void noteTirVar(const TirVarNode *v);
+  /// noteTirVar, then the name of `v`.
+  llvm::StringRef declareTirVar(const TirVarNode *v) {
+    noteTirVar(v);
+    return names_.nameOf(v, v->name);
+  }
+  void declareCls();
 
   // PrintExpr.cpp
   void printCall(llvm::raw_ostream &os, const CallNode &c);
@@ -220,6 +267,22 @@ private:
   llvm::DenseSet<const VarNode *> usedVars_;
   bool usesCollected_ = false;
   const FunctionNode *topFunction_ = nullptr;
+
+  /// declareBody's work list (an explicit stack: nesting depth is the
+  /// input's), and the children of the item in hand, in print order.
+  std::vector<DeclItem> declStack_;
+  llvm::SmallVector<DeclItem, 16> declChildren_;
+  /// Struct infos declared lately (a direct-mapped cache): the parser shares
+  /// one node among the bindings with the same annotation, and a second
+  /// visit of a node can declare nothing new.
+  static constexpr size_t kSeenSInfos = 64;
+  const StructInfoNode *seenSInfo_[kSeenSInfos] = {};
+  static size_t seenSlot(const StructInfoNode *s) {
+    return (reinterpret_cast<uintptr_t>(s) / alignof(std::max_align_t)) % kSeenSInfos;
+  }
+  /// Whether declareBody's walk names vars, and whether it named the body.
+  bool declNaming_ = false;
+  bool bodyNamed_ = false;
 };
 
 } // namespace printer

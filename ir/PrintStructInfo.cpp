@@ -19,12 +19,15 @@
 using namespace graft;
 using namespace graft::printer;
 
-void ScriptPrinter::printTirVar(llvm::raw_ostream &os, const TirVarNode *v) {
+void ScriptPrinter::noteTirVar(const TirVarNode *v) {
   auto [it, inserted] =
       tirVars_.try_emplace(v, inSignature_ ? TirState::Signature : TirState::Declared);
   if (inserted && it->second == TirState::Declared)
     preamble_.push_back(v);
-  os << names_.nameOf(v, v->name);
+}
+
+void ScriptPrinter::printTirVar(llvm::raw_ostream &os, const TirVarNode *v) {
+  os << declareTirVar(v);
 }
 
 namespace {
@@ -118,7 +121,9 @@ void ScriptPrinter::printTensorSInfo(llvm::raw_ostream &os, const TensorSInfoNod
   }
   if (!t.dtype.isVoid()) {
     sep();
-    os << "dtype=\"" << t.dtype.str() << '"';
+    os << "dtype=\"";
+    printDType(os, t.dtype);
+    os << '"';
   }
   if (showNDim) {
     sep();
@@ -192,7 +197,9 @@ void ScriptPrinter::printDTensorSInfo(llvm::raw_ostream &os, const DTensorSInfoN
   };
   if (!t.dtype.isVoid()) {
     field("dtype");
-    os << '"' << t.dtype.str() << '"';
+    os << '"';
+    printDType(os, t.dtype);
+    os << '"';
   } else {
     kw = true;
   }

@@ -161,18 +161,23 @@ void NameTable::growSlots(size_t minSlots) {
 }
 
 uint32_t NameTable::addName(llvm::StringRef kept) {
-  uint32_t index = static_cast<uint32_t>(claimed_.size());
-  claimed_.push_back({kept, 1});
   llvm::StringRef base;
   uint32_t number;
   if (splitNumbered(kept, base, number)) {
+    uint32_t index = static_cast<uint32_t>(claimed_.size());
+    claimed_.push_back({kept, 1});
     (*numberedOf(base, true))[number] = index + 1;
     return index;
   }
+  return addHashed(kept, hashName(kept));
+}
+
+uint32_t NameTable::addHashed(llvm::StringRef kept, uint32_t hash) {
+  uint32_t index = static_cast<uint32_t>(claimed_.size());
+  claimed_.push_back({kept, 1});
   // At most half full.
   if ((numHashed_ + 1) * 2 > slots_.size())
     growSlots((numHashed_ + 1) * 2);
-  uint32_t hash = hashName(kept);
   *findSlot(kept, hash) = (static_cast<uint64_t>(hash) << 32) | (index + 1);
   ++numHashed_;
   return index;
@@ -190,9 +195,25 @@ uint32_t NameTable::claim(llvm::StringRef hint) {
     base = sanitize(hint);
     b = base;
   }
-  uint32_t taken = find(b);
-  if (taken == 0)
-    return addName(keep(b));
+  // The name is split and looked up once: this runs for every var.
+  uint32_t taken;
+  llvm::StringRef numberedBase;
+  uint32_t number;
+  if (splitNumbered(b, numberedBase, number)) {
+    uint32_t &entry = (*numberedOf(numberedBase, true))[number];
+    if (entry == 0) {
+      uint32_t index = static_cast<uint32_t>(claimed_.size());
+      claimed_.push_back({keep(b), 1});
+      entry = index + 1;
+      return index;
+    }
+    taken = entry;
+  } else {
+    uint32_t hash = hashName(b);
+    taken = static_cast<uint32_t>(*findSlot(b, hash));
+    if (taken == 0)
+      return addHashed(keep(b), hash);
+  }
   // Taken: try base_k from the base's counter on.
   unsigned k = claimed_[taken - 1].nextSuffix;
   llvm::SmallString<32> candidate;
@@ -294,6 +315,22 @@ void graft::printer::printFloat32(llvm::raw_ostream &os, float v) {
     float f = static_cast<float>(back);
     return std::memcmp(&f, &v, sizeof f) == 0;
   });
+}
+
+void graft::printer::printDType(llvm::raw_ostream &os, DataType dt) {
+  // The common types without building a string: one per tensor annotation.
+  if (dt.lanes == 1 && !dt.isBool()) {
+    const char *prefix = dt.code == DataType::Int      ? "int"
+                         : dt.code == DataType::UInt   ? "uint"
+                         : dt.code == DataType::Float  ? "float"
+                         : dt.code == DataType::BFloat ? "bfloat"
+                                                       : nullptr;
+    if (prefix) {
+      os << prefix << static_cast<unsigned>(dt.bits);
+      return;
+    }
+  }
+  os << dt.str();
 }
 
 std::string graft::printer::dtypeSpelling(DataType dt) {

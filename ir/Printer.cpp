@@ -12,20 +12,21 @@
 //       <blocks>
 //       return <expr>
 //
-// The preamble depends on what the body uses, so the body is printed into a
-// buffer first; everything else streams straight to the output.
+// The preamble depends on what the body uses: declareBody
+// (ir/PrintDeclare.cpp) finds it, and when needed names the body's vars,
+// before the body streams straight to the output.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ir/Printer.h"
 
-#include "ir/HugePages.h"
 #include "ir/Op.h"
 #include "ir/PrintImpl.h"
 
 #include "llvm/ADT/SmallString.h"
 
 #include <algorithm>
+#include <cassert>
 
 using namespace graft;
 using namespace graft::printer;
@@ -180,6 +181,18 @@ bool ScriptPrinter::printsBare(const BindingNode &b) {
   return !usedVars_.count(b.var.get());
 }
 
+const StructInfoNode *ScriptPrinter::shownAnnotation(const VarNode *var, const ExprNode *value) {
+  const StructInfoNode *ann = var ? var->sinfo.get() : nullptr;
+  // call_tir / call_dps_packed: the annotation is hidden when it is the
+  // out_sinfo the call infers anyway.
+  if (const auto *call = llvm::dyn_cast_or_null<CallNode>(value))
+    if (const OpInfo *info = call->opInfo())
+      if ((info->textForm == TextForm::CallTIR || info->textForm == TextForm::CallDPSPacked) &&
+          call->sinfoArgs.size() == 1 && sameSInfo(ann, call->sinfoArgs[0].get()))
+        return nullptr;
+  return ann;
+}
+
 void ScriptPrinter::printBinding(llvm::raw_ostream &os, const BindingNode &b, unsigned indent) {
   const ExprNode *value = b.value.get();
   if (llvm::isa<VarBindingNode>(&b)) {
@@ -214,15 +227,7 @@ void ScriptPrinter::printBinding(llvm::raw_ostream &os, const BindingNode &b, un
     endLine(os, &b);
     return;
   }
-  const StructInfoNode *ann = var ? var->sinfo.get() : nullptr;
-  // call_tir / call_dps_packed: the annotation is hidden when it is the
-  // out_sinfo the call infers anyway.
-  if (const auto *call = llvm::dyn_cast_or_null<CallNode>(value))
-    if (const OpInfo *info = call->opInfo())
-      if ((info->textForm == TextForm::CallTIR || info->textForm == TextForm::CallDPSPacked) &&
-          call->sinfoArgs.size() == 1 && sameSInfo(ann, call->sinfoArgs[0].get()))
-        ann = nullptr;
-  if (ann) {
+  if (const StructInfoNode *ann = shownAnnotation(var, value)) {
     os << ": ";
     printSInfo(os, ann);
   }
@@ -265,7 +270,9 @@ void ScriptPrinter::printBlock(llvm::raw_ostream &os, const BindingBlockNode &bl
     indentTo(os, indent) << "with R.dataflow():\n";
   size_t n = block.bindings.size();
   for (size_t i = 0; i < n; ++i) {
-    if (i + 8 < n)
+    // The name set is probed at random once per new name: ask for the slot
+    // of a binding a few ahead (declareBody did, when it named the body).
+    if (!bodyNamed_ && i + 8 < n)
       if (const BindingNode *ahead = block.bindings[i + 8].get(); ahead && ahead->var)
         names_.prefetch(ahead->var->name);
     printBinding(os, *block.bindings[i], inner);
@@ -376,21 +383,27 @@ void ScriptPrinter::printNestedFunction(llvm::raw_ostream &os, const BindingNode
 
 namespace {
 
-/// A buffered stream that appends to a vector. raw_svector_ostream is
-/// unbuffered: each of the ~20 small writes of a binding would take a
-/// virtual call and a vector append instead of an inline copy.
-class BufferedVectorStream : public llvm::raw_ostream {
+/// Room reserved per binding for the printed body: generous (the scale
+/// benchmark's lines take 78 bytes, a lowered model's call_tir lines up to
+/// about 150), since reserving more than is written costs address space,
+/// reserving less a copy of everything written.
+constexpr size_t kBytesPerBinding = 128;
+
+/// Gives an unbuffered (or small-buffered) stream a buffer: the body is
+/// written in some twenty small pieces per binding, and a string or vector
+/// stream would take a virtual call and an append for each; a file stream
+/// with a page-sized buffer would make a system call every page.
+class BufferedForwardStream : public llvm::raw_ostream {
 public:
-  explicit BufferedVectorStream(llvm::SmallVectorImpl<char> &out) : out_(out) {
-    SetBufferSize(1 << 16);
-  }
-  ~BufferedVectorStream() override { flush(); }
+  explicit BufferedForwardStream(llvm::raw_ostream &out) : out_(out) { SetBufferSize(kSize); }
+  ~BufferedForwardStream() override { flush(); }
+  static constexpr size_t kSize = 1 << 16;
 
 private:
-  void write_impl(const char *ptr, size_t size) override { out_.append(ptr, ptr + size); }
-  uint64_t current_pos() const override { return out_.size(); }
+  void write_impl(const char *ptr, size_t size) override { out_.write(ptr, size); }
+  uint64_t current_pos() const override { return out_.tell(); }
 
-  llvm::SmallVectorImpl<char> &out_;
+  llvm::raw_ostream &out_;
 };
 
 } // namespace
@@ -403,6 +416,7 @@ void ScriptPrinter::printTopFunction(llvm::raw_ostream &os, const FunctionNode &
   clsDeclared_ = false;
   usedVars_.clear();
   usesCollected_ = false;
+  bodyNamed_ = false;
   topFunction_ = &fn;
 
   printDecorator(os, fn, /*topLevel=*/true, indent);
@@ -424,20 +438,15 @@ void ScriptPrinter::printTopFunction(llvm::raw_ostream &os, const FunctionNode &
     printTirDecl(indentTo(os, indent + 1), names_.nameOf(v, v->name), *v);
   printFuncAttrs(os, fn, name, /*topLevel=*/true, indent + 1);
 
-  // Sized up front: growing a many-megabyte buffer by doubling costs more
-  // than the printing itself.
   size_t bindings = fn.params.size();
   if (fn.body)
     for (const BindingBlock &block : fn.body->blocks)
       bindings += block ? block->bindings.size() : 0;
   names_.reserve(bindings);
-  llvm::SmallString<4096> body;
-  body.reserve(bindings * 80);
-  adviseHugePages(body.data(), body.capacity());
-  {
-    BufferedVectorStream bos(body);
-    printFunctionBody(bos, fn, indent + 1);
-  }
+  // The preamble lists what the body uses; declareBody finds that (and,
+  // for a preamble of TIR vars, names the body's vars as printing would)
+  // before the body is printed, so the body streams straight into `os`.
+  declareBody(fn);
   for (const TirVarNode *v : preamble_) {
     indentTo(os, indent + 1);
     if (!v)
@@ -445,7 +454,19 @@ void ScriptPrinter::printTopFunction(llvm::raw_ostream &os, const FunctionNode &
     else
       printTirDecl(os, names_.nameOf(v, v->name), *v);
   }
-  os << body;
+  size_t declared = preamble_.size();
+  // Room for the body up front (a string or vector stream; others ignore
+  // it): growing a many-megabyte string by doubling would copy it and
+  // touch twice its size.
+  os.reserveExtraSpace(bindings * kBytesPerBinding);
+  if (os.GetBufferSize() >= BufferedForwardStream::kSize) {
+    printFunctionBody(os, fn, indent + 1);
+  } else {
+    BufferedForwardStream bos(os);
+    printFunctionBody(bos, fn, indent + 1);
+  }
+  assert(preamble_.size() == declared && "declareBody missed a declaration of the body");
+  (void)declared;
   topFunction_ = nullptr;
 }
 

@@ -320,6 +320,52 @@ TEST(PrinterTest, MatchCastDeclaresBodyVarsInPreamble) {
                          "    return x\n");
 }
 
+TEST(PrinterTest, PreambleFollowsTheBodysFirstUses) {
+  // The preamble comes before the body but lists what the body uses, in
+  // the order of first use, under the names the body gives them: the
+  // Relax var `k` is named before the TIR var `k` is first used, so the
+  // TIR var is `k_1`; a binding's var is named before its annotation (the
+  // Relax var `m` takes `m_1` before the TIR var `m_1` is met); a TIR var in
+  // a nested function's signature counts where that signature prints.
+  TirVar k = make<TirVarNode>("k", DataType::int64());
+  TirVar m = make<TirVarNode>("m", DataType::int64());
+  TirVar q = make<TirVarNode>("m_1", DataType::int32());
+  StructInfo any1 = tensorSInfoNDim(1, DataType::float32());
+  Var x = var("x", any1);
+  Var kRelax = var("k", any1);
+  Var y = var("y", f32Tensor({k}));
+  Var z = var("z", objectSInfo());
+  Var p = var("p", f32Tensor({m}));
+  Var inner = var("inner", nullptr);
+  Var s = var("m", shapeSInfo({primBinary(PrimOp::Add, q, k)}));
+  Function innerFn = func({p}, {}, p, p->sinfo);
+  Binding mc = make<MatchCastNode>(y, kRelax, f32Tensor({k}));
+  Expr callF = make<CallNode>(make<GlobalVarNode>("f"), std::vector<Expr>{y}, nullptr,
+                              std::vector<StructInfo>{}, objectSInfo());
+  Expr shape = make<ShapeExprNode>(std::vector<PrimExpr>{primBinary(PrimOp::Add, q, k)});
+  Function fn = func({x},
+                     {block({bind(kRelax, call("relax.my_op", {x}, nullptr, {}, any1)), mc,
+                             bind(z, callF), bind(inner, innerFn), bind(s, shape)})},
+                     x, any1, true, globalSymbol("main"));
+  EXPECT_EQ(printFn(fn), "@R.function\n"
+                         "def main(x: R.Tensor(dtype=\"float32\", ndim=1)) -> "
+                         "R.Tensor(dtype=\"float32\", ndim=1):\n"
+                         "    k_1 = T.int64()\n"
+                         "    cls = Module\n"
+                         "    m = T.int64()\n"
+                         "    m_1_1 = T.int32()\n"
+                         "    k: R.Tensor(dtype=\"float32\", ndim=1) = R.my_op(x)\n"
+                         "    y: R.Tensor((k_1,), dtype=\"float32\") = R.match_cast(k, "
+                         "R.Tensor((k_1,), dtype=\"float32\"))\n"
+                         "    z: R.Object = cls.f(y)\n"
+                         "    @R.function\n"
+                         "    def inner(p: R.Tensor((m,), dtype=\"float32\")) -> "
+                         "R.Tensor((m,), dtype=\"float32\"):\n"
+                         "        return p\n"
+                         "    m_1: R.Shape([m_1_1 + k_1]) = R.shape([m_1_1 + k_1])\n"
+                         "    return x\n");
+}
+
 TEST(PrinterTest, DecoratorFlags) {
   Var x = var("x", objectSInfo());
   Function fn = func({x}, {}, x, objectSInfo(), /*pure=*/false, nullptr);
