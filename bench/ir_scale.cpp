@@ -98,8 +98,8 @@ BENCHMARK(BM_StructuralHash)->Apply(shapes);
 
 // glibc returns the top of its heap to the kernel once more than its trim
 // threshold is free there; the threshold adapts to the largest block freed so
-// far. A 200k-binding iteration frees enough (the printer's body buffer and
-// name tables, the output string) to cross it, so every iteration got its
+// far. A 200k-binding iteration freed enough (the printer's body buffer, since
+// gone, and name tables, the output string) to cross it, so every iteration got its
 // memory back from the kernel and page-faulted it in again, which no 100k
 // iteration did: `BM_Print` at 200k took about 90k extra page faults over a
 // run, and the figure measured the allocator rather than the printer
