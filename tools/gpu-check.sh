@@ -133,10 +133,11 @@ graph_bench() {
 # time: the tools are bound by the host's cores (instrumentation), and one
 # process over the whole binary does not finish in a command's time.
 # API errors are not reported: CudaFused and CudaResolve provoke failing
-# kernel loads on purpose and check the messages themselves. Scatter's two
-# big tests (some 2000 launches) leave racecheck and synccheck to
+# kernel loads on purpose and check the messages themselves. Scatter's three
+# big tests (some 2000 launches each) leave racecheck and synccheck to
 # CudaScatter.EveryPathSmall, which takes every path in about 100, and so
-# does the test of 1025 calls that fill the deferred index checks. RunCuda's
+# does the test of 1025 calls that fill the deferred index checks (the
+# column forms' big test alone ran past 480 s under racecheck). RunCuda's
 # whole-program tests (random programs, the examples and unique's, through
 # the tool) take more than eight minutes under any of the tools.
 sanitize() {
@@ -155,7 +156,7 @@ sanitize() {
     tool=$0 suite=$1 out='"$out"' filter="$1.*" extra=""
     [[ $tool == memcheck ]] && extra="--leak-check full"
     [[ $tool != memcheck && $suite == CudaScatter ]] &&
-      filter="CudaScatter.*:-CudaScatter.EveryReductionEveryDType:CudaScatter.TileEdges:CudaScatter.BadIndexIsReportedWhenTheChecksRunOut"
+      filter="CudaScatter.*:-CudaScatter.EveryReductionEveryDType:CudaScatter.TileEdges:CudaScatter.ColumnEveryReductionEveryDType:CudaScatter.BadIndexIsReportedWhenTheChecksRunOut"
     # Whole programs through the tool: memcheck-difftest below covers them.
     [[ $suite == RunCuda ]] &&
       filter="RunCuda.*:-RunCuda.GeneratedProgramsMatchTheCpu:RunCuda.ExamplesMatchTheCpu"

@@ -36,8 +36,9 @@
 //   scatter_{sum,amax,mean}_f32_4096x1024_into_4_match_{packed,warp}
 //                          (GRAFT_CUDA_SCATTER_LANES: the lane walk 32 / P lines a
 //                          warp, or a warp a line)
-//   scatter_{sum,amax,mean}_f32_4096x1024_into_512_match_split2
-//                          (GRAFT_CUDA_SCATTER_SPLIT=2: two warps a line, 4 lines a
+//   scatter_{sum,amax,mean}_f32_4096x1024_into_512_match_split{2,1}
+//                          (GRAFT_CUDA_SCATTER_SPLIT: two warps a line, 4 lines a
+//                          block, the default here; or a warp a line, 8 lines a
 //                          block; an axis of at most 32, into 4, takes no split)
 //   scatter_{sum,amax,mean}_f32_4096x1024_into_512_column_smem, {sum,mean} into 4
 //   scatter_{sum,amax,mean}_f32_4096x1024_into_4_column
@@ -611,9 +612,9 @@ GRAFT_SCATTER_STAGE_BENCH(sum, 4);
 GRAFT_SCATTER_STAGE_BENCH(mean, 4);
 // GRAFT_CUDA_SCATTER_LANES: the lane walk (into 4 rows) with 32 / P lines a
 // warp (packed: one warp of the block walks its 8 lines) or a warp a line
-// (each of the 8 warps walks one), and GRAFT_CUDA_SCATTER_SPLIT=2: two warps
+// (each of the 8 warps walks one), and GRAFT_CUDA_SCATTER_SPLIT: 2, two warps
 // a line, each folding the positions of one parity, 4 lines a block (256
-// blocks: two an SM where the default has one).
+// blocks: two an SM), or 1, a warp a line, 8 lines a block (128 blocks).
 #define GRAFT_SCATTER_KNOB_BENCH(red, rows, name, knob)                                            \
   BENCHMARK_CAPTURE(BM_scatter, red##_f32_4096x1024_into_##rows##_match_##name, #red, rows,        \
                     "match", 4096, knob)                                                           \
@@ -628,6 +629,9 @@ GRAFT_SCATTER_KNOB_BENCH(mean, 4, warp, "GRAFT_CUDA_SCATTER_LANES=warp");
 GRAFT_SCATTER_KNOB_BENCH(sum, 512, split2, "GRAFT_CUDA_SCATTER_SPLIT=2");
 GRAFT_SCATTER_KNOB_BENCH(amax, 512, split2, "GRAFT_CUDA_SCATTER_SPLIT=2");
 GRAFT_SCATTER_KNOB_BENCH(mean, 512, split2, "GRAFT_CUDA_SCATTER_SPLIT=2");
+GRAFT_SCATTER_KNOB_BENCH(sum, 512, split1, "GRAFT_CUDA_SCATTER_SPLIT=1");
+GRAFT_SCATTER_KNOB_BENCH(amax, 512, split1, "GRAFT_CUDA_SCATTER_SPLIT=1");
+GRAFT_SCATTER_KNOB_BENCH(mean, 512, split1, "GRAFT_CUDA_SCATTER_SPLIT=1");
 // A thread per column, its accumulators in shared memory.
 #define GRAFT_SCATTER_SMEM_BENCH(red, rows)                                                        \
   BENCHMARK_CAPTURE(BM_scatter, red##_f32_4096x1024_into_##rows##_column_smem, #red, rows,         \

@@ -414,7 +414,8 @@ bool checkFloat(Ctx &ctx) {
 /// form), persist or persist-cs (layer_norm and rms_norm: resident blocks
 /// that take rows in turn, the next row's loads in flight). The warp forms
 /// measured slower on the H200 for 4096-wide bfloat16 rows (rms_norm 79.8
-/// us against 74.6), so they stay forced-only.
+/// us against 74.6), and so did the persistent ones (84.8 against 73.1),
+/// so they stay forced-only.
 RowTeam rowTeam() {
   const char *force = std::getenv("GRAFT_CUDA_ROWS");
   if (!force)

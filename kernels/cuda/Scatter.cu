@@ -534,14 +534,16 @@ constexpr int kMatchSetBatch = 8;
 /// Whether the walk finds its groups by shared-memory atomics by default
 /// (GRAFT_CUDA_SCATTER_WALK=atomic) rather than __match_any_sync.
 constexpr bool kMatchAtomicByDefault = false;
-/// The lane walk (an axis of at most 32 positions) takes a warp a line by
-/// default while the grid has at most this many blocks per SM: with a
-/// block or two an SM, packing 32 / P lines into a warp leaves one or two
-/// warps an SM walking every row while the others idle (H200, float32 sum
-/// of 4096x1024 into 4 rows, 128 blocks: 87.3 us a warp a line in round 11,
-/// 114.6 packed in round 12). With many blocks an SM, packing issues fewer
-/// instructions for the same rows (GRAFT_CUDA_SCATTER_LANES forces either).
-constexpr int64_t kMatchWarpLanesBlocksPerSM = 2;
+/// The ranked walk gives a line two warps (4 lines a block, each warp
+/// folding the positions of one parity) by default while the unsplit grid
+/// has at most this many blocks per SM: the walk is bound by latencies at
+/// one block an SM, and split the grid doubles, so twice the warps an SM
+/// overlap them (H200, float32 4096x1024 into 512 rows, 128 blocks unsplit:
+/// sum 109 us unsplit against 94.2 split, amax 125 against 114, mean 119
+/// against 106, round 13). With two blocks an SM unsplit, the registers (about
+/// 123 a thread) let no more warps reside, and a split row reads half a
+/// sector. GRAFT_CUDA_SCATTER_SPLIT=1 or 2 forces either.
+constexpr int64_t kMatchSplitBlocksPerSM = 1;
 /// Its dynamic shared memory before the accumulators for a stretch of
 /// `rows` axis positions: the stretch's indices (int32) and updates' bits,
 /// and the lines' offsets (four int64 each).
@@ -564,19 +566,26 @@ void planMatch(Plan &p, ScalarType t) {
   size_t perElem = accBytes * (p.op == Red::Mean ? 2 : 1) + 1;
   // GRAFT_CUDA_SCATTER_WALK: "rounds", "atomic" or "match" (the groups by
   // __match_any_sync); GRAFT_CUDA_SCATTER_STAGE: elements a thread stages;
-  // GRAFT_CUDA_SCATTER_SPLIT=2: two warps a line, 4 lines a block (an axis
-  // of more than 32 positions; not 4 warps a line: the kernel's registers,
-  // about 123 a thread, let only two blocks reside on an SM);
-  // GRAFT_CUDA_SCATTER_LANES: "packed" or
-  // "warp" (the lane walk's lanes a line). Unforced, the defaults below,
-  // or the smallest form where they do not fit.
+  // GRAFT_CUDA_SCATTER_SPLIT=1 or 2: warps a line, 2 with 4 lines a block
+  // (an axis of more than 32 positions; not 4 warps a line: the kernel's
+  // registers, about 123 a thread, let only two blocks reside on an SM);
+  // GRAFT_CUDA_SCATTER_LANES: "packed" or "warp" (the lane walk's lanes a
+  // line). Unforced, the defaults below, or the smallest form where they do
+  // not fit. The lane walk packs 32 / P lines of P lanes into a warp by
+  // default: fewer warps issue the same rows, and on the H200 it measured
+  // faster than a warp a line even at one block an SM (float32 4096x1024
+  // into 4 rows: sum 108 us against 112, mean 107 against 119, round 13).
   const char *walk = std::getenv("GRAFT_CUDA_SCATTER_WALK");
   const std::string w = walk ? walk : "";
   const int64_t items = envInt("GRAFT_CUDA_SCATTER_STAGE");
   const bool itemsForced = items >= 1 && items <= kMatchMaxItems;
   p.matchRounds = w == "rounds";
   p.matchAtomic = (w == "atomic" || (w.empty() && kMatchAtomicByDefault)) && p.g.len > 32;
-  p.matchSplit = envInt("GRAFT_CUDA_SCATTER_SPLIT") == 2 && p.g.len > 32 ? 2 : 1;
+  const int64_t splitForced = envInt("GRAFT_CUDA_SCATTER_SPLIT");
+  const bool splitByDefault =
+      splitForced != 1 && splitForced != 2 &&
+      (p.lines + kMatchLines - 1) / kMatchLines <= kMatchSplitBlocksPerSM * deviceLimits().sms;
+  p.matchSplit = (splitForced == 2 || splitByDefault) && p.g.len > 32 ? 2 : 1;
   p.matchRows = 32 * int(itemsForced ? items : kMatchItems) * p.matchSplit;
   auto bytes = [&] {
     const size_t elems = size_t(p.g.len) * (kMatchLines / p.matchSplit);
@@ -596,12 +605,9 @@ void planMatch(Plan &p, ScalarType t) {
   const int64_t perBlock = kMatchLines / p.matchSplit;
   if (p.matchSmemBytes > limit || (p.lines - 1) / perBlock >= int64_t(INT32_MAX))
     return;
-  const int64_t blocks = (p.lines + perBlock - 1) / perBlock;
   const char *lanes = std::getenv("GRAFT_CUDA_SCATTER_LANES");
   const std::string l = lanes ? lanes : "";
-  const bool packed =
-      l == "packed" || (l != "warp" && blocks > kMatchWarpLanesBlocksPerSM * deviceLimits().sms);
-  p.matchLaneP = !packed ? 32 : p.g.len <= 4 ? 4 : p.g.len <= 8 ? 8 : p.g.len <= 16 ? 16 : 32;
+  p.matchLaneP = l == "warp" ? 32 : p.g.len <= 4 ? 4 : p.g.len <= 8 ? 8 : p.g.len <= 16 ? 16 : 32;
   p.rmAxis = 1;
   for (int d = p.g.ndim - 1; d > p.g.axis; --d)
     p.rmAxis *= p.g.shape[d];

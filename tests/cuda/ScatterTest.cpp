@@ -15,8 +15,9 @@
 // the ranked walk (GRAFT_CUDA_SCATTER=match: a warp per line, lanes grouped
 // by the position they name) runs the same tests and three paths there, in
 // each form GRAFT_CUDA_SCATTER_WALK, _LANES (the lane walk a warp a line or
-// packed) and _SPLIT (two warps a line) select. A bad index is reported at the
-// next synchronization (CudaScatter.BadIndexIsReported*).
+// packed) and _SPLIT (two warps a line, the default for small grids, or one)
+// select. A bad index is reported at the next synchronization
+// (CudaScatter.BadIndexIsReported*).
 //
 //===----------------------------------------------------------------------===//
 
@@ -197,6 +198,14 @@ TEST(CudaScatter, EveryPathSmall) {
        "ranked walk split, in rounds",
        {{33, 2}, {100, 2}, {100, 2}, 0, -33, -32},
        {{"GRAFT_CUDA_SCATTER_SPLIT", "2"}, {"GRAFT_CUDA_SCATTER_WALK", "rounds"}}},
+      {"match",
+       "ranked walk unsplit forced, a warp a line, two stretches",
+       {{40, 9}, {300, 9}, {300, 9}, 0, -40, 39},
+       {{"GRAFT_CUDA_SCATTER_SPLIT", "1"}}},
+      {"match",
+       "ranked walk unsplit forced, groups by shared-memory atomics",
+       {{40, 5}, {300, 5}, {300, 5}, 0, -40, 39},
+       {{"GRAFT_CUDA_SCATTER_SPLIT", "1"}, {"GRAFT_CUDA_SCATTER_WALK", "atomic"}}},
       {"match", "ranked walk in rounds, two stretches", {{40, 9}, {300, 9}, {300, 9}, 0, -40, 39}},
       {"match", "ranked walk in rounds, many rounds", {{33, 2}, {100, 2}, {100, 2}, 0, -33, -32}},
       // 600 lines fill half a block per SM of the H200 (132 SMs): the
@@ -517,10 +526,11 @@ TEST(CudaScatter, OwnerFoldDeterministicAndChecked) {
 /// axes of more than 32); "stage16" stages 512 rows at a time
 /// (GRAFT_CUDA_SCATTER_STAGE); GRAFT_CUDA_SCATTER_LANES, the lane walk a
 /// warp a line (warp) or 32 / P lines a warp (packed); "split2" two warps a
-/// line, 4 lines a block (GRAFT_CUDA_SCATTER_SPLIT, axes of more than 32).
-const char *const kWalkForms[] = {"column",       "column-smem",  "match",
-                                  "match/rounds", "match/atomic", "match/stage16",
-                                  "match/packed", "match/warp",   "match/split2"};
+/// line, 4 lines a block, "split1" a warp a line, 8 lines a block
+/// (GRAFT_CUDA_SCATTER_SPLIT, axes of more than 32).
+const char *const kWalkForms[] = {"column",       "column-smem",  "match",        "match/rounds",
+                                  "match/atomic", "match/stage16", "match/packed", "match/warp",
+                                  "match/split2", "match/split1"};
 
 /// Forces a form of kWalkForms for one scope.
 struct ScopedPlan {
@@ -535,7 +545,8 @@ struct ScopedPlan {
         stageEnv("GRAFT_CUDA_SCATTER_STAGE", knob == "stage16" ? "16" : nullptr),
         lanesEnv("GRAFT_CUDA_SCATTER_LANES",
                  knob == "packed" || knob == "warp" ? knob.c_str() : nullptr),
-        splitEnv("GRAFT_CUDA_SCATTER_SPLIT", knob == "split2" ? "2" : nullptr) {}
+        splitEnv("GRAFT_CUDA_SCATTER_SPLIT",
+                 knob == "split2" ? "2" : knob == "split1" ? "1" : nullptr) {}
 };
 
 TEST(CudaScatter, ColumnEveryReductionEveryDType) {
