@@ -528,7 +528,7 @@ TEST(CudaScatter, OwnerFoldDeterministicAndChecked) {
 /// warp a line (warp) or 32 / P lines a warp (packed); "split2" two warps a
 /// line, 4 lines a block, "split1" a warp a line, 8 lines a block
 /// (GRAFT_CUDA_SCATTER_SPLIT, axes of more than 32).
-const char *const kWalkForms[] = {"column",       "column-smem",  "match",        "match/rounds",
+const char *const kWalkForms[] = {"column",       "column-smem",   "match",        "match/rounds",
                                   "match/atomic", "match/stage16", "match/packed", "match/warp",
                                   "match/split2", "match/split1"};
 
@@ -545,8 +545,9 @@ struct ScopedPlan {
         stageEnv("GRAFT_CUDA_SCATTER_STAGE", knob == "stage16" ? "16" : nullptr),
         lanesEnv("GRAFT_CUDA_SCATTER_LANES",
                  knob == "packed" || knob == "warp" ? knob.c_str() : nullptr),
-        splitEnv("GRAFT_CUDA_SCATTER_SPLIT",
-                 knob == "split2" ? "2" : knob == "split1" ? "1" : nullptr) {}
+        splitEnv("GRAFT_CUDA_SCATTER_SPLIT", knob == "split2"   ? "2"
+                                             : knob == "split1" ? "1"
+                                                                : nullptr) {}
 };
 
 TEST(CudaScatter, ColumnEveryReductionEveryDType) {
